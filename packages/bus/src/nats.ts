@@ -1,0 +1,115 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JSONCodec,
+  StorageType,
+  connect,
+  nanos,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+} from 'nats';
+import {
+  type Bus,
+  type BusHandler,
+  type BusSubscription,
+  type SubscribeOptions,
+  DEDUP_WINDOW_MS,
+  subjectFamily,
+} from './types.js';
+
+const codec = JSONCodec();
+const streamName = (family: string) => `POS_${family.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+
+/**
+ * NATS JetStream: one stream per subject family (`pos.order.>` → POS_ORDER, file storage), the
+ * publisher's dedupId as `Nats-Msg-Id`, consumers with explicit acknowledgement.
+ */
+export class NatsBus implements Bus {
+  private readonly ensured = new Map<string, Promise<string>>();
+  private readonly subscriptions = new Set<ConsumerMessages>();
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+  ) {}
+
+  static async connect(servers: string, name = 'comanda'): Promise<NatsBus> {
+    const nc = await connect({ servers, name, maxReconnectAttempts: -1 });
+    const jsm = await nc.jetstreamManager();
+    return new NatsBus(nc, jsm, nc.jetstream());
+  }
+
+  private ensureStream(family: string): Promise<string> {
+    let ready = this.ensured.get(family);
+    if (!ready) {
+      const name = streamName(family);
+      ready = this.jsm.streams
+        .info(name)
+        .catch(() =>
+          this.jsm.streams.add({
+            name,
+            subjects: [`pos.${family}.>`],
+            storage: StorageType.File,
+            duplicate_window: nanos(DEDUP_WINDOW_MS),
+          }),
+        )
+        .then(() => name);
+      ready.catch(() => this.ensured.delete(family));
+      this.ensured.set(family, ready);
+    }
+    return ready;
+  }
+
+  async publish(subject: string, payload: unknown, dedupId: string): Promise<void> {
+    await this.ensureStream(subjectFamily(subject));
+    await this.js.publish(subject, codec.encode(payload), { msgID: dedupId });
+  }
+
+  async subscribe<T>(pattern: string, handler: BusHandler<T>, options: SubscribeOptions = {}): Promise<BusSubscription> {
+    const stream = await this.ensureStream(subjectFamily(pattern));
+    const info = await this.jsm.consumers.add(stream, {
+      ...(options.durable ? { durable_name: options.durable } : { inactive_threshold: nanos(60_000) }),
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: options.durable ? DeliverPolicy.All : DeliverPolicy.New,
+      filter_subject: pattern,
+      ack_wait: nanos(30_000),
+    });
+    const consumer = await this.js.consumers.get(stream, info.name);
+    const messages = await consumer.consume({ max_messages: 256 });
+    this.subscriptions.add(messages);
+    const done = (async () => {
+      for await (const m of messages) {
+        try {
+          await handler({
+            subject: m.subject,
+            payload: codec.decode(m.data) as T,
+            dedupId: m.headers?.get('Nats-Msg-Id') ?? '',
+            redelivered: m.redelivered,
+          });
+          m.ack();
+        } catch {
+          m.nak(Math.min(5_000, 100 * m.info.redeliveryCount));
+        }
+      }
+    })();
+    return {
+      close: async () => {
+        this.subscriptions.delete(messages);
+        await messages.close();
+        await done;
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.nc.flush();
+  }
+
+  async close(): Promise<void> {
+    for (const m of this.subscriptions) await m.close();
+    await this.nc.drain();
+  }
+}

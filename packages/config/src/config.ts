@@ -1,0 +1,129 @@
+import { resolve } from 'node:path';
+
+/** Everything the services read from the environment, validated once at start. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  eventStoreUrl: string | null;
+  mongoUrl: string | null;
+  natsUrl: string | null;
+  nodeUrl: string | null;
+  nodePassword: string | null;
+  webhookSecret: string | null;
+  masterKey: string | null;
+  adminName: string;
+  adminPin: string | null;
+  walletPassword: string | null;
+  timezone: string;
+  consistencyWaitMs: number;
+  logLevel: string;
+  production: boolean;
+}
+
+/** Bad configuration: the message names the variable, and the process stops with that one line. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const text = (env: Env, name: string): string | null => {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+};
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, schemes: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL (${schemes.join(', ')})`);
+  }
+  if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(name, `must use one of ${schemes.join(', ')} (got ${parsed.protocol})`);
+  }
+  return raw;
+}
+
+function timezone(env: Env): string {
+  const tz = text(env, 'COMANDA_TIMEZONE') ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+  } catch {
+    throw new ConfigError('COMANDA_TIMEZONE', `must be an IANA time zone such as America/Mexico_City (got "${tz}")`);
+  }
+  return tz;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const adminPin = text(env, 'COMANDA_ADMIN_PIN');
+  if (adminPin !== null && !/^\d{4,12}$/.test(adminPin)) {
+    throw new ConfigError('COMANDA_ADMIN_PIN', 'must be 4 to 12 digits');
+  }
+  const adminName = text(env, 'COMANDA_ADMIN_NAME') ?? 'admin';
+  if (adminName.length > 64) throw new ConfigError('COMANDA_ADMIN_NAME', 'must be at most 64 characters');
+  const masterKey = text(env, 'COMANDA_MASTER_KEY');
+  if (masterKey !== null && masterKey.length < 32) {
+    throw new ConfigError('COMANDA_MASTER_KEY', 'must be at least 32 characters');
+  }
+  const nodeUrl = url(env, 'COMANDA_NODE_URL', ['http', 'https']);
+  const nodePassword = text(env, 'COMANDA_NODE_PASSWORD');
+  if (nodeUrl && !nodePassword) throw new ConfigError('COMANDA_NODE_PASSWORD', 'is required when COMANDA_NODE_URL is set');
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  return {
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    dataDir: resolve(text(env, 'COMANDA_DATA_DIR') ?? './data'),
+    eventStoreUrl: url(env, 'COMANDA_EVENTSTORE_URL', ['esdb', 'esdb+discover', 'kurrentdb', 'kdb']),
+    mongoUrl: url(env, 'COMANDA_MONGO_URL', ['mongodb', 'mongodb+srv']),
+    natsUrl: url(env, 'COMANDA_NATS_URL', ['nats', 'tls']),
+    nodeUrl,
+    nodePassword,
+    webhookSecret: text(env, 'COMANDA_WEBHOOK_SECRET'),
+    masterKey,
+    adminName,
+    adminPin,
+    walletPassword: text(env, 'COMANDA_WALLET_PASSWORD'),
+    timezone: timezone(env),
+    consistencyWaitMs: integer(env, 'COMANDA_CONSISTENCY_WAIT_MS', 2000, 0, 60_000),
+    logLevel,
+    production: env.NODE_ENV === 'production',
+  };
+}
+
+/**
+ * For a process entry point: the config, or one line naming the bad variable and exit code 1.
+ * `require` lists variables this process cannot run without.
+ */
+export function loadConfigOrExit(require: Array<[keyof Config, string, string]> = []): Config {
+  try {
+    const config = loadConfig();
+    for (const [key, variable, reason] of require) if (!config[key]) throw new ConfigError(variable, reason);
+    return config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,103 @@
+import { type Decider, type DomainEvent, newId, preconditionFailed } from '@comanda/domain';
+import { type EventStore, type NewEvent, type Position, WrongExpectedRevision } from './types.js';
+
+export interface CommandContext {
+  userId?: string | null;
+  correlationId?: string;
+  causationId?: string;
+  idempotency?: { key: string; fingerprint: string };
+  /** The revision the client last saw (If-Match): a mismatch is 412, never a silent retry. */
+  expectedRevision?: number;
+}
+
+export interface CommandResult<E, S> {
+  events: E[];
+  state: S;
+  /** -1 while the stream does not exist. */
+  revision: number;
+  /** Position of the last appended event; null when the command changed nothing. */
+  position: Position | null;
+}
+
+interface Cached<S> {
+  revision: number;
+  state: S;
+}
+
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Load → decide → append with the expected revision. On a concurrency conflict the command is decided
+ * again on the fresh state, so commuting commands (two waiters adding dishes) both land and
+ * non-commuting ones are re-validated; only a client-pinned revision (If-Match) turns into 412.
+ * Folded states are cached per stream, so a command reads only the events it has not seen.
+ */
+export class CommandHandler {
+  private readonly cache = new Map<string, Cached<unknown>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly cacheSize = 20_000,
+  ) {}
+
+  async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<Cached<S>> {
+    const cached = this.cache.get(stream) as Cached<S> | undefined;
+    let state = cached?.state ?? decider.initialState();
+    let revision = cached?.revision ?? -1;
+    const fresh = await this.store.readStream(stream, revision + 1);
+    for (const e of fresh) {
+      state = decider.evolve(state, { type: e.type, data: e.data } as E);
+      revision = e.revision;
+    }
+    const loaded = { revision, state };
+    if (fresh.length > 0 || !cached) this.remember(stream, loaded);
+    return loaded;
+  }
+
+  async handle<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    stream: string,
+    command: C,
+    context: CommandContext = {},
+  ): Promise<CommandResult<E, S>> {
+    for (let attempt = 1; ; attempt++) {
+      const { revision, state } = await this.load(decider, stream);
+      if (context.expectedRevision !== undefined && context.expectedRevision !== revision) throw preconditionFailed();
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, revision, position: null };
+      const occurredAt = Date.now();
+      const toAppend: NewEvent[] = events.map((e) => ({
+        id: newId(),
+        type: e.type,
+        data: e.data,
+        metadata: {
+          occurredAt,
+          userId: context.userId ?? null,
+          correlationId: context.correlationId,
+          causationId: context.causationId,
+          idempotency: context.idempotency,
+          schemaVersion: 1,
+        },
+      }));
+      try {
+        const result = await this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
+        let next = state;
+        for (const e of events) next = decider.evolve(next, e);
+        this.remember(stream, { revision: result.nextRevision, state: next });
+        return { events, state: next, revision: result.nextRevision, position: result.position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision)) throw error;
+        if (context.expectedRevision !== undefined) throw preconditionFailed();
+        if (attempt >= MAX_ATTEMPTS) throw error;
+        // Jitter spreads many writers racing on one hot stream.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
+      }
+    }
+  }
+
+  private remember(stream: string, value: Cached<unknown>): void {
+    this.cache.delete(stream);
+    this.cache.set(stream, value);
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+  }
+}

@@ -1,0 +1,210 @@
+import Database from 'better-sqlite3';
+import { LocalSubscription } from './local-subscription.js';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+  type Subscription,
+  type SubscriptionHandlers,
+  WrongExpectedRevision,
+  revisionMatches,
+} from './types.js';
+
+interface PendingAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+interface Row {
+  position: number | bigint;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: number;
+}
+
+export interface SqliteEventStoreOptions {
+  /** File path, or ':memory:'. */
+  filename: string;
+  /** Recently appended events kept in memory so live subscribers rarely touch the disk. */
+  recentEvents?: number;
+}
+
+/**
+ * The embedded event store: one SQLite file in WAL mode with synchronous=FULL, so an acknowledged
+ * append survives a crash or power cut. Appends arriving in the same turn of the event loop are
+ * committed together in one transaction (group commit: one fsync for many commands); each keeps its
+ * own savepoint, so one append's conflict never fails its neighbours.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly subscriptions = new Set<LocalSubscription>();
+  private queue: PendingAppend[] = [];
+  private flushScheduled = false;
+  private readonly recent: RecordedEvent[] = [];
+  private readonly recentLimit: number;
+  private readonly stmt: {
+    revision: Database.Statement<[string], { r: number | null }>;
+    insert: Database.Statement;
+    readStream: Database.Statement<[string, number]>;
+    readAfter: Database.Statement<[number | bigint, number]>;
+    head: Database.Statement<[], { p: number | bigint | null }>;
+  };
+  private readonly appendOne: (p: PendingAppend) => { result: AppendResult; recorded: RecordedEvent[] };
+  private readonly appendAll: (batch: PendingAppend[]) => Array<{ result?: AppendResult; recorded?: RecordedEvent[]; error?: unknown }>;
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.recentLimit = options.recentEvents ?? 10_000;
+    this.db = new Database(options.filename);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.defaultSafeIntegers(false);
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position    INTEGER PRIMARY KEY,
+        id          TEXT    NOT NULL UNIQUE,
+        stream      TEXT    NOT NULL,
+        revision    INTEGER NOT NULL,
+        type        TEXT    NOT NULL,
+        data        TEXT    NOT NULL,
+        metadata    TEXT    NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        UNIQUE (stream, revision)
+      );`);
+    this.stmt = {
+      revision: this.db.prepare('SELECT max(revision) AS r FROM events WHERE stream = ?'),
+      insert: this.db.prepare(
+        'INSERT INTO events (id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
+      readAfter: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      head: this.db.prepare('SELECT max(position) AS p FROM events'),
+    };
+    this.appendOne = this.db.transaction((p: PendingAppend) => {
+      const current = this.stmt.revision.get(p.stream)?.r ?? -1;
+      if (!revisionMatches(p.expected, current)) {
+        throw new WrongExpectedRevision(p.stream, p.expected, current === -1 ? 'no_stream' : current);
+      }
+      const recordedAt = Date.now();
+      const recorded = p.events.map((e, i) => {
+        const data = JSON.stringify(e.data);
+        const metadata = JSON.stringify(e.metadata);
+        const revision = current + 1 + i;
+        const info = this.stmt.insert.run(e.id, p.stream, revision, e.type, data, metadata, recordedAt);
+        return {
+          id: e.id,
+          stream: p.stream,
+          revision,
+          position: BigInt(info.lastInsertRowid),
+          type: e.type,
+          data: JSON.parse(data) as unknown,
+          metadata: JSON.parse(metadata) as Record<string, unknown>,
+          recordedAt,
+        };
+      });
+      const last = recorded[recorded.length - 1]!;
+      return { result: { nextRevision: last.revision, position: last.position }, recorded };
+    });
+    this.appendAll = this.db.transaction((batch: PendingAppend[]) =>
+      batch.map((p) => {
+        try {
+          return this.appendOne(p);
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+  }
+
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ stream, events, expected, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    let outcomes;
+    try {
+      outcomes = this.appendAll(batch);
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    outcomes.forEach((o, i) => {
+      if (o.recorded) this.remember(o.recorded);
+    });
+    outcomes.forEach((o, i) => (o.error === undefined ? batch[i]!.resolve(o.result!) : batch[i]!.reject(o.error)));
+    for (const s of this.subscriptions) s.nudge();
+  }
+
+  private remember(events: RecordedEvent[]): void {
+    this.recent.push(...events);
+    if (this.recent.length > this.recentLimit * 2) this.recent.splice(0, this.recent.length - this.recentLimit);
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return (this.stmt.readStream.all(stream, fromRevision) as Row[]).map(toRecorded);
+  }
+
+  readAfter(after: Position | null, limit: number): RecordedEvent[] {
+    const from = after ?? 0n;
+    const first = this.recent[0];
+    if (first && from >= first.position - 1n) {
+      // Positions are contiguous (INTEGER PRIMARY KEY, no deletes), so the index is arithmetic.
+      const start = Number(from - first.position + 1n);
+      return this.recent.slice(start, start + limit);
+    }
+    return (this.stmt.readAfter.all(from, limit) as Row[]).map(toRecorded);
+  }
+
+  subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription {
+    const sub = new LocalSubscription(this, after, handlers, (s) => this.subscriptions.delete(s));
+    this.subscriptions.add(sub);
+    return sub;
+  }
+
+  async headPosition(): Promise<Position | null> {
+    const p = this.stmt.head.get()?.p;
+    return p === null || p === undefined ? null : BigInt(p);
+  }
+
+  async ping(): Promise<void> {
+    this.stmt.head.get();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    if (this.flushScheduled) this.flush();
+    this.db.close();
+  }
+}
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    revision: row.revision,
+    position: BigInt(row.position),
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    recordedAt: row.recorded_at,
+  };
+}

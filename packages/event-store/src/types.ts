@@ -1,0 +1,73 @@
+/** Global position in the log: strictly increasing, comparable across streams. */
+export type Position = bigint;
+
+/** `no_stream`: the stream must not exist; a number: the revision of its last event; `any`: no check. */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface NewEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+}
+
+export interface RecordedEvent<Data = unknown> {
+  id: string;
+  stream: string;
+  /** 0-based index of the event in its stream. */
+  revision: number;
+  position: Position;
+  type: string;
+  data: Data;
+  metadata: Record<string, unknown>;
+  recordedAt: number;
+}
+
+export interface AppendResult {
+  /** Revision of the last appended event: the expected revision of the next append. */
+  nextRevision: number;
+  /** Position of the last appended event. */
+  position: Position;
+}
+
+export interface SubscriptionHandlers {
+  /** Receives events in log order, in batches; the next batch waits for the returned promise. */
+  onEvents(events: RecordedEvent[]): Promise<void> | void;
+  /** Called once when the subscription stops because of an error (handler or store). */
+  onError?(error: unknown): void;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  append(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** All events of a stream from `fromRevision` (inclusive), oldest first; [] for an unknown stream. */
+  readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Catch-up from `after` (exclusive; null = from the start), then live. System events excluded. */
+  subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription;
+  /** Position of the last event in the log, null when empty. */
+  headPosition(): Promise<Position | null>;
+  /** Liveness for /health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The one concurrency error every adapter surfaces: the stream moved on since it was read. */
+export class WrongExpectedRevision extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevision';
+  }
+}
+
+export function revisionMatches(expected: ExpectedRevision, current: number): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return current === -1;
+  return expected === current;
+}

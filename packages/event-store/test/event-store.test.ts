@@ -1,0 +1,46 @@
+import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { EsdbEventStore, MemoryEventStore, SqliteEventStore } from '../src/index.js';
+import { eventStoreContract } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'comanda-es-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+eventStoreContract('memory', async () => new MemoryEventStore());
+eventStoreContract('sqlite', async () => new SqliteEventStore({ filename: join(dir, 'events.db') }));
+// A tiny in-memory window forces the disk path for catch-up reads.
+eventStoreContract('sqlite (disk reads)', async () => new SqliteEventStore({ filename: join(dir, 'events2.db'), recentEvents: 1 }));
+
+const esdb = process.env.COMANDA_TEST_ESDB_URL;
+if (esdb) eventStoreContract('eventstoredb', async () => new EsdbEventStore(esdb));
+else t.comment('EventStoreDB contract skipped: set COMANDA_TEST_ESDB_URL to run it against a real server');
+
+t.test('sqlite: the log survives reopening, positions continue', async (t) => {
+  const file = join(dir, `reopen-${randomUUID()}.db`);
+  const first = new SqliteEventStore({ filename: file });
+  const a = await first.append('order-1', [{ id: randomUUID(), type: 'OrderPlaced', data: { x: 1 }, metadata: {} }], 'no_stream');
+  await first.close();
+  const second = new SqliteEventStore({ filename: file });
+  t.teardown(() => second.close());
+  t.same((await second.readStream('order-1')).map((e) => e.data), [{ x: 1 }]);
+  const b = await second.append('order-1', [{ id: randomUUID(), type: 'Changed', data: {}, metadata: {} }], 0);
+  t.ok(b.position > a.position);
+});
+
+t.test('sqlite: one failing append in a group commit does not fail its neighbours', async (t) => {
+  const store = new SqliteEventStore({ filename: join(dir, `group-${randomUUID()}.db`) });
+  t.teardown(() => store.close());
+  const dup = randomUUID();
+  const results = await Promise.allSettled([
+    store.append('s-1', [{ id: randomUUID(), type: 'A', data: {}, metadata: {} }], 'no_stream'),
+    store.append('s-2', [{ id: dup, type: 'B', data: {}, metadata: {} }, { id: dup, type: 'B', data: {}, metadata: {} }], 'no_stream'),
+    store.append('s-3', [{ id: randomUUID(), type: 'C', data: {}, metadata: {} }], 'no_stream'),
+  ]);
+  t.same(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  t.same(await store.readStream('s-2'), [], 'the failed append left nothing behind');
+  const positions = [...(await store.readStream('s-1')), ...(await store.readStream('s-3'))].map((e) => e.position);
+  t.same(positions, [1n, 2n], 'positions stay contiguous after a rolled-back savepoint');
+});

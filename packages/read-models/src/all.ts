@@ -1,0 +1,4 @@
+import type { Projection } from './projection.js';
+
+/** Every read model the API serves, in the order the projector applies them. */
+export const allProjections: Projection[] = [];

@@ -1,0 +1,2 @@
+export * from './projection.js';
+export { allProjections } from './all.js';

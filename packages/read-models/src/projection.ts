@@ -1,0 +1,39 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import { type Collection, type Doc, type IndexSpec, type ReadStore, positionKey } from '@comanda/read-store';
+
+/**
+ * Turns events into read-model documents. Delivery is at least once, so `apply` must be idempotent:
+ * `updateDocument` makes each document remember the last event applied to it and skips older ones.
+ */
+export interface Projection {
+  name: string;
+  /** Event types it reads; the projector does not call it for others. */
+  handles: readonly string[];
+  /** Collections and the fields they are queried by (indexes in MongoDB). */
+  collections?: Record<string, IndexSpec[]>;
+  apply(event: RecordedEvent, store: ReadStore): Promise<void>;
+}
+
+export type Tracked = Doc & { _position: string };
+
+/**
+ * Read-modify-write of one document, skipped when the document already reflects this event.
+ * Returning null deletes the document; returning undefined leaves it unchanged.
+ */
+export async function updateDocument<T extends Tracked>(
+  collection: Collection<T>,
+  id: string,
+  event: RecordedEvent,
+  change: (current: T | null) => Omit<T, '_position'> | null | undefined,
+): Promise<void> {
+  const current = await collection.get(id);
+  const at = positionKey(event.position);
+  if (current && current._position >= at) return;
+  const next = change(current);
+  if (next === undefined) return;
+  if (next === null) {
+    if (current) await collection.delete(id);
+    return;
+  }
+  await collection.upsert({ ...next, _id: id, _position: at } as T);
+}

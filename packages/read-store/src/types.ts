@@ -1,0 +1,37 @@
+/** A read-model document; `_id` is its key in its collection. */
+export type Doc = { _id: string } & Record<string, unknown>;
+
+/** A filter in MongoDB's query language, so the memory adapter and MongoDB mean the same thing. */
+export type Filter = Record<string, unknown>;
+
+export interface FindOptions {
+  sort?: Record<string, 1 | -1>;
+  skip?: number;
+  limit?: number;
+}
+
+/** Fields a collection is queried by; MongoDB creates these indexes at start. */
+export type IndexSpec = Record<string, 1 | -1>;
+
+export interface Collection<T extends Doc = Doc> {
+  /** Documents returned are snapshots: treat them as immutable and upsert a new object to change one. */
+  get(id: string): Promise<T | null>;
+  upsert(doc: T): Promise<void>;
+  delete(id: string): Promise<void>;
+  find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+}
+
+export interface ReadStore {
+  collection<T extends Doc = Doc>(name: string, indexes?: IndexSpec[]): Collection<T>;
+  /** Checkpoints are kept as decimal strings: positions are bigints and may exceed 2^53. */
+  getCheckpoint(name: string): Promise<bigint | null>;
+  setCheckpoint(name: string, position: bigint): Promise<void>;
+  /** Removes every document and checkpoint: a replay starts from nothing. */
+  clear(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Fixed-width text for a position, so string order is numeric order in every store. */
+export const positionKey = (position: bigint): string => position.toString().padStart(40, '0');

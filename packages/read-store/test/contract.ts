@@ -1,0 +1,63 @@
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import type { ReadStore } from '../src/index.js';
+
+type Order = { _id: string; status: string; total: number; waiter: string; created: number };
+
+/** The ReadStore contract; collection names are unique per run so a shared server can be used. */
+export function readStoreContract(name: string, open: () => Promise<ReadStore>): void {
+  t.test(`ReadStore contract: ${name}`, async (t) => {
+    const store = await open();
+    t.teardown(() => store.close());
+    const orders = store.collection<Order>(`orders_${randomUUID().slice(0, 8)}`, [{ status: 1, created: -1 }]);
+    const seed: Order[] = [
+      { _id: 'o1', status: 'pending', total: 1000, waiter: 'Ana', created: 1 },
+      { _id: 'o2', status: 'ready', total: 2500, waiter: 'Bruno', created: 2 },
+      { _id: 'o3', status: 'completed', total: 400, waiter: 'Ana María', created: 3 },
+      { _id: 'o4', status: 'pending', total: 9900, waiter: 'carla', created: 4 },
+    ];
+    for (const o of seed) await orders.upsert(o);
+
+    t.test('get, upsert replaces, delete', async (t) => {
+      t.same(await orders.get('o2'), seed[1]);
+      t.equal(await orders.get('nope'), null);
+      await orders.upsert({ ...seed[1]!, status: 'completed' });
+      t.equal((await orders.get('o2'))?.status, 'completed');
+      await orders.upsert(seed[1]!);
+      const temp = store.collection<Order>(`tmp_${randomUUID().slice(0, 8)}`);
+      await temp.upsert({ ...seed[0]!, _id: 'x' });
+      await temp.delete('x');
+      t.equal(await temp.get('x'), null);
+      await temp.delete('x');
+    });
+
+    t.test('filters with $in, $gte and $regex', async (t) => {
+      const ids = (docs: Order[]) => docs.map((d) => d._id).sort();
+      t.same(ids(await orders.find({ status: { $in: ['pending', 'ready'] } })), ['o1', 'o2', 'o4']);
+      t.same(ids(await orders.find({ total: { $gte: 2500 } })), ['o2', 'o4']);
+      t.same(ids(await orders.find({ waiter: { $regex: '^ana', $options: 'i' } })), ['o1', 'o3']);
+      t.same(ids(await orders.find({ created: { $gte: 2, $lt: 4 }, status: 'ready' })), ['o2']);
+      t.equal(await orders.count({ status: 'pending' }), 2);
+      t.equal(await orders.count(), 4);
+    });
+
+    t.test('sort, skip and limit', async (t) => {
+      const page = await orders.find({}, { sort: { created: -1 }, skip: 1, limit: 2 });
+      t.same(page.map((d) => d._id), ['o3', 'o2']);
+      const byTotal = await orders.find({ status: 'pending' }, { sort: { total: 1 } });
+      t.same(byTotal.map((d) => d._id), ['o1', 'o4']);
+      t.same(await orders.find({}, { sort: { created: 1 }, skip: 10 }), []);
+    });
+
+    t.test('checkpoints keep bigints exactly', async (t) => {
+      const name = `proj_${randomUUID().slice(0, 8)}`;
+      t.equal(await store.getCheckpoint(name), null);
+      const big = (1n << 70n) + 3n;
+      await store.setCheckpoint(name, big);
+      t.equal(await store.getCheckpoint(name), big);
+      await store.setCheckpoint(name, 5n);
+      t.equal(await store.getCheckpoint(name), 5n);
+      await store.ping();
+    });
+  });
+}

@@ -1,0 +1,28 @@
+import t from 'tap';
+import { MemoryReadStore, MongoReadStore, positionKey } from '../src/index.js';
+import { readStoreContract } from './contract.js';
+
+readStoreContract('memory', async () => new MemoryReadStore());
+
+const mongo = process.env.COMANDA_TEST_MONGO_URL;
+if (mongo) {
+  readStoreContract('mongodb', async () => {
+    const store = new MongoReadStore(mongo, `comanda_test_${process.pid}`);
+    await store.ready();
+    return store;
+  });
+} else t.comment('MongoDB contract skipped: set COMANDA_TEST_MONGO_URL to run it against a real server');
+
+t.test('memory clear removes documents and checkpoints', async (t) => {
+  const store = new MemoryReadStore();
+  await store.collection('a').upsert({ _id: '1' });
+  await store.setCheckpoint('p', 3n);
+  await store.clear();
+  t.equal(await store.collection('a').count(), 0);
+  t.equal(await store.getCheckpoint('p'), null);
+});
+
+t.test('position keys sort like the positions', async (t) => {
+  const keys = [10n, 9n, 1n << 80n, 0n].map(positionKey);
+  t.same([...keys].sort(), [0n, 9n, 10n, 1n << 80n].map(positionKey));
+});

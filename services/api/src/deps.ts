@@ -1,0 +1,27 @@
+import type { Bus } from '@comanda/bus';
+import type { Config } from '@comanda/config';
+import type { CommandHandler, EventStore, Position } from '@comanda/event-store';
+import type { ReadStore } from '@comanda/read-store';
+
+/** Read-your-writes: resolves once the read models include a position (false on timeout). */
+export interface ConsistencyGate {
+  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+}
+
+export interface HealthCheck {
+  name: string;
+  check(): Promise<string>;
+}
+
+/** Everything the HTTP layer needs from the outside, passed in so tests can assemble it freely. */
+export interface AppDeps {
+  config: Config;
+  store: EventStore;
+  readStore: ReadStore;
+  bus: Bus;
+  commands: CommandHandler;
+  gate: ConsistencyGate;
+  health: HealthCheck[];
+  /** Application master key: PIN salts and token signing keys derive from it. */
+  masterKey: string;
+}

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+
+export const Message = Type.Object({ message: Type.String() }, { $id: 'Message', description: 'An error or confirmation message' });
+
+export const ValidationFailed = Type.Object(
+  {
+    message: Type.Literal('Validation failed'),
+    errors: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+  },
+  { $id: 'ValidationFailed', description: 'Input did not pass validation; one entry per offending field' },
+);
+
+export const MalformedId = Type.Literal('Missing or malformed ID', { description: 'Bare JSON string: a path id is not a UUID' });
+export const ResourceNotFound = Type.Literal('Resource not found', { description: 'Bare JSON string: no such resource' });
+
+export const IdParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'UUID of the resource' }) });
+
+/** The error answers every authenticated resource route can give, for the OpenAPI document. */
+export const commonErrors = {
+  400: Type.Union([ValidationFailed, MalformedId], { description: 'Validation failed, or a malformed path id' }),
+  401: Type.Ref('Message', { description: "{message:'Unauthorized'}: missing, invalid or expired access token" }),
+  403: Type.Ref('Message', { description: "{message:'Unauthorized API access'}: the role lacks the permission" }),
+  404: ResourceNotFound,
+} as const;

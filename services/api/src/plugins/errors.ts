@@ -1,0 +1,54 @@
+import { DomainError } from '@comanda/domain';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendJsonString } from '../http/replies.js';
+
+function fieldOf(error: { instancePath?: string; params?: Record<string, unknown> }, context: string): string {
+  const missing = error.params?.missingProperty;
+  const path = (error.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const field = [path, typeof missing === 'string' ? missing : ''].filter(Boolean).join('.');
+  return field || context;
+}
+
+/**
+ * One mapping from failures to HTTP: schema and domain validation → 400 'Validation failed', a bad
+ * path id → 400 "Missing or malformed ID", unknown resource → 404 "Resource not found", conflicts → 409,
+ * stale If-Match → 412, and anything unexpected → 500 without internals (logged with the request id).
+ */
+export default fp(async function errors(app: FastifyInstance) {
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError) {
+      switch (error.kind) {
+        case 'not_found':
+          return sendJsonString(reply, 404, error.message);
+        case 'validation':
+          return reply.code(400).send({ message: 'Validation failed', errors: error.details?.errors ?? [] });
+        case 'conflict':
+          return reply.code(409).send({ ...error.details, message: error.message });
+        case 'precondition':
+          return reply.code(412).send({ message: error.message });
+        case 'forbidden':
+          return reply.code(403).send({ message: error.message });
+      }
+    }
+    const e = error as FastifyError;
+    if (e.validation) {
+      if (e.validationContext === 'params') return sendJsonString(reply, 400, 'Missing or malformed ID');
+      return reply.code(400).send({
+        message: 'Validation failed',
+        errors: e.validation.map((v) => ({ field: fieldOf(v, e.validationContext ?? 'body'), message: v.message ?? 'is invalid' })),
+      });
+    }
+    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e instanceof SyntaxError) {
+      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: 'body', message: 'is not valid JSON' }] });
+    }
+    const status = e.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ message: e.message });
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ message: 'Internal server error' });
+  });
+});

@@ -1,0 +1,34 @@
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Message, ValidationFailed } from '../http/schemas.js';
+
+const description = `Back end of the Comanda restaurant point of sale.
+
+Conventions: JSON bodies; ids are UUID v4; money is a decimal number with at most two decimals
+(stored as integer cents); timestamps are ISO 8601 UTC in order records.
+
+Where the contract leaves a choice, this document states it: 204 answers carry no body (HTTP forbids one),
+so the strings the contract lists beside a 204 are not sent. Error bodies are {message} objects, except the
+bare JSON strings "Missing or malformed ID" (400) and "Resource not found" (404).
+
+Writes are idempotent with an Idempotency-Key header (POST) and guarded by If-Match with the ETag a GET
+returned (PUT, 412 when stale). A write's response is sent after the read models include it.`;
+
+/** Third-party plugins: cookies and the OpenAPI document with its UI at /swagger. */
+export default fp(async function external(app: FastifyInstance) {
+  await app.register(cookie);
+  app.addSchema(Message);
+  app.addSchema(ValidationFailed);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Comanda POS API', version: '1.0.0', description },
+      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'cookie', name: 'accessToken' } } },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/swagger' });
+});

@@ -1,0 +1,114 @@
+import t from 'tap';
+import { BASE_CURRENCY, DomainError, conflict, notFound, preconditionFailed, validationFailed } from '@comanda/domain';
+import { Type } from 'typebox';
+import { GREETING } from '../src/index.js';
+import { testApp } from './harness.js';
+
+t.test('GET / answers the greeting as a JSON string', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const res = await app.inject({ method: 'GET', url: '/' });
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /^application\/json/);
+  t.equal(res.body, JSON.stringify(GREETING));
+});
+
+t.test('GET /base-currency answers the fixed MXN id', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const res = await app.inject({ method: 'GET', url: '/base-currency' });
+  t.equal(res.statusCode, 200);
+  t.same(res.json(), { currency_id: BASE_CURRENCY.id });
+});
+
+t.test('GET /swagger serves the UI and /swagger/json the OpenAPI document', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const ui = await app.inject({ method: 'GET', url: '/swagger' });
+  t.equal(ui.statusCode, 200);
+  t.match(ui.headers['content-type'], /text\/html/);
+  t.match(ui.body, /swagger-ui/i);
+  const doc = await app.inject({ method: 'GET', url: '/swagger/json' });
+  t.equal(doc.statusCode, 200);
+  const spec = doc.json();
+  t.equal(spec.openapi, '3.1.0');
+  t.ok(spec.paths['/base-currency'].get.responses['200']);
+  t.ok(spec.paths['/health'].get.responses['503']);
+});
+
+t.test('GET /health reports each check; a failing one makes it 503', async (t) => {
+  const { app, close, projector } = await testApp();
+  t.teardown(close);
+  const ok = await app.inject({ method: 'GET', url: '/health' });
+  t.equal(ok.statusCode, 200);
+  t.same(ok.json(), { status: 'ok', checks: { projector: 'live' } });
+  await projector.stop();
+  const down = await app.inject({ method: 'GET', url: '/health' });
+  t.equal(down.statusCode, 503);
+  t.same(down.json().checks, { projector: 'stopped' });
+});
+
+t.test('errors map to the contract', async (t) => {
+  const fail = (error: unknown) => async () => {
+    throw error;
+  };
+  const { app, close } = await testApp({}, {}, (app) => {
+  app.get('/t/not-found', fail(notFound()));
+  app.get('/t/conflict', fail(conflict('Table has an active order', { table_id: 'x' })));
+  app.get('/t/precondition', fail(preconditionFailed()));
+  app.get('/t/validation', fail(validationFailed([{ field: 'price', message: 'must be positive' }])));
+  app.get('/t/forbidden', fail(new DomainError('forbidden', 'Unauthorized API access')));
+  app.get('/t/boom', fail(new Error('secret internals at /srv/db')));
+  app.get('/t/:id', { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } }, async () => 'x');
+  app.post('/t/body', { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), price: Type.Number() }) } }, async () => 'x');
+  });
+  t.teardown(close);
+
+  const get = (url: string) => app.inject({ method: 'GET', url });
+  let res = await get('/t/not-found');
+  t.equal(res.statusCode, 404);
+  t.equal(res.body, '"Resource not found"');
+  t.match(res.headers['content-type'], /application\/json/);
+  res = await get('/t/conflict');
+  t.equal(res.statusCode, 409);
+  t.same(res.json(), { message: 'Table has an active order', table_id: 'x' });
+  t.equal((await get('/t/precondition')).statusCode, 412);
+  res = await get('/t/validation');
+  t.same([res.statusCode, res.json()], [400, { message: 'Validation failed', errors: [{ field: 'price', message: 'must be positive' }] }]);
+  res = await get('/t/forbidden');
+  t.same([res.statusCode, res.json()], [403, { message: 'Unauthorized API access' }]);
+  res = await get('/t/boom');
+  t.same([res.statusCode, res.json()], [500, { message: 'Internal server error' }]);
+  res = await get('/t/not-a-uuid');
+  t.same([res.statusCode, res.body], [400, '"Missing or malformed ID"']);
+  res = await get('/nowhere');
+  t.same([res.statusCode, res.json()], [404, { message: 'Route GET /nowhere not found' }]);
+
+  const post = (payload: string) => app.inject({ method: 'POST', url: '/t/body', payload, headers: { 'content-type': 'application/json' } });
+  res = await post('{"name": ');
+  t.same([res.statusCode, res.json().message], [400, 'Validation failed'], 'malformed JSON is a 400, not a 500');
+  res = await post('{"price": "cheap"}');
+  t.equal(res.statusCode, 400);
+  t.same(res.json().errors.map((e: { field: string }) => e.field).sort(), ['name', 'price']);
+  res = await post(JSON.stringify({ name: 'x', price: 1, pad: 'x'.repeat(1024 * 1024) }));
+  t.equal(res.statusCode, 413);
+  t.type(res.json().message, 'string');
+});
+
+t.test('secrets in headers and bodies never reach the log', async (t) => {
+  const { app, close, logs } = await testApp({ LOG_LEVEL: 'trace' }, {}, (app) =>
+    app.post('/t/echo', async (request) => {
+      request.log.info({ body: request.body }, 'got body');
+      return { ok: true };
+    }),
+  );
+  t.teardown(close);
+  await app.inject({
+    method: 'POST', url: '/t/echo',
+    headers: { cookie: 'accessToken=SECRET-TOKEN-1', authorization: 'Basic U0VDUkVULUJBU0lD' },
+    payload: { pin: '987654', password: 'SECRET-PASSWORD', nested: { secret: 'SECRET-NESTED' } },
+  });
+  const all = logs.join('');
+  t.ok(all.length > 0);
+  for (const secret of ['SECRET-TOKEN-1', 'U0VDUkVULUJBU0lD', '987654', 'SECRET-PASSWORD']) t.notOk(all.includes(secret), `${secret} absent`);
+});

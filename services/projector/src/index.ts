@@ -1,0 +1,4 @@
+export { Projector, ProjectionFailed, type ProjectorOptions, type ProjectorState } from './projector.js';
+export { Relay, subjectFor, relayBody } from './relay.js';
+export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './checkpoint-file.js';
+export { replay, type ReplayReport } from './replay.js';

@@ -1,0 +1,36 @@
+import { openBus } from '@comanda/bus';
+import { loadConfigOrExit } from '@comanda/config';
+import { openEventStore } from '@comanda/event-store';
+import { allProjections } from '@comanda/read-models';
+import { openReadStore } from '@comanda/read-store';
+import pino from 'pino';
+import { readStoreCheckpoint } from './checkpoint-file.js';
+import { Projector } from './projector.js';
+import { Relay } from './relay.js';
+
+/** The projector and relay on their own (distributed shape): one instance per deployment. */
+const config = loadConfigOrExit([
+  ['mongoUrl', 'COMANDA_MONGO_URL', 'is required for the projector on its own (its read models must be shared)'],
+]);
+
+const logger = pino({ level: config.logLevel });
+const store = openEventStore(config);
+const readStore = await openReadStore(config);
+const bus = await openBus(config);
+const projector = new Projector({ store, readStore, projections: allProjections, logger });
+const relay = new Relay(store, bus, readStoreCheckpoint(readStore, 'relay'), logger, 'head');
+try {
+  await projector.start();
+} catch {
+  process.exit(1);
+}
+await relay.start();
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, async () => {
+    await relay.stop();
+    await projector.stop();
+    await Promise.all([bus.close(), readStore.close(), store.close()]);
+    process.exit(0);
+  });
+}

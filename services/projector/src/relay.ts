@@ -1,0 +1,60 @@
+import type { Bus } from '@comanda/bus';
+import type { EventStore, RecordedEvent, Subscription } from '@comanda/event-store';
+import type { Logger } from 'pino';
+import type { CheckpointStore } from './checkpoint-file.js';
+
+/** `order-<id>` → `pos.order.<Type>`: subscribers choose by aggregate and event type. */
+export const subjectFor = (event: Pick<RecordedEvent, 'stream' | 'type'>): string => {
+  const aggregate = event.stream.split('-')[0]!.replace(/[^A-Za-z0-9_]/g, '_').toLowerCase();
+  return `pos.${aggregate}.${event.type}`;
+};
+
+export const relayBody = (e: RecordedEvent) => ({
+  id: e.id,
+  type: e.type,
+  stream: e.stream,
+  revision: e.revision,
+  position: e.position.toString(),
+  data: e.data,
+  metadata: e.metadata,
+});
+
+/**
+ * Publishes every domain event to the bus (kitchen screens, other consumers) with the event id as
+ * the de-duplication id, so a replay after a crash does not show a dish twice.
+ */
+export class Relay {
+  private subscription?: Subscription;
+  state: 'starting' | 'live' | 'failed' | 'stopped' = 'starting';
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly bus: Bus,
+    private readonly checkpoint: CheckpointStore,
+    private readonly logger: Logger,
+    /** Where to begin when no checkpoint exists: 'start' replays history, 'head' only new events. */
+    private readonly fresh: 'start' | 'head' = 'head',
+  ) {}
+
+  async start(): Promise<void> {
+    let from = await this.checkpoint.get();
+    if (from === null && this.fresh === 'head') from = (await this.store.headPosition()) ?? null;
+    this.state = 'live';
+    this.subscription = this.store.subscribeToAll(from, {
+      onEvents: async (events) => {
+        for (const e of events) await this.bus.publish(subjectFor(e), relayBody(e), e.id);
+        await this.checkpoint.set(events[events.length - 1]!.position);
+      },
+      onError: (err) => {
+        this.state = 'failed';
+        this.logger.error({ err }, 'relay stopped');
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.state !== 'failed') this.state = 'stopped';
+    await this.subscription?.close();
+    await this.checkpoint.flush();
+  }
+}

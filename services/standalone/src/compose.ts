@@ -1,0 +1,65 @@
+import { buildApp, type HealthCheck } from '@comanda/api';
+import { openBus } from '@comanda/bus';
+import { type Config, persistentSecret } from '@comanda/config';
+import { CommandHandler, openEventStore } from '@comanda/event-store';
+import { allProjections } from '@comanda/read-models';
+import { openReadStore } from '@comanda/read-store';
+import { FileCheckpoint, Projector, Relay, readStoreCheckpoint } from '@comanda/projector';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import pino from 'pino';
+
+export interface RunningComanda {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One process with every part: api, projector, relay. The adapters come from configuration only:
+ * embedded (SQLite, memory, in-process) by default, EventStoreDB / MongoDB / NATS when their URLs are set.
+ */
+export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
+  const logger = pino({ level: config.logLevel }, options.logStream);
+  const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
+  const store = openEventStore(config);
+  const readStore = await openReadStore(config);
+  const bus = await openBus(config);
+  const projector = new Projector({ store, readStore, projections: allProjections, logger });
+  // Rebuilding in-memory read models at start: the API listens only once they are complete.
+  await projector.start();
+  const relayCheckpoint = config.mongoUrl
+    ? readStoreCheckpoint(readStore, 'relay')
+    : new FileCheckpoint(join(config.dataDir, 'relay.checkpoint'));
+  const relay = new Relay(store, bus, relayCheckpoint, logger, 'head');
+  await relay.start();
+
+  const health: HealthCheck[] = [
+    { name: 'eventStore', check: async () => (await store.ping(), 'up') },
+    { name: 'readStore', check: async () => (await readStore.ping(), 'up') },
+    { name: 'bus', check: async () => (await bus.ping(), 'up') },
+    { name: 'projector', check: async () => projector.state },
+    { name: 'relay', check: async () => relay.state },
+  ];
+  const app = await buildApp(
+    { config, store, readStore, bus, commands: new CommandHandler(store), gate: projector, health, masterKey },
+    { logStream: options.logStream },
+  );
+  const address = await app.listen({ host: config.host, port: config.port });
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url: address,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await relay.stop();
+        await projector.stop();
+        await bus.close();
+        await readStore.close();
+        await store.close();
+      })()),
+  };
+}

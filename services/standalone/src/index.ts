@@ -1,0 +1,1 @@
+export { startComanda, type RunningComanda } from './compose.js';
