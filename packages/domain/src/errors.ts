@@ -5,7 +5,7 @@ export type FieldError = { field: string; message: string };
 
 export class DomainError extends Error {
   constructor(
-    readonly kind: 'not_found' | 'conflict' | 'validation' | 'precondition' | 'forbidden',
+    readonly kind: 'not_found' | 'conflict' | 'validation' | 'precondition' | 'forbidden' | 'unauthorized',
     message: string,
     readonly details?: { errors?: FieldError[]; [k: string]: unknown },
   ) {

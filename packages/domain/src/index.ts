@@ -4,3 +4,6 @@ export * from './events.js';
 export * from './ids.js';
 export * from './money.js';
 export * from './currencies.js';
+export * from './staff/permissions.js';
+export * from './staff/roster.js';
+export * from './session/session.js';

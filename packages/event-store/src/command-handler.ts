@@ -1,4 +1,4 @@
-import { type Decider, type DomainEvent, newId, preconditionFailed } from '@comanda/domain';
+import { type Decider, type DomainEvent, conflict, newId, preconditionFailed } from '@comanda/domain';
 import { type EventStore, type NewEvent, type Position, WrongExpectedRevision } from './types.js';
 
 export interface CommandContext {
@@ -17,12 +17,26 @@ export interface CommandResult<E, S> {
   revision: number;
   /** Position of the last appended event; null when the command changed nothing. */
   position: Position | null;
+  /** True when the Idempotency-Key was seen before: `events` are the ones the first request appended. */
+  replayed: boolean;
 }
 
 interface Cached<S> {
   revision: number;
   state: S;
+  /** Idempotency keys recorded in this stream → the request fingerprint and what it appended. */
+  keys: Map<string, Replay>;
 }
+
+interface Replay {
+  fingerprint: string;
+  events: DomainEvent[];
+  revision: number;
+  position: Position;
+}
+
+/** How many idempotency keys a stream remembers (the newest ones). */
+const KEYS_PER_STREAM = 1000;
 
 const MAX_ATTEMPTS = 20;
 
@@ -44,12 +58,25 @@ export class CommandHandler {
     const cached = this.cache.get(stream) as Cached<S> | undefined;
     let state = cached?.state ?? decider.initialState();
     let revision = cached?.revision ?? -1;
+    // Only ever grows with recorded facts, so sharing it with a command in flight is safe.
+    const keys = cached?.keys ?? new Map<string, Replay>();
     const fresh = await this.store.readStream(stream, revision + 1);
     for (const e of fresh) {
       state = decider.evolve(state, { type: e.type, data: e.data } as E);
       revision = e.revision;
+      const idem = e.metadata.idempotency as { key: string; fingerprint: string } | undefined;
+      if (idem) {
+        const seen = keys.get(idem.key);
+        const event = { type: e.type, data: e.data };
+        if (seen && seen.fingerprint === idem.fingerprint && seen.revision === e.revision - 1) {
+          keys.set(idem.key, { ...seen, events: [...seen.events, event], revision: e.revision, position: e.position });
+        } else {
+          keys.set(idem.key, { fingerprint: idem.fingerprint, events: [event], revision: e.revision, position: e.position });
+        }
+        if (keys.size > KEYS_PER_STREAM) keys.delete(keys.keys().next().value!);
+      }
     }
-    const loaded = { revision, state };
+    const loaded = { revision, state, keys };
     if (fresh.length > 0 || !cached) this.remember(stream, loaded);
     return loaded;
   }
@@ -61,10 +88,17 @@ export class CommandHandler {
     context: CommandContext = {},
   ): Promise<CommandResult<E, S>> {
     for (let attempt = 1; ; attempt++) {
-      const { revision, state } = await this.load(decider, stream);
+      const { revision, state, keys } = await this.load(decider, stream);
+      if (context.idempotency) {
+        const seen = keys.get(context.idempotency.key);
+        if (seen && seen.fingerprint !== context.idempotency.fingerprint) {
+          throw conflict('Idempotency-Key was already used for a different request', { code: 'idempotency_key_reused' });
+        }
+        if (seen) return { events: seen.events as E[], state, revision, position: seen.position, replayed: true };
+      }
       if (context.expectedRevision !== undefined && context.expectedRevision !== revision) throw preconditionFailed();
       const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state, revision, position: null };
+      if (events.length === 0) return { events, state, revision, position: null, replayed: false };
       const occurredAt = Date.now();
       const toAppend: NewEvent[] = events.map((e) => ({
         id: newId(),
@@ -83,8 +117,11 @@ export class CommandHandler {
         const result = await this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
         let next = state;
         for (const e of events) next = decider.evolve(next, e);
-        this.remember(stream, { revision: result.nextRevision, state: next });
-        return { events, state: next, revision: result.nextRevision, position: result.position };
+        if (context.idempotency) {
+          keys.set(context.idempotency.key, { fingerprint: context.idempotency.fingerprint, events, revision: result.nextRevision, position: result.position });
+        }
+        this.remember(stream, { revision: result.nextRevision, state: next, keys });
+        return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevision)) throw error;
         if (context.expectedRevision !== undefined) throw preconditionFailed();
@@ -93,6 +130,12 @@ export class CommandHandler {
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
       }
     }
+  }
+
+  /** The folded state of a stream, for commands that need to read another aggregate first. */
+  async state<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<{ state: S; revision: number }> {
+    const { state, revision } = await this.load(decider, stream);
+    return { state, revision };
   }
 
   private remember(stream: string, value: Cached<unknown>): void {

@@ -8,3 +8,5 @@ export * from './bolt11-encode.js';
 export * from './bolt12.js';
 export * from './webhook.js';
 export * from './lnurl.js';
+export * from './bitcoin-address.js';
+export * from './keys.js';

@@ -1,2 +1,3 @@
 export * from './projection.js';
 export { allProjections } from './all.js';
+export * from './users.js';

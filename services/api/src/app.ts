@@ -5,7 +5,10 @@ import type { AppDeps } from './deps.js';
 import consistency from './plugins/consistency.js';
 import errors from './plugins/errors.js';
 import external from './plugins/external.js';
+import auth from './plugins/auth.js';
+import authRoutes from './routes/auth.js';
 import generalRoutes from './routes/general.js';
+import userRoutes from './routes/users.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -44,6 +47,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(external);
   await app.register(errors);
   await app.register(consistency, deps);
+  await app.register(auth);
   await app.register(generalRoutes);
+  await app.register(authRoutes);
+  await app.register(userRoutes);
   return app;
 }

@@ -24,4 +24,6 @@ export interface AppDeps {
   health: HealthCheck[];
   /** Application master key: PIN salts and token signing keys derive from it. */
   masterKey: string;
+  /** The clock (ms); tests move it to expire tokens and lockouts. */
+  now?: () => number;
 }

@@ -3,6 +3,7 @@ import { loadConfigOrExit, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { openReadStore } from '@comanda/read-store';
 import { buildApp } from './app.js';
+import { bootstrapFirstAdmin } from './auth/bootstrap.js';
 import { PollingCheckpointGate } from './polling-gate.js';
 
 /**
@@ -18,10 +19,11 @@ const store = openEventStore(config);
 const readStore = await openReadStore(config);
 const bus = await openBus(config);
 const gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'));
+const commands = new CommandHandler(store);
+const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
+await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
 const app = await buildApp({
-  config, store, readStore, bus, gate,
-  commands: new CommandHandler(store),
-  masterKey: persistentSecret(config.dataDir, 'master-key', config.masterKey),
+  config, store, readStore, bus, gate, commands, masterKey,
   health: [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
     { name: 'readStore', check: async () => (await readStore.ping(), 'up') },

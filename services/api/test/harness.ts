@@ -7,7 +7,12 @@ import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/index.js';
+import { bootstrapFirstAdmin, buildApp } from '../src/index.js';
+
+export const ADMIN = { name: 'admin', pin: '1234', walletPassword: 'wallet-pass' };
+
+export const cookieHeader = (cookies: Array<{ name: string; value: string }>) =>
+  cookies.filter((c) => c.value !== '').map((c) => `${c.name}=${c.value}`).join('; ');
 
 /** An app on memory adapters with a running projector; `logs` holds every line it logged. */
 export async function testApp(
@@ -23,17 +28,42 @@ export async function testApp(
   await projector.start();
   const logs: string[] = [];
   const logStream = new Writable({ write: (chunk, _enc, cb) => (logs.push(chunk.toString()), cb()) });
+  const clock = { now: Date.now() };
+  const commands = new CommandHandler(store);
+  const masterKey = 'k'.repeat(64);
   const app = await buildApp(
     {
-      config, store, readStore, bus, commands: new CommandHandler(store), gate: projector, masterKey: 'k'.repeat(64),
+      config, store, readStore, bus, commands, gate: projector, masterKey, now: () => clock.now,
       health: [{ name: 'projector', check: async () => projector.state }],
     },
     { logStream },
   );
   extraRoutes?.(app);
   await app.ready();
+  const announced: string[] = [];
+  await bootstrapFirstAdmin(commands, masterKey, { adminName: ADMIN.name, adminPin: ADMIN.pin, walletPassword: ADMIN.walletPassword }, (l) => announced.push(l));
+
+  /** Logs in and returns the Cookie header value carrying both tokens. */
+  const login = async (name: string, pin: string) => {
+    const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { name, pin } });
+    if (res.statusCode !== 200) throw new Error(`login ${name} failed: ${res.statusCode} ${res.body}`);
+    return cookieHeader(res.cookies);
+  };
+  const sessions = new Map<string, string>();
+  /** A signed-in member of staff with the role (created on first use), as a Cookie header. */
+  const as = async (role: 'admin' | 'manager' | 'waiter' | 'kitchen') => {
+    if (!sessions.has(role)) {
+      if (role !== 'admin') {
+        const admin = await as('admin');
+        const res = await app.inject({ method: 'POST', url: '/users', headers: { cookie: admin }, payload: { name: `${role}-1`, pin: '4321', role } });
+        if (res.statusCode !== 201) throw new Error(`creating ${role} failed: ${res.body}`);
+      }
+      sessions.set(role, await login(role === 'admin' ? ADMIN.name : `${role}-1`, role === 'admin' ? ADMIN.pin : '4321'));
+    }
+    return sessions.get(role)!;
+  };
   return {
-    app, store, readStore, bus, projector, logs, config,
+    app, store, readStore, bus, projector, logs, config, clock, commands, login, as, announced,
     close: async () => {
       await app.close();
       await projector.stop();

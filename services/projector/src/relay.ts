@@ -19,6 +19,11 @@ export const relayBody = (e: RecordedEvent) => ({
   metadata: e.metadata,
 });
 
+/** Streams whose events carry credentials (PIN hashes, sessions): never published on the bus. */
+export const PRIVATE_AGGREGATES = new Set(['staff', 'session']);
+
+const isPublic = (e: RecordedEvent) => !PRIVATE_AGGREGATES.has(e.stream.split('-')[0]!);
+
 /**
  * Publishes every domain event to the bus (kitchen screens, other consumers) with the event id as
  * the de-duplication id, so a replay after a crash does not show a dish twice.
@@ -42,7 +47,7 @@ export class Relay {
     this.state = 'live';
     this.subscription = this.store.subscribeToAll(from, {
       onEvents: async (events) => {
-        for (const e of events) await this.bus.publish(subjectFor(e), relayBody(e), e.id);
+        for (const e of events) if (isPublic(e)) await this.bus.publish(subjectFor(e), relayBody(e), e.id);
         await this.checkpoint.set(events[events.length - 1]!.position);
       },
       onError: (err) => {

@@ -1,4 +1,4 @@
-import { buildApp, type HealthCheck } from '@comanda/api';
+import { bootstrapFirstAdmin, buildApp, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
@@ -42,10 +42,9 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'projector', check: async () => projector.state },
     { name: 'relay', check: async () => relay.state },
   ];
-  const app = await buildApp(
-    { config, store, readStore, bus, commands: new CommandHandler(store), gate: projector, health, masterKey },
-    { logStream: options.logStream },
-  );
+  const commands = new CommandHandler(store);
+  await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
+  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey }, { logStream: options.logStream });
   const address = await app.listen({ host: config.host, port: config.port });
 
   let closing: Promise<void> | undefined;

@@ -33,6 +33,8 @@ export default fp(async function errors(app: FastifyInstance) {
           return reply.code(412).send({ message: error.message });
         case 'forbidden':
           return reply.code(403).send({ message: error.message });
+        case 'unauthorized':
+          return reply.code(401).send({ message: 'Unauthorized' });
       }
     }
     const e = error as FastifyError;

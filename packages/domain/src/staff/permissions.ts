@@ -1,0 +1,32 @@
+/**
+ * What each role may do: the one permission table. Admin may do everything; the seed's access classes
+ * (any authenticated user for menu, floor, orders and invoices; admin only for the rest of the wallet)
+ * are the floor under it.
+ */
+export const ROLES = ['admin', 'manager', 'waiter', 'kitchen'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = {
+  /** Any signed-in member of staff: their own profile and session. */
+  'profile:read': ['admin', 'manager', 'waiter', 'kitchen'],
+  'users:manage': ['admin', 'manager'],
+  'menu:read': ['admin', 'manager', 'waiter', 'kitchen'],
+  'menu:write': ['admin', 'manager'],
+  'floor:read': ['admin', 'manager', 'waiter', 'kitchen'],
+  'floor:write': ['admin', 'manager'],
+  'orders:read': ['admin', 'manager', 'waiter', 'kitchen'],
+  'orders:write': ['admin', 'manager', 'waiter'],
+  /** Moving an order through the kitchen states (preparing, ready). */
+  'orders:status': ['admin', 'manager', 'waiter', 'kitchen'],
+  'orders:delete': ['admin', 'manager'],
+  'sales:read': ['admin', 'manager'],
+  'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],
+  'wallet:admin': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+
+export const may = (role: Role, permission: Permission): boolean =>
+  (PERMISSIONS[permission] as readonly Role[]).includes(role);

@@ -1,0 +1,75 @@
+import jwt from '@fastify/jwt';
+import { type Permission, type Role, forbidden, isRole, may, unauthorized } from '@comanda/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { deriveKey } from '../auth/keys.js';
+
+export interface StaffIdentity {
+  id: string;
+  role: Role;
+  sessionId: string;
+}
+
+export const ACCESS_TTL_S = 60;
+export const REFRESH_TTL_S = 30 * 24 * 3600;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `authorize` once the access token is verified. */
+    staff?: StaffIdentity;
+  }
+  interface FastifyInstance {
+    now(): number;
+    /** preHandler: a valid access token (401) whose role has the permission (403). */
+    authorize(permission: Permission): preHandlerAsyncHookHandler;
+    signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
+    /** Verified claims of a token of the given type, or null. */
+    readToken(token: string | undefined, type: string): Record<string, unknown> | null;
+    setAuthCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, ttlSeconds: number): void;
+    clearAuthCookie(request: FastifyRequest, reply: FastifyReply, name: string): void;
+  }
+}
+
+/**
+ * JWTs in HttpOnly, SameSite=Strict cookies, signed with a key derived from the master key. Every
+ * token names its type (access, refresh, wallet), so one kind can never stand in for another.
+ */
+export default fp(async function auth(app: FastifyInstance) {
+  const now = app.deps.now ?? Date.now;
+  app.decorate('now', now);
+  await app.register(jwt, { secret: deriveKey(app.deps.masterKey, 'jwt'), sign: { algorithm: 'HS256' } });
+
+  app.decorate('signToken', (claims: Record<string, unknown>, ttlSeconds: number) => {
+    const iat = Math.floor(now() / 1000);
+    return app.jwt.sign({ ...claims, iat, exp: iat + ttlSeconds });
+  });
+
+  app.decorate('readToken', (token: string | undefined, type: string) => {
+    if (!token) return null;
+    try {
+      const claims = app.jwt.verify<Record<string, unknown>>(token, { clockTimestamp: now() });
+      return claims.typ === type ? claims : null;
+    } catch {
+      return null;
+    }
+  });
+
+  const secure = (request: FastifyRequest) => app.deps.config.production || request.protocol === 'https';
+  app.decorate('setAuthCookie', (request: FastifyRequest, reply: FastifyReply, name: string, value: string, ttl: number) => {
+    reply.setCookie(name, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request), maxAge: ttl });
+  });
+  app.decorate('clearAuthCookie', (request: FastifyRequest, reply: FastifyReply, name: string) => {
+    reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request) });
+  });
+
+  app.decorate('authorize', (permission: Permission): preHandlerAsyncHookHandler => {
+    return async function authorized(request: FastifyRequest) {
+      const claims = app.readToken(request.cookies.accessToken, 'access');
+      if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') {
+        throw unauthorized();
+      }
+      request.staff = { id: claims.sub, role: claims.role, sessionId: claims.sid };
+      if (!may(claims.role, permission)) throw forbidden();
+    };
+  });
+});
