@@ -4,21 +4,21 @@ import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 
 /** Staff as the user screens show them: never a PIN hash or a password hash. */
-export type UserView = Tracked & { id: string; name: string; role: string; created_at: string; version: number };
+export type UserView = Tracked & { id: string; name: string; name_key: string; role: string; created_at: string; version: number };
 
 export const USERS = 'users';
 
 export const usersProjection: Projection = {
   name: 'users',
   handles: ['UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'WalletPasswordSet'],
-  collections: { [USERS]: [{ name: 1 }] },
+  collections: { [USERS]: [{ name_key: 1 }] },
   async apply(event: RecordedEvent, store: ReadStore) {
     const e = event as unknown as StaffEvent & RecordedEvent;
     await updateDocument(store.collection<UserView>(USERS), e.data.userId, event, (user) => {
       switch (e.type) {
         case 'UserCreated':
           return {
-            _id: e.data.userId, id: e.data.userId, name: e.data.name, role: e.data.role,
+            _id: e.data.userId, id: e.data.userId, name: e.data.name, name_key: e.data.name.toLocaleLowerCase('en'), role: e.data.role,
             created_at: new Date(e.data.createdAt).toISOString(), version: 1,
           };
         case 'UserDeleted':
@@ -27,7 +27,7 @@ export const usersProjection: Projection = {
           if (!user) return undefined;
           return {
             ...user,
-            ...(e.type === 'UserRenamed' ? { name: e.data.name } : {}),
+            ...(e.type === 'UserRenamed' ? { name: e.data.name, name_key: e.data.name.toLocaleLowerCase('en') } : {}),
             ...(e.type === 'UserRoleChanged' ? { role: e.data.role } : {}),
             version: user.version + 1,
           };

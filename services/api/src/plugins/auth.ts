@@ -1,6 +1,6 @@
 import jwt from '@fastify/jwt';
 import { type Permission, type Role, forbidden, isRole, may, unauthorized } from '@comanda/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
 
@@ -20,8 +20,11 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     now(): number;
-    /** preHandler: a valid access token (401) whose role has the permission (403). */
-    authorize(permission: Permission): preHandlerAsyncHookHandler;
+    /**
+     * onRequest hook: a valid access token (401) whose role has the permission (403). It runs before
+     * the body is parsed and validated, so an anonymous caller learns nothing about the input rules.
+     */
+    authorize(permission: Permission): onRequestAsyncHookHandler;
     signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
@@ -62,7 +65,7 @@ export default fp(async function auth(app: FastifyInstance) {
     reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request) });
   });
 
-  app.decorate('authorize', (permission: Permission): preHandlerAsyncHookHandler => {
+  app.decorate('authorize', (permission: Permission): onRequestAsyncHookHandler => {
     return async function authorized(request: FastifyRequest) {
       const claims = app.readToken(request.cookies.accessToken, 'access');
       if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') {

@@ -118,7 +118,7 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   app.get('/auth/me', {
-    preHandler: app.authorize('profile:read'),
+    onRequest: app.authorize('profile:read'),
     schema: {
       tags: ['auth'],
       summary: 'The signed-in user',

@@ -26,10 +26,10 @@ export default async function userRoutes(app: FastifyInstance) {
   const manage = app.authorize('users:manage');
   const current = async (id: string) => (await app.deps.commands.state(roster, STAFF_STREAM)).state.members[id];
 
-  app.get('/users', { preHandler: manage, schema: { tags: ['users'], summary: 'List staff', response: { 200: Type.Array(User), ...errors } } },
-    async () => (await users.find({}, { sort: { name: 1 } })).map(view));
+  app.get('/users', { onRequest: manage, schema: { tags: ['users'], summary: 'List staff', response: { 200: Type.Array(User), ...errors } } },
+    async () => (await users.find({}, { sort: { name_key: 1 } })).map(view));
 
-  app.get('/users/:id', { preHandler: manage, schema: { tags: ['users'], params: IdParams, response: { 200: User, ...errors } } }, async (request, reply) => {
+  app.get('/users/:id', { onRequest: manage, schema: { tags: ['users'], params: IdParams, response: { 200: User, ...errors } } }, async (request, reply) => {
     const user = await users.get((request.params as { id: string }).id);
     if (!user) throw notFound();
     setEtag(reply, user.version);
@@ -37,7 +37,7 @@ export default async function userRoutes(app: FastifyInstance) {
   });
 
   app.post('/users', {
-    preHandler: manage,
+    onRequest: manage,
     schema: { tags: ['users'], summary: 'Add a member of staff', body: Type.Object({ name: Name, pin: Pin, role: RoleSchema }), response: { 201: Confirmation, ...errors } },
   }, async (request, reply) => {
     const body = request.body as { name: string; pin: string; role: Role };
@@ -53,7 +53,7 @@ export default async function userRoutes(app: FastifyInstance) {
   });
 
   app.put('/users/:id', {
-    preHandler: manage,
+    onRequest: manage,
     schema: {
       tags: ['users'],
       summary: 'Rename, change PIN or role',
@@ -80,7 +80,7 @@ export default async function userRoutes(app: FastifyInstance) {
     return { id, message: 'User updated successfully' };
   });
 
-  app.delete('/users/:id', { preHandler: manage, schema: { tags: ['users'], params: IdParams, response: { 200: Confirmation, ...errors } } }, async (request) => {
+  app.delete('/users/:id', { onRequest: manage, schema: { tags: ['users'], params: IdParams, response: { 200: Confirmation, ...errors } } }, async (request) => {
     const { id } = request.params as { id: string };
     const member = await current(id);
     if (!member) throw notFound();

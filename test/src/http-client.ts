@@ -1,0 +1,37 @@
+/** A tiny cookie-keeping HTTP client over fetch, as a POS tablet would behave. */
+export class Client {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(readonly base: string) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(this.base + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...headers,
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      if (value) this.cookies.set(name!, value);
+      else this.cookies.delete(name!);
+    }
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+
+  get = (path: string) => this.request('GET', path);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', path, body, headers);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', path, body, headers);
+  delete = (path: string) => this.request('DELETE', path);
+
+  async login(name: string, pin: string) {
+    const res = await this.post('/auth/login', { name, pin });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  }
+}
