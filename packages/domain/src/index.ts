@@ -7,3 +7,7 @@ export * from './currencies.js';
 export * from './staff/permissions.js';
 export * from './staff/roster.js';
 export * from './session/session.js';
+export * from './names.js';
+export * from './versions.js';
+export * from './menu/menu.js';
+export * from './floor/floor.js';

@@ -1,0 +1,249 @@
+import type { Decider } from '../decider.js';
+import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
+import { nameErrors, sameName } from '../names.js';
+import { unchangedSince } from '../versions.js';
+
+/**
+ * The floor: the spaces of the restaurant and the tables in them, in one stream (`floor`). Its rules
+ * involve several tables at once (a space with tables stays; a table name is unique in its space; a
+ * table has at most one active order), so they are checked against the whole floor inside one append:
+ * a delete racing a create or an order being seated is decided again on the fresh floor, never on a
+ * stale read.
+ */
+export const FLOOR_STREAM = 'floor';
+
+export const TABLE_STATUSES = ['available', 'occupied', 'reserved'] as const;
+export type TableStatus = (typeof TABLE_STATUSES)[number];
+
+export interface Space {
+  id: string;
+  name: string;
+  version: number;
+}
+
+export interface Table {
+  id: string;
+  name: string;
+  spaceId: string;
+  status: TableStatus;
+  /** The active order seated at the table; null for a free table or guests who have not ordered yet. */
+  orderId: string | null;
+  version: number;
+}
+
+export interface Floor {
+  spaces: Record<string, Space>;
+  tables: Record<string, Table>;
+}
+
+/** A table as staff set it up by hand. */
+export interface TableSetup {
+  name: string;
+  spaceId: string;
+  status: TableStatus;
+  orderId: string | null;
+}
+
+export type FloorEvent =
+  | { type: 'SpaceCreated'; data: { spaceId: string; name: string } }
+  | { type: 'SpaceRenamed'; data: { spaceId: string; name: string } }
+  | { type: 'SpaceRemoved'; data: { spaceId: string } }
+  | { type: 'TableAdded'; data: { tableId: string } & TableSetup }
+  | { type: 'TableUpdated'; data: { tableId: string; name: string; spaceId: string } }
+  | { type: 'TableReserved'; data: { tableId: string } }
+  | { type: 'TableMadeAvailable'; data: { tableId: string } }
+  | { type: 'TableOccupied'; data: { tableId: string; orderId: string | null } }
+  | { type: 'TableReleased'; data: { tableId: string; orderId: string | null } }
+  | { type: 'TableRemoved'; data: { tableId: string } };
+
+export type FloorCommand =
+  | { type: 'createSpace'; spaceId: string; name: string }
+  | { type: 'renameSpace'; spaceId: string; name: string; ifMatch?: number }
+  | { type: 'removeSpace'; spaceId: string }
+  | ({ type: 'addTable'; tableId: string } & TableSetup)
+  | ({
+      type: 'updateTable';
+      tableId: string;
+      ifMatch?: number;
+      /**
+       * Orders the caller found finished (completed, cancelled or gone): a table still holding one of
+       * them may be set up afresh. A table holding any other order keeps it until the order releases it.
+       */
+      finishedOrders?: readonly string[];
+    } & TableSetup)
+  | { type: 'removeTable'; tableId: string }
+  /** An order is seated at a table (walk-ins and reserved tables included). */
+  | { type: 'occupyTable'; tableId: string; orderId: string }
+  /** An order leaves its table (completed, cancelled, moved). */
+  | { type: 'releaseTable'; tableId: string; orderId: string };
+
+const isStatus = (value: unknown): value is TableStatus => (TABLE_STATUSES as readonly unknown[]).includes(value);
+
+export const tablesIn = (state: Floor, spaceId: string): Table[] => Object.values(state.tables).filter((t) => t.spaceId === spaceId);
+
+function space(state: Floor, spaceId: string): Space {
+  const s = state.spaces[spaceId];
+  if (!s) throw notFound();
+  return s;
+}
+
+function table(state: Floor, tableId: string): Table {
+  const t = state.tables[tableId];
+  if (!t) throw notFound();
+  return t;
+}
+
+function validName(name: string): void {
+  const errors = nameErrors(name);
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+function validSetup(state: Floor, setup: TableSetup): TableSetup {
+  const errors: FieldError[] = [...nameErrors(setup.name)];
+  if (!state.spaces[setup.spaceId]) errors.push({ field: 'space_id', message: 'must reference an existing space' });
+  if (!isStatus(setup.status)) errors.push({ field: 'status', message: `must be one of ${TABLE_STATUSES.join(', ')}` });
+  else if (setup.orderId !== null && setup.status !== 'occupied') {
+    errors.push({ field: 'status', message: 'must be occupied when order_id is set' });
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  return { name: setup.name, spaceId: setup.spaceId, status: setup.status, orderId: setup.orderId };
+}
+
+function tableNameFree(state: Floor, name: string, spaceId: string, except?: string): void {
+  const holder = tablesIn(state, spaceId).find((t) => sameName(t.name, name));
+  if (holder && holder.id !== except) {
+    throw conflict(`A table named ${holder.name} already exists in space ${state.spaces[spaceId]!.name}`);
+  }
+}
+
+const activeOrderConflict = (t: Table) => conflict(`Table ${t.name} already has an active order`, { order_id: t.orderId });
+
+/** The status events that take a table from where it is to where staff set it. */
+function statusChange(t: Table, target: TableSetup): FloorEvent[] {
+  const tableId = t.id;
+  const keepsSeating = target.status === 'occupied' && (t.orderId === null || t.orderId === target.orderId);
+  const events: FloorEvent[] = [];
+  let from = t.status;
+  if (t.status === 'occupied' && !keepsSeating) {
+    events.push({ type: 'TableReleased', data: { tableId, orderId: t.orderId } });
+    from = 'available';
+  }
+  if (target.status === 'occupied' && (from !== 'occupied' || t.orderId !== target.orderId)) {
+    events.push({ type: 'TableOccupied', data: { tableId, orderId: target.orderId } });
+  } else if (target.status === 'reserved' && from !== 'reserved') {
+    events.push({ type: 'TableReserved', data: { tableId } });
+  } else if (target.status === 'available' && from === 'reserved') {
+    events.push({ type: 'TableMadeAvailable', data: { tableId } });
+  }
+  return events;
+}
+
+export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
+  initialState: () => ({ spaces: {}, tables: {} }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'createSpace': {
+        validName(command.name);
+        if (state.spaces[command.spaceId]) throw conflict('This space already exists');
+        return [{ type: 'SpaceCreated', data: { spaceId: command.spaceId, name: command.name } }];
+      }
+      case 'renameSpace': {
+        const s = space(state, command.spaceId);
+        unchangedSince(s.version, command.ifMatch);
+        validName(command.name);
+        if (command.name === s.name) return [];
+        return [{ type: 'SpaceRenamed', data: { spaceId: s.id, name: command.name } }];
+      }
+      case 'removeSpace': {
+        const s = space(state, command.spaceId);
+        const tables = tablesIn(state, s.id).length;
+        if (tables > 0) {
+          throw conflict(`Space ${s.name} still has ${tables} table${tables === 1 ? '' : 's'}: move or delete them first`, { table_count: tables });
+        }
+        return [{ type: 'SpaceRemoved', data: { spaceId: s.id } }];
+      }
+      case 'addTable': {
+        const setup = validSetup(state, command);
+        if (state.tables[command.tableId]) throw conflict('This table already exists');
+        tableNameFree(state, setup.name, setup.spaceId);
+        return [{ type: 'TableAdded', data: { tableId: command.tableId, ...setup } }];
+      }
+      case 'updateTable': {
+        const t = table(state, command.tableId);
+        unchangedSince(t.version, command.ifMatch);
+        const target = validSetup(state, command);
+        const dropsOrder = t.orderId !== null && target.orderId !== t.orderId;
+        if (dropsOrder && !command.finishedOrders?.includes(t.orderId!)) throw activeOrderConflict(t);
+        const events: FloorEvent[] = [];
+        if (target.name !== t.name || target.spaceId !== t.spaceId) {
+          tableNameFree(state, target.name, target.spaceId, t.id);
+          events.push({ type: 'TableUpdated', data: { tableId: t.id, name: target.name, spaceId: target.spaceId } });
+        }
+        return [...events, ...statusChange(t, target)];
+      }
+      case 'removeTable': {
+        const t = table(state, command.tableId);
+        if (t.orderId !== null) throw conflict(`Table ${t.name} has an active order and cannot be deleted`, { order_id: t.orderId });
+        return [{ type: 'TableRemoved', data: { tableId: t.id } }];
+      }
+      case 'occupyTable': {
+        const t = state.tables[command.tableId];
+        if (!t) throw validationFailed([{ field: 'table_id', message: 'must reference an existing table' }]);
+        if (t.orderId === command.orderId) return [];
+        if (t.orderId !== null) throw activeOrderConflict(t);
+        return [{ type: 'TableOccupied', data: { tableId: t.id, orderId: command.orderId } }];
+      }
+      case 'releaseTable': {
+        const t = state.tables[command.tableId];
+        // Never frees a table some other order sits at: a late or repeated release changes nothing.
+        if (!t || t.orderId !== command.orderId) return [];
+        return [{ type: 'TableReleased', data: { tableId: t.id, orderId: command.orderId } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    const tables = { ...state.tables };
+    const bump = (tableId: string, changes: Partial<Table>) => {
+      const t = tables[tableId]!;
+      tables[tableId] = { ...t, ...changes, version: t.version + 1 };
+    };
+    switch (event.type) {
+      case 'SpaceCreated': {
+        const { spaceId, name } = event.data;
+        return { ...state, spaces: { ...state.spaces, [spaceId]: { id: spaceId, name, version: 1 } } };
+      }
+      case 'SpaceRenamed': {
+        const s = state.spaces[event.data.spaceId]!;
+        return { ...state, spaces: { ...state.spaces, [s.id]: { ...s, name: event.data.name, version: s.version + 1 } } };
+      }
+      case 'SpaceRemoved': {
+        const { [event.data.spaceId]: _removed, ...spaces } = state.spaces;
+        return { ...state, spaces };
+      }
+      case 'TableAdded': {
+        const { tableId, ...setup } = event.data;
+        tables[tableId] = { id: tableId, ...setup, version: 1 };
+        break;
+      }
+      case 'TableUpdated':
+        bump(event.data.tableId, { name: event.data.name, spaceId: event.data.spaceId });
+        break;
+      case 'TableReserved':
+        bump(event.data.tableId, { status: 'reserved', orderId: null });
+        break;
+      case 'TableMadeAvailable':
+      case 'TableReleased':
+        bump(event.data.tableId, { status: 'available', orderId: null });
+        break;
+      case 'TableOccupied':
+        bump(event.data.tableId, { status: 'occupied', orderId: event.data.orderId });
+        break;
+      case 'TableRemoved':
+        delete tables[event.data.tableId];
+        break;
+    }
+    return { ...state, tables };
+  },
+};

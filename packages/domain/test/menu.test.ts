@@ -1,0 +1,123 @@
+import t from 'tap';
+import { type MenuEvent, dishPrice, fold, menu } from '../src/index.js';
+import { given } from './given.js';
+
+const DRINKS = '11111111-1111-4111-8111-111111111111';
+const MAINS = '22222222-2222-4222-8222-222222222222';
+const LEMONADE = '33333333-3333-4333-8333-333333333333';
+const TACOS = '44444444-4444-4444-8444-444444444444';
+
+const drinksAdded: MenuEvent = { type: 'CategoryAdded', data: { categoryId: DRINKS, name: 'Drinks' } };
+const mainsAdded: MenuEvent = { type: 'CategoryAdded', data: { categoryId: MAINS, name: 'Mains' } };
+const lemonadeAdded: MenuEvent = { type: 'DishAdded', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS } };
+
+t.test('a category is added once; its name is unique ignoring case', async (t) => {
+  t.same(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: 'Drinks' }), { events: [drinksAdded] });
+  t.same(given(menu, [drinksAdded]).when({ type: 'addCategory', categoryId: MAINS, name: 'DRINKS' }), {
+    error: { kind: 'conflict', message: 'A dish category named Drinks already exists' },
+  });
+  t.same(given(menu, [drinksAdded]).when({ type: 'addCategory', categoryId: DRINKS, name: 'Other' }), {
+    error: { kind: 'conflict', message: 'This dish category already exists' },
+  });
+  t.same(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: '  ' }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'name', message: 'must not be blank' }] } },
+  });
+  t.match(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: 'x'.repeat(101) }), {
+    error: { kind: 'validation', details: { errors: [{ field: 'name', message: /at most 100/ }] } },
+  });
+});
+
+t.test('a category is renamed, keeping names unique; renaming to its own name changes nothing', async (t) => {
+  const g = given(menu, [drinksAdded, mainsAdded]);
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Beverages' }), {
+    events: [{ type: 'CategoryRenamed', data: { categoryId: DRINKS, name: 'Beverages' } }],
+  });
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'drinks' }), {
+    events: [{ type: 'CategoryRenamed', data: { categoryId: DRINKS, name: 'drinks' } }],
+  }, 'changing only the case of its own name is allowed');
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Drinks' }), { events: [] });
+  t.match(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'MAINS' }), { error: { kind: 'conflict', message: /Mains already exists/ } });
+  t.match(g.when({ type: 'renameCategory', categoryId: TACOS, name: 'X' }), { error: { kind: 'not_found' } });
+});
+
+t.test('If-Match pins the version of the category or dish, not of the whole menu', async (t) => {
+  const renamed: MenuEvent = { type: 'CategoryRenamed', data: { categoryId: DRINKS, name: 'Beverages' } };
+  const g = given(menu, [drinksAdded, mainsAdded, renamed, lemonadeAdded]);
+  t.equal(g.state.categories[DRINKS]!.version, 2);
+  t.equal(g.state.categories[MAINS]!.version, 1);
+  t.match(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Juices', ifMatch: 1 }), { error: { kind: 'precondition' } });
+  t.match(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Juices', ifMatch: 2 }), { events: [{ type: 'CategoryRenamed' }] });
+  t.match(g.when({ type: 'renameCategory', categoryId: MAINS, name: 'Platos', ifMatch: 1 }), { events: [{ type: 'CategoryRenamed' }] });
+  t.match(g.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 4000, categoryId: DRINKS, ifMatch: 2 }), {
+    error: { kind: 'precondition' },
+  });
+});
+
+t.test('a category that dishes use cannot be removed', async (t) => {
+  t.same(given(menu, [drinksAdded, lemonadeAdded]).when({ type: 'removeCategory', categoryId: DRINKS }), {
+    error: { kind: 'conflict', message: 'Dish category Drinks is used by 1 dish: move or delete them first', details: { dish_count: 1 } },
+  });
+  const moved: MenuEvent = { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: MAINS } };
+  t.same(given(menu, [drinksAdded, mainsAdded, lemonadeAdded, moved]).when({ type: 'removeCategory', categoryId: DRINKS }), {
+    events: [{ type: 'CategoryRemoved', data: { categoryId: DRINKS } }],
+  });
+  t.match(given(menu, []).when({ type: 'removeCategory', categoryId: DRINKS }), { error: { kind: 'not_found', message: 'Resource not found' } });
+});
+
+t.test('a dish needs a name, a positive price in cents and an existing category', async (t) => {
+  t.same(given(menu, [drinksAdded]).when({ type: 'addDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS }), {
+    events: [lemonadeAdded],
+  });
+  t.same(given(menu, [drinksAdded]).when({ type: 'addDish', dishId: LEMONADE, name: '', price: 0, categoryId: MAINS }), {
+    error: {
+      kind: 'validation',
+      message: 'Validation failed',
+      details: {
+        errors: [
+          { field: 'name', message: 'must not be blank' },
+          { field: 'price', message: 'must be a positive amount with at most two decimals' },
+          { field: 'category_id', message: 'must reference an existing dish category' },
+        ],
+      },
+    },
+  });
+  for (const price of [-100, 12.5, Number.NaN]) {
+    t.match(given(menu, [drinksAdded]).when({ type: 'addDish', dishId: LEMONADE, name: 'Lemonade', price, categoryId: DRINKS }), {
+      error: { kind: 'validation', details: { errors: [{ field: 'price' }] } },
+    }, `price ${price} cents is refused`);
+  }
+  t.match(given(menu, [drinksAdded, lemonadeAdded]).when({ type: 'addDish', dishId: LEMONADE, name: 'Other', price: 100, categoryId: DRINKS }), {
+    error: { kind: 'conflict' },
+  });
+});
+
+t.test('a dish is updated only when something changed, and removed', async (t) => {
+  const g = given(menu, [drinksAdded, mainsAdded, lemonadeAdded]);
+  t.same(g.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS }), { events: [] });
+  t.same(g.when({ type: 'updateDish', dishId: LEMONADE, name: 'Big lemonade', price: 4550, categoryId: MAINS }), {
+    events: [{ type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Big lemonade', price: 4550, categoryId: MAINS } }],
+  });
+  t.match(g.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: TACOS }), {
+    error: { kind: 'validation', details: { errors: [{ field: 'category_id' }] } },
+  });
+  t.match(g.when({ type: 'updateDish', dishId: TACOS, name: 'Tacos', price: 100, categoryId: MAINS }), { error: { kind: 'not_found' } });
+  t.same(g.when({ type: 'removeDish', dishId: LEMONADE }), { events: [{ type: 'DishRemoved', data: { dishId: LEMONADE } }] });
+  t.match(g.when({ type: 'removeDish', dishId: TACOS }), { error: { kind: 'not_found' } });
+});
+
+t.test('state: versions count the events that touched each entity; removal forgets it', async (t) => {
+  const events: MenuEvent[] = [
+    drinksAdded, lemonadeAdded,
+    { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS } },
+    { type: 'DishAdded', data: { dishId: TACOS, name: 'Tacos', price: 9000, categoryId: DRINKS } },
+    { type: 'DishRemoved', data: { dishId: TACOS } },
+  ];
+  const state = fold(menu, events);
+  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, version: 2 });
+  t.same(Object.keys(state.dishes), [LEMONADE]);
+  t.equal(dishPrice(state, LEMONADE), 3900, 'the current price, in cents, for the orders that take it');
+  t.equal(dishPrice(state, TACOS), null, 'a removed dish has no price any more');
+  t.same(fold(menu, [...events, { type: 'DishRemoved', data: { dishId: LEMONADE } }, { type: 'CategoryRemoved', data: { categoryId: DRINKS } }]), {
+    categories: {}, dishes: {},
+  });
+});
