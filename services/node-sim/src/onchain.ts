@@ -36,9 +36,10 @@ export function sendToAddress(node: SimNode, amountSat: number, address: string,
 export function bumpFee(node: SimNode, feerateSatByte: number): OnchainResult {
   const parents = node.ctx.chain.unconfirmed(node.name);
   if (parents.length === 0) return { ok: false, message: ONCHAIN_TEXT.nothingToBump };
-  const packageVsize = parents.reduce<number>((sum, tx) => sum + tx.vsize, VSIZE.cpfpChild);
-  const feeSat = feerateSatByte * packageVsize - parents.reduce((sum, tx) => sum + tx.feeSat, 0);
-  if (feeSat <= 0) return { ok: false, message: ONCHAIN_TEXT.feerateTooLow };
+  const parentsVsize = parents.reduce((sum, tx) => sum + tx.vsize, 0);
+  const parentsFeeSat = parents.reduce((sum, tx) => sum + tx.feeSat, 0);
+  if (feerateSatByte * parentsVsize <= parentsFeeSat) return { ok: false, message: ONCHAIN_TEXT.feerateTooLow };
+  const feeSat = feerateSatByte * (parentsVsize + VSIZE.cpfpChild) - parentsFeeSat;
   const channel = node.state.channel;
   if (channel?.state !== 'Normal') return { ok: false, message: ONCHAIN_TEXT.noChannel };
   if (channel.balanceMsat < feeSat * 1000) return { ok: false, message: ONCHAIN_TEXT.insufficientFunds };
