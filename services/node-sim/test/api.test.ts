@@ -71,6 +71,7 @@ t.test('createinvoice: defaults, limits and errors', async (t) => {
     [{ descriptionHash: 'xyz' }, "Request parameter descriptionHash couldn't be parsed/converted to hex32"],
     [{ description: 'x', amountSat: '1.5' }, "Request parameter amountSat couldn't be parsed/converted to integer"],
     [{ description: 'x', amountSat: -1 }, 'Request parameter amountSat must be positive'],
+    [{ description: 'x', amountSat: 9_007_199_254_741 }, 'Request parameter amountSat must be at most 9007199254740'],
     [{ description: 'x', expirySeconds: 0 }, 'Request parameter expirySeconds must be at least 1'],
     [{ description: 'x', webhookUrl: 'not a url' }, "Request parameter webhookUrl couldn't be parsed/converted to url"],
     [{ description: 'x', webhookUrl: 'ftp://x/y' }, "Request parameter webhookUrl couldn't be parsed/converted to url"],

@@ -61,6 +61,7 @@ t.test('amountless invoices, overpayment, underpayment', async (t) => {
   t.equal((await call(customer, 'POST', '/payinvoice', { invoice: fixed.serialized, amountSat: 600 })).json.recipientAmountSat, 600);
   t.match((await call(restaurant, 'GET', `/payments/incoming/${fixed.paymentHash}`)).json, { requestedSat: 500, receivedSat: 600 }, 'overpayment recorded');
   t.same((await call(customer, 'POST', '/payinvoice', { invoice: fixed.serialized, amountSat: 0 })).json, { paymentHash: fixed.paymentHash, reason: REASON.invalidAmount });
+  t.equal((await call(customer, 'POST', '/payinvoice', { invoice: fixed.serialized, amountSat: '9007199254740991' })).status, 400, 'no unsafe msat amounts');
 });
 
 t.test('expired invoices, insufficient funds, unknown nodes', async (t) => {

@@ -15,7 +15,7 @@ export const payEndpoints: Endpoint[] = [
     fullAccess: true,
     handle: ({ node, params }) => {
       const invoice = params.invoice('invoice');
-      const amountSat = params.optionalInteger('amountSat');
+      const amountSat = params.optionalSignedAmountSat('amountSat');
       const amountMsat = amountSat === undefined ? (invoice.amountMsat ?? missing('amountSat')) : amountSat * 1000;
       return result(payInvoice(node, invoice, amountMsat));
     },
@@ -26,7 +26,7 @@ export const payEndpoints: Endpoint[] = [
     fullAccess: true,
     handle: ({ node, params }) => {
       const offer = params.offer('offer');
-      const amountSat = params.optionalInteger('amountSat');
+      const amountSat = params.optionalSignedAmountSat('amountSat');
       // An amount in another currency cannot be converted here: the payer must say how many sat.
       const offerMsat = offer.currency === undefined ? offer.amount : undefined;
       const amountMsat = amountSat === undefined ? (offerMsat ?? missing('amountSat')) : amountSat * 1000;

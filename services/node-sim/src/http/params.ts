@@ -7,8 +7,8 @@ export class ParamError extends Error {
 }
 
 export const MAX_DESCRIPTION_LENGTH = 128;
-/** 21 million bitcoin: no amount above it means anything. */
-const MAX_SAT = 2_100_000_000_000_000;
+/** The largest amount whose msat value is still an exact JS integer (about 90 000 BTC). */
+export const MAX_SAT = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 
 type Raw = Record<string, unknown>;
 
@@ -33,6 +33,13 @@ export class Params {
     return Number(text);
   }
 
+  /** An amount that may be zero or negative (the payment then fails with its own reason), never unsafe in msat. */
+  optionalSignedAmountSat(name: string): number | undefined {
+    const value = this.optionalInteger(name);
+    if (value !== undefined && Math.abs(value) > MAX_SAT) throw new ParamError(`Request parameter ${name} must be at most ${MAX_SAT}`);
+    return value;
+  }
+
   integer(name: string): number {
     return this.optionalInteger(name) ?? missing(name);
   }
@@ -40,7 +47,8 @@ export class Params {
   /** An amount in sat: a positive integer no larger than the supply. */
   optionalAmountSat(name: string): number | undefined {
     const value = this.optionalInteger(name);
-    if (value !== undefined && (value <= 0 || value > MAX_SAT)) throw new ParamError(`Request parameter ${name} must be positive`);
+    if (value !== undefined && value <= 0) throw new ParamError(`Request parameter ${name} must be positive`);
+    if (value !== undefined && value > MAX_SAT) throw new ParamError(`Request parameter ${name} must be at most ${MAX_SAT}`);
     return value;
   }
 
