@@ -10,3 +10,4 @@ export * from './webhook.js';
 export * from './lnurl.js';
 export * from './bitcoin-address.js';
 export * from './keys.js';
+export * from './client.js';
