@@ -1,5 +1,15 @@
 import type { Projection } from './projection.js';
 import { usersProjection } from './users.js';
+import { categoriesProjection } from './categories.js';
+import { dishesProjection } from './dishes.js';
+import { spacesProjection } from './spaces.js';
+import { tablesProjection } from './tables.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
-export const allProjections: Projection[] = [usersProjection];
+export const allProjections: Projection[] = [
+  usersProjection,
+  categoriesProjection,
+  dishesProjection,
+  spacesProjection,
+  tablesProjection,
+];

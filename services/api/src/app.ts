@@ -9,6 +9,10 @@ import auth from './plugins/auth.js';
 import authRoutes from './routes/auth.js';
 import generalRoutes from './routes/general.js';
 import userRoutes from './routes/users.js';
+import categoryRoutes from './routes/categories.js';
+import dishRoutes from './routes/dishes.js';
+import spaceRoutes from './routes/spaces.js';
+import tableRoutes from './routes/tables.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -51,5 +55,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);
+  await app.register(categoryRoutes);
+  await app.register(dishRoutes);
+  await app.register(spaceRoutes);
+  await app.register(tableRoutes);
   return app;
 }

@@ -1,0 +1,31 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import { type MenuEvent, fromCents } from '@comanda/domain';
+import type { ReadStore } from '@comanda/read-store';
+import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { bump } from './versioned.js';
+
+/** A dish as the seed shows it: the price a decimal number, the category by id. */
+export type DishView = Tracked & { id: string; name: string; price: number; category_id: string; version: number };
+
+export const DISHES = 'dishes';
+
+export const dishesProjection: Projection = {
+  name: 'dishes',
+  handles: ['DishAdded', 'DishUpdated', 'DishRemoved'],
+  collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }] },
+  async apply(event: RecordedEvent, store: ReadStore) {
+    const e = event as unknown as MenuEvent & RecordedEvent;
+    if (e.type !== 'DishAdded' && e.type !== 'DishUpdated' && e.type !== 'DishRemoved') return;
+    const { dishId } = e.data;
+    await updateDocument(store.collection<DishView>(DISHES), dishId, event, (dish) => {
+      switch (e.type) {
+        case 'DishAdded':
+          return { _id: dishId, id: dishId, name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, version: 1 };
+        case 'DishUpdated':
+          return bump(dish, { name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId });
+        case 'DishRemoved':
+          return null;
+      }
+    });
+  },
+};

@@ -1,0 +1,70 @@
+import type { Decider, DomainEvent, Permission } from '@comanda/domain';
+import type { Tracked } from '@comanda/read-models';
+import type { FastifyInstance } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import { type ResourceReads, resourceReads } from './resource-reads.js';
+import { Confirmation, Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from './resources.js';
+import { IdParams, commonErrors } from './schemas.js';
+import { ifMatch, newResourceId, writeContext } from './write-context.js';
+
+type Named = Tracked & { id: string; name: string; version: number };
+
+/** A resource that is only a name (dish categories, spaces): its commands, words and rules. */
+export interface NamedResource<C, E extends DomainEvent, S> extends Omit<ResourceReads<Named>, 'schema' | 'view'> {
+  /** 'Category': confirmations read '<Noun> added successfully'. */
+  noun: string;
+  /** Derives ids from Idempotency-Keys. */
+  kind: string;
+  writePermission: Permission;
+  decider: Decider<C, E, S>;
+  stream: string;
+  add(id: string, name: string): C;
+  rename(id: string, name: string, ifMatch: number | undefined): C;
+  remove(id: string): C;
+  /** The id a first event created: a replayed request answers the id of the first one. */
+  createdId(event: E): string;
+  describe: { add: string; remove: string; conflict: string; conflictFields: Record<string, TSchema> };
+}
+
+/** The five routes of a named resource: list, read, add (201), rename (If-Match) and delete. */
+export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyInstance, o: NamedResource<C, E, S>): void {
+  const schema = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() });
+  resourceReads<Named>(app, { ...o, schema, view: (d) => ({ id: d.id, name: d.name }) });
+
+  const preHandler = app.authorize(o.writePermission);
+  const body = Type.Object({ name: PlaceName });
+  const errors = { ...commonErrors, 409: Conflict(o.describe.conflict, o.describe.conflictFields), 412: Stale };
+  const message = (done: string) => `${o.noun} ${done} successfully`;
+
+  app.post(o.path, {
+    preHandler,
+    schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: Confirmation, ...errors } },
+  }, async (request, reply) => {
+    const { name } = request.body as { name: string };
+    const result = await app.deps.commands.handle(o.decider, o.stream, o.add(newResourceId(request, o.kind), name.trim()), writeContext(request));
+    await app.readYourWrite(result.position);
+    const id = o.createdId(result.events[0]!);
+    return reply.code(201).header('location', `${o.path}/${id}`).send({ id, message: message('added') });
+  });
+
+  app.put(`${o.path}/:id`, {
+    preHandler,
+    schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
+  }, async (request) => {
+    const { id } = request.params as { id: string };
+    const { name } = request.body as { name: string };
+    const result = await app.deps.commands.handle(o.decider, o.stream, o.rename(id, name.trim(), ifMatch(request)), writeContext(request));
+    await app.readYourWrite(result.position);
+    return { id, message: message('updated') };
+  });
+
+  app.delete(`${o.path}/:id`, {
+    preHandler,
+    schema: { tags: o.tags, summary: `Delete a ${o.noun.toLowerCase()}`, description: o.describe.remove, params: IdParams, response: { 200: Confirmation, ...errors } },
+  }, async (request) => {
+    const { id } = request.params as { id: string };
+    const result = await app.deps.commands.handle(o.decider, o.stream, o.remove(id), writeContext(request));
+    await app.readYourWrite(result.position);
+    return { id, message: message('deleted') };
+  });
+}

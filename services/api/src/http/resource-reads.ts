@@ -1,0 +1,44 @@
+import { type Permission, notFound } from '@comanda/domain';
+import type { Tracked } from '@comanda/read-models';
+import type { FastifyInstance } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import { EmptyList, sendList } from './resources.js';
+import { IdParams, commonErrors } from './schemas.js';
+import { setEtag } from './write-context.js';
+
+export interface ResourceReads<D extends Tracked & { name: string; version: number }> {
+  /** '/dishes': the list at the path, one document at `<path>/:id`. */
+  path: string;
+  tags: string[];
+  /** Plural, in the restaurant's words ('dishes', 'dish categories'). */
+  plural: string;
+  permission: Permission;
+  collection: string;
+  /** The resource as answered; `view` strips the read model's internal fields. */
+  schema: TSchema;
+  view(document: D): unknown;
+}
+
+/**
+ * The two GETs every menu and floor resource answers from its projection: the list sorted by name
+ * (204 with no body when empty) and one document with its version as ETag, for If-Match.
+ */
+export function resourceReads<D extends Tracked & { name: string; version: number }>(app: FastifyInstance, o: ResourceReads<D>): void {
+  const documents = app.deps.readStore.collection<D>(o.collection);
+  const preHandler = app.authorize(o.permission);
+
+  app.get(o.path, {
+    preHandler,
+    schema: { tags: o.tags, summary: `List ${o.plural} by name`, response: { 200: Type.Array(o.schema), 204: EmptyList(o.plural), ...commonErrors } },
+  }, async (_request, reply) => sendList(reply, (await documents.find({}, { sort: { name: 1 } })).map(o.view)));
+
+  app.get(`${o.path}/:id`, {
+    preHandler,
+    schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: o.schema, ...commonErrors } },
+  }, async (request, reply) => {
+    const document = await documents.get((request.params as { id: string }).id);
+    if (!document) throw notFound();
+    setEtag(reply, document.version);
+    return o.view(document);
+  });
+}

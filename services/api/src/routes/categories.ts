@@ -1,0 +1,27 @@
+import { MENU_STREAM, type Menu, type MenuCommand, type MenuEvent, menu } from '@comanda/domain';
+import { CATEGORIES } from '@comanda/read-models';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { namedResourceRoutes } from '../http/named-resources.js';
+
+/**
+ * Dish categories: the seed requires every dish to belong to one but lists no endpoints, so these
+ * follow the shape of its spaces. They live in the menu stream beside the dishes that use them.
+ */
+export default async function categoryRoutes(app: FastifyInstance) {
+  namedResourceRoutes<MenuCommand, MenuEvent, Menu>(app, {
+    path: '/categories', tags: ['categories'], plural: 'dish categories', noun: 'Category', kind: 'category',
+    permission: 'menu:read', writePermission: 'menu:write', collection: CATEGORIES,
+    decider: menu, stream: MENU_STREAM,
+    add: (categoryId, name) => ({ type: 'addCategory', categoryId, name }),
+    rename: (categoryId, name, ifMatch) => ({ type: 'renameCategory', categoryId, name, ifMatch }),
+    remove: (categoryId) => ({ type: 'removeCategory', categoryId }),
+    createdId: (event) => (event.data as { categoryId: string }).categoryId,
+    describe: {
+      add: 'Names are unique ignoring case: a duplicate answers 409.',
+      remove: 'Refused with 409 while dishes use the category: move or delete those dishes first.',
+      conflict: 'Another category has this name (ignoring case), or dishes still use the category (counted by dish_count)',
+      conflictFields: { dish_count: Type.Integer() },
+    },
+  });
+}

@@ -1,0 +1,87 @@
+import { type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
+import { DISHES, type DishView } from '@comanda/read-models';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { resourceReads } from '../http/resource-reads.js';
+import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../http/resources.js';
+import { sendJsonString, sendNoContent } from '../http/replies.js';
+import { IdParams, commonErrors } from '../http/schemas.js';
+import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
+
+const Dish = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  price: Type.Number({ description: 'Decimal number, at most two decimals' }),
+  category_id: Type.String({ format: 'uuid' }),
+});
+const Body = Type.Object({
+  name: PlaceName,
+  price: Type.Number({ exclusiveMinimum: 0, description: 'Positive, with at most two decimals' }),
+  category_id: Type.String({ format: 'uuid', description: 'An existing dish category' }),
+});
+const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
+
+const view = (d: DishView) => ({ id: d.id, name: d.name, price: d.price, category_id: d.category_id });
+
+/** The body as the menu decider takes it: the name trimmed and the price in exact cents. */
+function dishDetails(request: FastifyRequest): DishDetails {
+  const body = request.body as { name: string; price: number; category_id: string };
+  const price = toCents(body.price);
+  if (price === null) throw validationFailed([{ field: 'price', message: 'must have at most two decimals' }]);
+  return { name: body.name.trim(), price, categoryId: body.category_id };
+}
+
+/** The seed's dishes, answering its bare JSON strings. */
+export default async function dishRoutes(app: FastifyInstance) {
+  const write = app.authorize('menu:write');
+  const tags = ['dishes'];
+
+  resourceReads<DishView>(app, { path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view });
+
+  app.post('/dishes', {
+    preHandler: write,
+    schema: {
+      tags, summary: 'Add a dish to the menu',
+      description: 'Answers the bare JSON string "Dish added successfully"; the new dish is named by the Location header.',
+      headers: IdempotencyHeaders, body: Body,
+      response: { 201: Type.Literal('Dish added successfully', { description: 'Bare JSON string; Location: /dishes/<id>' }), ...errors },
+    },
+  }, async (request, reply) => {
+    const result = await app.deps.commands.handle(menu, MENU_STREAM, {
+      type: 'addDish', dishId: newResourceId(request, 'dish'), ...dishDetails(request),
+    }, writeContext(request));
+    await app.readYourWrite(result.position);
+    const { dishId } = result.events[0]!.data as { dishId: string };
+    return sendJsonString(reply.header('location', `/dishes/${dishId}`), 201, 'Dish added successfully');
+  });
+
+  app.put('/dishes/:id', {
+    preHandler: write,
+    schema: {
+      tags, summary: 'Change a dish', description: 'Orders already placed keep the price they were taken at.',
+      headers: IfMatchHeaders, params: IdParams, body: Body,
+      response: { 200: Type.Literal('Dish updated successfully', { description: 'Bare JSON string' }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const result = await app.deps.commands.handle(menu, MENU_STREAM, {
+      type: 'updateDish', dishId: id, ifMatch: ifMatch(request), ...dishDetails(request),
+    }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return sendJsonString(reply, 200, 'Dish updated successfully');
+  });
+
+  app.delete('/dishes/:id', {
+    preHandler: write,
+    schema: {
+      tags, summary: 'Take a dish off the menu',
+      description: 'Orders that include the dish keep their lines and prices. Answers 204 with no body: the seed lists "Dish deleted successfully" beside the 204, but HTTP forbids a body there.',
+      params: IdParams, response: { 204: Type.Null({ description: 'Deleted; no body' }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const result = await app.deps.commands.handle(menu, MENU_STREAM, { type: 'removeDish', dishId: id }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return sendNoContent(reply);
+  });
+}

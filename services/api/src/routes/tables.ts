@@ -1,0 +1,134 @@
+import { FLOOR_STREAM, TABLE_STATUSES, type TableSetup, type TableStatus, floor, notFound, validationFailed } from '@comanda/domain';
+import { SPACES, type SpaceView, TABLES, type TableView } from '@comanda/read-models';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { resourceReads } from '../http/resource-reads.js';
+import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../http/resources.js';
+import { IdParams, commonErrors } from '../http/schemas.js';
+import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
+
+/** The orders read model, filled by the orders projection: only `status` is read here. */
+const ORDERS = 'orders';
+type OrderStatusDoc = { _id: string; status: string };
+const FINISHED = ['completed', 'cancelled'];
+
+// An enum and a nullable type rather than unions: a bad value then gives one error, not one per branch.
+const status = (description = 'available, occupied or reserved') => Type.Enum([...TABLE_STATUSES], { description });
+const ACTIVE_ORDER = 'An active order (not completed or cancelled) seated at the table, or null';
+const orderId = (description = ACTIVE_ORDER) => Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid', description });
+const Table = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  status: status(),
+  space_id: Type.String({ format: 'uuid' }),
+  order_id: orderId('The active order seated at the table, or null'),
+});
+const CreateBody = Type.Object({
+  name: PlaceName,
+  status: Type.Optional(status('available (the default), occupied or reserved')),
+  space_id: Type.String({ format: 'uuid', description: 'An existing space' }),
+  order_id: Type.Optional(orderId(`${ACTIVE_ORDER}; defaults to null`)),
+});
+const UpdateBody = Type.Object({ name: PlaceName, status: status(), space_id: Type.String({ format: 'uuid' }), order_id: orderId() });
+const errors = {
+  ...commonErrors,
+  409: Conflict('A table of that name exists in the space, or the table has an active order (named by order_id)', { order_id: Type.String({ format: 'uuid' }) }),
+  412: Stale,
+};
+
+const view = (t: TableView) => ({ id: t.id, name: t.name, status: t.status, space_id: t.space_id, order_id: t.order_id });
+
+const RULES = [
+  'status is one of available, occupied, reserved. A non-null order_id must name an existing order that is',
+  'not completed or cancelled, and then status must be occupied; occupied with order_id null is a walk-in',
+  'seated before ordering. A table that holds an active order keeps it until the order is completed,',
+  'cancelled or deleted (409 otherwise); a table still holding a finished order may be set up afresh.',
+  'Table names are unique within their space, ignoring case.',
+].join(' ');
+
+/** Tables and their occupancy (floor stream); orders seat themselves through the same decider. */
+export default async function tableRoutes(app: FastifyInstance) {
+  const tables = app.deps.readStore.collection<TableView>(TABLES);
+  const spaces = app.deps.readStore.collection<SpaceView>(SPACES);
+  const orders = app.deps.readStore.collection<OrderStatusDoc>(ORDERS);
+  const read = app.authorize('floor:read');
+  const write = app.authorize('floor:write');
+  const tags = ['tables'];
+
+  /** The order a client names must be open right now; the floor itself only checks seat conflicts. */
+  async function requireActiveOrder(orderId: string | null): Promise<void> {
+    if (orderId === null) return;
+    const order = await orders.get(orderId);
+    if (!order || FINISHED.includes(order.status)) {
+      throw validationFailed([{ field: 'order_id', message: 'must reference an existing order that is not completed or cancelled' }]);
+    }
+  }
+
+  /** The order a table holds, when the orders read model says it is over (or gone): it may be replaced. */
+  async function finishedHolder(tableId: string): Promise<string[]> {
+    const holder = (await app.deps.commands.state(floor, FLOOR_STREAM)).state.tables[tableId]?.orderId;
+    if (!holder) return [];
+    const order = await orders.get(holder);
+    return !order || FINISHED.includes(order.status) ? [holder] : [];
+  }
+
+  resourceReads<TableView>(app, { path: '/tables', tags, plural: 'tables', permission: 'floor:read', collection: TABLES, schema: Table, view });
+
+  app.get('/tables/by-space/:id', {
+    preHandler: read,
+    schema: {
+      tags, summary: 'The tables of one space', description: '404 when the space does not exist; 204 with no body when it has no tables.',
+      params: IdParams, response: { 200: Type.Array(Table), 204: EmptyList('tables in this space'), ...errors },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!(await spaces.get(id))) throw notFound();
+    return sendList(reply, (await tables.find({ space_id: id }, { sort: { name: 1 } })).map(view));
+  });
+
+  app.post('/tables', {
+    preHandler: write,
+    schema: { tags, summary: 'Add a table to a space', description: RULES, headers: IdempotencyHeaders, body: CreateBody, response: { 201: Confirmation, ...errors } },
+  }, async (request, reply) => {
+    const body = request.body as { name: string; status?: TableStatus; space_id: string; order_id?: string | null };
+    const setup: TableSetup = { name: body.name.trim(), spaceId: body.space_id, status: body.status ?? 'available', orderId: body.order_id ?? null };
+    await requireActiveOrder(setup.orderId);
+    const result = await app.deps.commands.handle(floor, FLOOR_STREAM, {
+      type: 'addTable', tableId: newResourceId(request, 'table'), ...setup,
+    }, writeContext(request));
+    await app.readYourWrite(result.position);
+    const { tableId } = result.events[0]!.data as { tableId: string };
+    return reply.code(201).header('location', `/tables/${tableId}`).send({ id: tableId, message: 'Table added successfully' });
+  });
+
+  app.put('/tables/:id', {
+    preHandler: write,
+    schema: {
+      tags, summary: 'Set up a table: name, space, status and order', description: `Replaces all four fields. ${RULES}`,
+      headers: IfMatchHeaders, params: IdParams, body: UpdateBody, response: { 200: Confirmation, ...errors },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: string };
+    const body = request.body as { name: string; status: TableStatus; space_id: string; order_id: string | null };
+    await requireActiveOrder(body.order_id);
+    const result = await app.deps.commands.handle(floor, FLOOR_STREAM, {
+      type: 'updateTable', tableId: id, ifMatch: ifMatch(request), finishedOrders: await finishedHolder(id),
+      name: body.name.trim(), spaceId: body.space_id, status: body.status, orderId: body.order_id,
+    }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return { id, message: 'Table updated successfully' };
+  });
+
+  app.delete('/tables/:id', {
+    preHandler: write,
+    schema: {
+      tags, summary: 'Delete a table', description: 'Refused with 409 while an order is seated at the table, even when the order is being seated at the same moment.',
+      params: IdParams, response: { 200: Confirmation, ...errors },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: string };
+    const result = await app.deps.commands.handle(floor, FLOOR_STREAM, { type: 'removeTable', tableId: id }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return { id, message: 'Table deleted successfully' };
+  });
+}

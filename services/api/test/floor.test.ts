@@ -1,0 +1,171 @@
+import t from 'tap';
+import { FLOOR_STREAM, floor } from '@comanda/domain';
+import { testApp } from './harness.js';
+import { requests } from './requests.js';
+
+const UNKNOWN = '0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a';
+const ORDER_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const ORDER_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+
+async function floorApp(t: Tap.Test) {
+  const h = await testApp();
+  t.teardown(h.close);
+  /** What the orders projection will hold: only the status matters to the floor. */
+  const order = (id: string, status: string) => h.readStore.collection('orders').upsert({ _id: id, status, _position: '0' });
+  return { ...h, order, ...requests(h.app, await h.as('admin')) };
+}
+
+t.test('spaces: add, list, read with ETag, rename, delete', async (t) => {
+  const { get, post, put, del } = await floorApp(t);
+  t.same([(await get('/spaces')).statusCode, (await get('/spaces')).body], [204, '']);
+  const added = await post('/spaces', { name: ' Terrace ' });
+  const id = added.json().id;
+  t.same([added.statusCode, added.json(), added.headers.location], [201, { id, message: 'Space added successfully' }, `/spaces/${id}`]);
+  await post('/spaces', { name: 'Bar' });
+  t.same((await get('/spaces')).json().map((s: { name: string }) => s.name), ['Bar', 'Terrace']);
+  const one = await get(`/spaces/${id}`);
+  t.same([one.json(), one.headers.etag], [{ id, name: 'Terrace' }, '"1"']);
+
+  t.same((await put(`/spaces/${id}`, { name: 'Patio' }, { 'if-match': '"1"' })).json(), { id, message: 'Space updated successfully' });
+  t.equal((await put(`/spaces/${id}`, { name: 'Garden' }, { 'if-match': '"1"' })).statusCode, 412);
+  t.equal((await get(`/spaces/${id}`)).json().name, 'Patio');
+
+  const table = (await post('/tables', { name: 'T1', space_id: id })).json().id;
+  const refused = await del(`/spaces/${id}`);
+  t.same([refused.statusCode, refused.json()], [409, { message: 'Space Patio still has 1 table: move or delete them first', table_count: 1 }]);
+  await del(`/tables/${table}`);
+  t.same((await del(`/spaces/${id}`)).json(), { id, message: 'Space deleted successfully' });
+  t.equal((await get(`/spaces/${id}`)).statusCode, 404);
+
+  for (const body of [{}, { name: '  ' }, { name: 'y'.repeat(101) }]) t.equal((await post('/spaces', body)).statusCode, 400);
+  for (const res of [await get('/spaces/x'), await put('/spaces/x', { name: 'A' }), await del('/spaces/x')]) t.same([res.statusCode, res.body], [400, '"Missing or malformed ID"']);
+  for (const res of [await get(`/spaces/${UNKNOWN}`), await put(`/spaces/${UNKNOWN}`, { name: 'A' }), await del(`/spaces/${UNKNOWN}`)]) t.same([res.statusCode, res.body], [404, '"Resource not found"']);
+
+  const first = await post('/spaces', { name: 'Hall' }, { 'idempotency-key': 'space-1' });
+  const again = await post('/spaces', { name: 'Hall' }, { 'idempotency-key': 'space-1' });
+  t.same(again.json(), first.json());
+  t.equal((await get('/spaces')).json().filter((s: { name: string }) => s.name === 'Hall').length, 1);
+});
+
+t.test('tables: add, list, list by space, read with ETag, update, delete', async (t) => {
+  const { get, post, put, del } = await floorApp(t);
+  t.same([(await get('/tables')).statusCode, (await get('/tables')).body], [204, '']);
+  const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
+  const hall = (await post('/spaces', { name: 'Hall' })).json().id;
+  const empty = await get(`/tables/by-space/${terrace}`);
+  t.same([empty.statusCode, empty.body], [204, '']);
+  t.same([(await get(`/tables/by-space/${UNKNOWN}`)).statusCode, (await get(`/tables/by-space/${UNKNOWN}`)).body], [404, '"Resource not found"']);
+  t.same((await get('/tables/by-space/x')).body, '"Missing or malformed ID"');
+
+  const added = await post('/tables', { name: 'T2', status: 'available', space_id: terrace, order_id: null });
+  const t2 = added.json().id;
+  t.same([added.statusCode, added.json(), added.headers.location], [201, { id: t2, message: 'Table added successfully' }, `/tables/${t2}`]);
+  const t1 = (await post('/tables', { name: 'T1', space_id: terrace })).json().id;
+  const window = (await post('/tables', { name: 'Window', status: 'reserved', space_id: hall })).json().id;
+
+  t.same((await get('/tables')).json(), [
+    { id: t1, name: 'T1', status: 'available', space_id: terrace, order_id: null },
+    { id: t2, name: 'T2', status: 'available', space_id: terrace, order_id: null },
+    { id: window, name: 'Window', status: 'reserved', space_id: hall, order_id: null },
+  ]);
+  t.same((await get(`/tables/by-space/${terrace}`)).json().map((x: { id: string }) => x.id), [t1, t2]);
+  const one = await get(`/tables/${window}`);
+  t.same([one.json().status, one.headers.etag], ['reserved', '"1"']);
+
+  const moved = await put(`/tables/${t2}`, { name: 'Corner', status: 'reserved', space_id: hall, order_id: null }, { 'if-match': '"1"' });
+  t.same([moved.statusCode, moved.json()], [200, { id: t2, message: 'Table updated successfully' }]);
+  const after = await get(`/tables/${t2}`);
+  t.same([after.json(), after.headers.etag], [{ id: t2, name: 'Corner', status: 'reserved', space_id: hall, order_id: null }, '"3"'], 'moved and reserved: two events');
+  t.equal((await put(`/tables/${t2}`, { name: 'Corner', status: 'available', space_id: hall, order_id: null }, { 'if-match': '"1"' })).statusCode, 412);
+  t.equal((await get(`/tables/${t2}`)).json().status, 'reserved');
+
+  t.same((await del(`/tables/${t1}`)).json(), { id: t1, message: 'Table deleted successfully' });
+  t.equal((await get(`/tables/${t1}`)).statusCode, 404);
+  t.same((await get(`/tables/by-space/${terrace}`)).statusCode, 204);
+});
+
+t.test('tables: validation and conflicts', async (t) => {
+  const { get, post, put, del, order } = await floorApp(t);
+  const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
+  const t1 = (await post('/tables', { name: 'T1', space_id: terrace })).json().id;
+  const fields = async (res: Awaited<ReturnType<typeof post>>) => {
+    t.same([res.statusCode, res.json().message], [400, 'Validation failed']);
+    return res.json().errors.map((e: { field: string }) => e.field).sort();
+  };
+  t.same(await fields(await post('/tables', {})), ['name', 'space_id']);
+  t.same(await fields(await post('/tables', { name: 'T9', space_id: UNKNOWN })), ['space_id']);
+  t.same(await fields(await post('/tables', { name: 'T9', space_id: 'terrace' })), ['space_id']);
+  t.same(await fields(await post('/tables', { name: 'T9', space_id: terrace, status: 'closed' })), ['status']);
+  t.same(await fields(await post('/tables', { name: 'T9', space_id: terrace, status: 'occupied', order_id: 'x' })), ['order_id']);
+  t.same(await fields(await post('/tables', { name: ' ', space_id: terrace })), ['name']);
+  t.same(await fields(await put(`/tables/${t1}`, { name: 'T1', space_id: terrace })), ['order_id', 'status'], 'PUT replaces all four fields');
+
+  const dup = await post('/tables', { name: 't1', space_id: terrace });
+  t.same([dup.statusCode, dup.json()], [409, { message: 'A table named T1 already exists in space Terrace' }]);
+
+  const noOrder = await post('/tables', { name: 'T9', status: 'occupied', space_id: terrace, order_id: ORDER_A });
+  t.same(noOrder.json().errors, [{ field: 'order_id', message: 'must reference an existing order that is not completed or cancelled' }]);
+  await order(ORDER_A, 'completed');
+  t.same(await fields(await post('/tables', { name: 'T9', status: 'occupied', space_id: terrace, order_id: ORDER_A })), ['order_id']);
+  await order(ORDER_B, 'pending');
+  const notOccupied = await post('/tables', { name: 'T9', status: 'available', space_id: terrace, order_id: ORDER_B });
+  t.same(notOccupied.json().errors, [{ field: 'status', message: 'must be occupied when order_id is set' }]);
+  t.equal((await get('/tables')).json().length, 1, 'nothing was added');
+
+  for (const res of [await get('/tables/x'), await put('/tables/x', {}), await del('/tables/x')]) t.same([res.statusCode, res.body], [400, '"Missing or malformed ID"']);
+  const body = { name: 'T', status: 'available', space_id: terrace, order_id: null };
+  for (const res of [await get(`/tables/${UNKNOWN}`), await put(`/tables/${UNKNOWN}`, body), await del(`/tables/${UNKNOWN}`)]) t.same([res.statusCode, res.body], [404, '"Resource not found"']);
+});
+
+t.test('tables: an active order keeps its table until it is finished', async (t) => {
+  const { get, post, put, del, order } = await floorApp(t);
+  const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
+  await order(ORDER_A, 'preparing');
+  await order(ORDER_B, 'pending');
+  const seated = await post('/tables', { name: 'T1', status: 'occupied', space_id: terrace, order_id: ORDER_A });
+  t.equal(seated.statusCode, 201);
+  const id = seated.json().id;
+  t.same((await get(`/tables/${id}`)).json(), { id, name: 'T1', status: 'occupied', space_id: terrace, order_id: ORDER_A });
+
+  const refused = await del(`/tables/${id}`);
+  t.same([refused.statusCode, refused.json()], [409, { message: 'Table T1 has an active order and cannot be deleted', order_id: ORDER_A }]);
+  const taken = await put(`/tables/${id}`, { name: 'T1', status: 'occupied', space_id: terrace, order_id: ORDER_B });
+  t.same([taken.statusCode, taken.json()], [409, { message: 'Table T1 already has an active order', order_id: ORDER_A }]);
+  t.equal((await put(`/tables/${id}`, { name: 'T1', status: 'available', space_id: terrace, order_id: null })).statusCode, 409);
+  t.equal((await put(`/tables/${id}`, { name: 'Terrace 1', status: 'occupied', space_id: terrace, order_id: ORDER_A })).statusCode, 200, 'renaming keeps the order');
+
+  await order(ORDER_A, 'completed');
+  const reseated = await put(`/tables/${id}`, { name: 'Terrace 1', status: 'occupied', space_id: terrace, order_id: ORDER_B });
+  t.equal(reseated.statusCode, 200, 'a finished order no longer holds the table');
+  t.equal((await get(`/tables/${id}`)).json().order_id, ORDER_B);
+  t.equal((await del(`/tables/${id}`)).statusCode, 409);
+  t.equal((await put(`/tables/${id}`, { name: 'Terrace 1', status: 'occupied', space_id: terrace, order_id: null })).statusCode, 409);
+
+  const walkIn = await post('/tables', { name: 'T2', status: 'occupied', space_id: terrace, order_id: null });
+  t.equal(walkIn.statusCode, 201, 'occupied without an order: a walk-in');
+  t.equal((await del(`/tables/${walkIn.json().id}`)).statusCode, 200, 'and it has no active order to protect');
+});
+
+t.test('tables: the orders process seats and releases orders through the floor decider', async (t) => {
+  const { get, post, commands, projector } = await floorApp(t);
+  const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
+  const id = (await post('/tables', { name: 'T1', status: 'reserved', space_id: terrace })).json().id;
+  const occupied = await commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: id, orderId: ORDER_A });
+  t.same(occupied.events, [{ type: 'TableOccupied', data: { tableId: id, orderId: ORDER_A } }]);
+  await t.rejects(commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: id, orderId: ORDER_B }), { kind: 'conflict', details: { order_id: ORDER_A } });
+  t.same((await commands.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: id, orderId: ORDER_B })).events, []);
+  const released = await commands.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: id, orderId: ORDER_A });
+  t.ok(await projector.waitFor(released.position!, 2000), 'the read model catches up');
+  const table = await get(`/tables/${id}`);
+  t.same([table.json().status, table.json().order_id, table.headers.etag], ['available', null, '"3"']);
+});
+
+t.test('the OpenAPI document states the table rules', async (t) => {
+  const { app } = await floorApp(t);
+  const spec = (await app.inject({ method: 'GET', url: '/swagger/json' })).json();
+  t.match(spec.paths['/tables'].post.description, /walk-in/);
+  t.match(spec.paths['/tables/{id}'].put.description, /not completed or cancelled/);
+  t.ok(spec.paths['/tables/by-space/{id}'].get.responses['404']);
+  t.ok(spec.paths['/spaces/{id}'].delete.responses['409']);
+  t.ok(spec.paths['/tables/{id}'].put.responses['412']);
+});
