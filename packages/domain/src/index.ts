@@ -11,3 +11,5 @@ export * from './names.js';
 export * from './versions.js';
 export * from './menu/menu.js';
 export * from './floor/floor.js';
+export * from './order/order.js';
+export * from './calendar.js';

@@ -4,6 +4,7 @@ import { categoriesProjection } from './categories.js';
 import { dishesProjection } from './dishes.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
+import { ordersProjection } from './orders.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -12,4 +13,5 @@ export const allProjections: Projection[] = [
   dishesProjection,
   spacesProjection,
   tablesProjection,
+  ordersProjection,
 ];

@@ -5,3 +5,4 @@ export * from './categories.js';
 export * from './dishes.js';
 export * from './spaces.js';
 export * from './tables.js';
+export * from './orders.js';

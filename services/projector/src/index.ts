@@ -2,3 +2,5 @@ export { Projector, ProjectionFailed, type ProjectorOptions, type ProjectorState
 export { Relay, subjectFor, relayBody } from './relay.js';
 export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './checkpoint-file.js';
 export { replay, type ReplayReport } from './replay.js';
+export { Reactor, type Reaction } from './reactor.js';
+export { tableOccupancy } from './process-managers/table-occupancy.js';

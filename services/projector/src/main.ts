@@ -1,12 +1,14 @@
 import { openBus } from '@comanda/bus';
 import { loadConfigOrExit } from '@comanda/config';
-import { openEventStore } from '@comanda/event-store';
+import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
 import pino from 'pino';
 import { readStoreCheckpoint } from './checkpoint-file.js';
 import { Projector } from './projector.js';
 import { Relay } from './relay.js';
+import { Reactor } from './reactor.js';
+import { tableOccupancy } from './process-managers/table-occupancy.js';
 
 /** The projector and relay on their own (distributed shape): one instance per deployment. */
 const config = loadConfigOrExit([
@@ -25,9 +27,12 @@ try {
   process.exit(1);
 }
 await relay.start();
+const reactor = new Reactor(store, readStoreCheckpoint(readStore, 'reactor'), [tableOccupancy(new CommandHandler(store))], logger);
+await reactor.start();
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
+    await reactor.stop();
     await relay.stop();
     await projector.stop();
     await Promise.all([bus.close(), readStore.close(), store.close()]);

@@ -4,7 +4,7 @@ import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
-import { FileCheckpoint, Projector, Relay, readStoreCheckpoint } from '@comanda/projector';
+import { FileCheckpoint, Projector, Reactor, Relay, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -29,11 +29,14 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const projector = new Projector({ store, readStore, projections: allProjections, logger });
   // Rebuilding in-memory read models at start: the API listens only once they are complete.
   await projector.start();
-  const relayCheckpoint = config.mongoUrl
-    ? readStoreCheckpoint(readStore, 'relay')
-    : new FileCheckpoint(join(config.dataDir, 'relay.checkpoint'));
-  const relay = new Relay(store, bus, relayCheckpoint, logger, 'head');
+  // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
+  const checkpoint = (name: string) =>
+    config.mongoUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
+  const relay = new Relay(store, bus, checkpoint('relay'), logger, 'head');
   await relay.start();
+  const commands = new CommandHandler(store);
+  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands)], logger);
+  await reactor.start();
 
   const health: HealthCheck[] = [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
@@ -41,8 +44,8 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'bus', check: async () => (await bus.ping(), 'up') },
     { name: 'projector', check: async () => projector.state },
     { name: 'relay', check: async () => relay.state },
+    { name: 'processManagers', check: async () => reactor.state },
   ];
-  const commands = new CommandHandler(store);
   await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
   const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey }, { logStream: options.logStream });
   const address = await app.listen({ host: config.host, port: config.port });
@@ -54,6 +57,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     close: () =>
       (closing ??= (async () => {
         await app.close();
+        await reactor.stop();
         await relay.stop();
         await projector.stop();
         await bus.close();

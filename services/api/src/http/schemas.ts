@@ -22,3 +22,13 @@ export const commonErrors = {
   403: Type.Ref('Message', { description: "{message:'Unauthorized API access'}: the role lacks the permission" }),
   404: ResourceNotFound,
 } as const;
+
+/** The seed's pagination: limit (default 20), offset (default 0), all=true for everything. */
+export const Pagination = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  all: Type.Optional(Type.Boolean({ default: false, description: 'true returns every record, without pagination' })),
+});
+
+export const page = (q: { limit?: number; offset?: number; all?: boolean }) =>
+  q.all ? {} : { skip: q.offset ?? 0, limit: q.limit ?? 20 };

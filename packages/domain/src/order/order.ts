@@ -1,0 +1,205 @@
+import type { Decider } from '../decider.js';
+import { conflict, notFound } from '../errors.js';
+import type { Cents } from '../money.js';
+import { unchangedSince } from '../versions.js';
+
+/**
+ * One order (`order-<id>`): its lines, its state in the kitchen's lifecycle and its table. Every rule
+ * about an order's own lines and status is decided against this stream alone, so two waiters adding
+ * dishes at once both land (the handler decides again after a conflict) and no line is lost.
+ */
+export const orderStream = (orderId: string) => `order-${orderId}`;
+
+export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The lifecycle: forward through the kitchen, or cancelled before completion; the ends are final. */
+export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  pending: ['preparing', 'cancelled'],
+  preparing: ['ready', 'cancelled'],
+  ready: ['completed', 'cancelled'],
+  completed: [],
+  cancelled: [],
+};
+
+export const isOrderStatus = (v: unknown): v is OrderStatus => (ORDER_STATUSES as readonly unknown[]).includes(v);
+export const isActive = (status: OrderStatus) => status !== 'completed' && status !== 'cancelled';
+const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing';
+
+export interface OrderLine {
+  lineId: string;
+  dishId: string;
+  priceCents: Cents;
+  notes: string;
+}
+
+export interface Order {
+  orderId: string | null;
+  status: OrderStatus | null;
+  deleted: boolean;
+  userId: string | null;
+  tableId: string | null;
+  waiter: string;
+  placedAt: number;
+  lines: Record<string, OrderLine>;
+  /** Lightning payments received for this order, by payment hash. */
+  payments: Record<string, { amountSat: number; receivedAt: number }>;
+  version: number;
+}
+
+export type OrderEvent =
+  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number } }
+  | { type: 'DishesAdded'; data: { lines: OrderLine[] } }
+  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } }
+  | { type: 'OrderLineRemoved'; data: { lineId: string } }
+  | { type: 'OrderLinesCleared'; data: { lineIds: string[] } }
+  | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
+  | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
+  | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string } }
+  | { type: 'OrderDeleted'; data: { tableId: string | null } }
+  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number } };
+
+export type OrderCommand =
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: OrderLine[] }
+  | { type: 'addDishes'; lines: OrderLine[] }
+  | { type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string }
+  | { type: 'removeLine'; lineId: string }
+  | { type: 'clearLines' }
+  | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
+  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number }
+  | { type: 'deleteOrder' }
+  /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
+  | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number };
+
+export const orderTotal = (order: Pick<Order, 'lines'>): Cents =>
+  Object.values(order.lines).reduce((sum, line) => sum + line.priceCents, 0);
+
+function existing(state: Order): Order & { status: OrderStatus } {
+  if (!state.orderId || state.deleted || !state.status) throw notFound();
+  return state as Order & { status: OrderStatus };
+}
+
+function mayChangeDishes(order: Order & { status: OrderStatus }): void {
+  if (!dishesMayChange(order.status)) {
+    throw conflict(`Dishes can change only while the order is pending or preparing; it is ${order.status}`);
+  }
+}
+
+function transition(from: OrderStatus, to: OrderStatus, at: number): OrderEvent[] {
+  if (from === to) return [];
+  if (!TRANSITIONS[from].includes(to)) throw conflict(`An order cannot go from ${from} to ${to}`, { from, to });
+  return [{ type: 'OrderStatusChanged', data: { from, to, at } }];
+}
+
+export const order: Decider<OrderCommand, OrderEvent, Order> = {
+  initialState: () => ({
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, version: 0,
+  }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'placeOrder': {
+        if (state.orderId) throw conflict('This order already exists');
+        const { orderId, userId, tableId, waiter, at, lines } = command;
+        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at } };
+        return lines.length ? [placed, { type: 'DishesAdded', data: { lines } }] : [placed];
+      }
+      case 'addDishes': {
+        const o = existing(state);
+        mayChangeDishes(o);
+        return command.lines.length ? [{ type: 'DishesAdded', data: { lines: command.lines } }] : [];
+      }
+      case 'updateLine': {
+        const o = existing(state);
+        const line = o.lines[command.lineId];
+        if (!line) throw notFound();
+        mayChangeDishes(o);
+        const priceCents = command.priceCents ?? line.priceCents;
+        const notes = command.notes ?? line.notes;
+        if (priceCents === line.priceCents && notes === line.notes) return [];
+        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes } }];
+      }
+      case 'removeLine': {
+        const o = existing(state);
+        if (!o.lines[command.lineId]) throw notFound();
+        mayChangeDishes(o);
+        return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId } }];
+      }
+      case 'clearLines': {
+        const o = existing(state);
+        mayChangeDishes(o);
+        const lineIds = Object.keys(o.lines);
+        return lineIds.length ? [{ type: 'OrderLinesCleared', data: { lineIds } }] : [];
+      }
+      case 'changeStatus': {
+        const o = existing(state);
+        unchangedSince(o.version, command.ifMatch);
+        return transition(o.status, command.to, command.at);
+      }
+      case 'updateOrder': {
+        const o = existing(state);
+        unchangedSince(o.version, command.ifMatch);
+        const events: OrderEvent[] = [];
+        if (command.userId !== o.userId || command.waiter !== o.waiter) {
+          events.push({ type: 'OrderDetailsChanged', data: { userId: command.userId, waiter: command.waiter } });
+        }
+        if (command.tableId !== o.tableId) {
+          if (!isActive(o.status)) throw conflict(`A ${o.status} order cannot move to another table`);
+          events.push({ type: 'OrderMovedToTable', data: { from: o.tableId, to: command.tableId } });
+        }
+        return [...events, ...transition(o.status, command.status, command.at)];
+      }
+      case 'deleteOrder': {
+        const o = existing(state);
+        if (o.status === 'completed') throw conflict('A completed order is a sales record and cannot be deleted');
+        if (o.status !== 'pending' && o.status !== 'cancelled') {
+          throw conflict(`Only pending or cancelled orders can be deleted; this one is ${o.status}`);
+        }
+        return [{ type: 'OrderDeleted', data: { tableId: o.tableId } }];
+      }
+      case 'recordPayment': {
+        if (!state.orderId) throw notFound();
+        if (state.payments[command.paymentHash]) return [];
+        const { paymentHash, amountSat, receivedAt } = command;
+        return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    const version = state.version + 1;
+    switch (event.type) {
+      case 'OrderPlaced': {
+        const { orderId, userId, tableId, waiter, placedAt } = event.data;
+        return { ...state, orderId, userId, tableId, waiter, placedAt, status: 'pending', version };
+      }
+      case 'DishesAdded': {
+        const lines = { ...state.lines };
+        for (const line of event.data.lines) lines[line.lineId] = line;
+        return { ...state, lines, version };
+      }
+      case 'OrderLineUpdated': {
+        const line = state.lines[event.data.lineId]!;
+        return { ...state, lines: { ...state.lines, [line.lineId]: { ...line, ...event.data } }, version };
+      }
+      case 'OrderLineRemoved': {
+        const { [event.data.lineId]: _gone, ...lines } = state.lines;
+        return { ...state, lines, version };
+      }
+      case 'OrderLinesCleared':
+        return { ...state, lines: {}, version };
+      case 'OrderStatusChanged':
+        return { ...state, status: event.data.to, version };
+      case 'OrderMovedToTable':
+        return { ...state, tableId: event.data.to, version };
+      case 'OrderDetailsChanged':
+        return { ...state, userId: event.data.userId, waiter: event.data.waiter, version };
+      case 'OrderDeleted':
+        return { ...state, deleted: true, version };
+      case 'OrderPaymentReceived': {
+        const { paymentHash, amountSat, receivedAt } = event.data;
+        return { ...state, payments: { ...state.payments, [paymentHash]: { amountSat, receivedAt } }, version };
+      }
+    }
+  },
+};

@@ -1,0 +1,99 @@
+import t from 'tap';
+import { ORDER_STATUSES, TRANSITIONS, order, orderTotal, type OrderEvent, type OrderStatus } from '../src/index.js';
+import { given } from './given.js';
+
+const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
+const line = (lineId: string, priceCents = 1250, dishId = 'd1') => ({ lineId, dishId, priceCents, notes: '' });
+const added: OrderEvent = { type: 'DishesAdded', data: { lines: [line('l1'), line('l2', 800)] } };
+const statusPath: Record<OrderStatus, OrderEvent[]> = {
+  pending: [],
+  preparing: [{ type: 'OrderStatusChanged', data: { from: 'pending', to: 'preparing', at: 2 } }],
+  ready: [
+    { type: 'OrderStatusChanged', data: { from: 'pending', to: 'preparing', at: 2 } },
+    { type: 'OrderStatusChanged', data: { from: 'preparing', to: 'ready', at: 3 } },
+  ],
+  completed: [
+    { type: 'OrderStatusChanged', data: { from: 'pending', to: 'preparing', at: 2 } },
+    { type: 'OrderStatusChanged', data: { from: 'preparing', to: 'ready', at: 3 } },
+    { type: 'OrderStatusChanged', data: { from: 'ready', to: 'completed', at: 4 } },
+  ],
+  cancelled: [{ type: 'OrderStatusChanged', data: { from: 'pending', to: 'cancelled', at: 2 } }],
+};
+const inStatus = (s: OrderStatus) => [placed, added, ...statusPath[s]];
+
+t.test('placing an order, with or without dishes', async (t) => {
+  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: [] }), { events: [placed] });
+  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: [line('l1')] }), {
+    events: [placed, { type: 'DishesAdded', data: { lines: [line('l1')] } }],
+  });
+  t.match(given(order, [placed]).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1, lines: [] }), { error: { kind: 'conflict' } });
+  t.match(given(order, []).when({ type: 'addDishes', lines: [line('x')] }), { error: { kind: 'not_found' } });
+});
+
+t.test('every transition of the lifecycle, allowed and forbidden', async (t) => {
+  for (const from of ORDER_STATUSES) {
+    for (const to of ORDER_STATUSES) {
+      const outcome = given(order, inStatus(from)).when({ type: 'changeStatus', to, at: 9 });
+      if (from === to) t.same(outcome, { events: [] }, `${from} → ${to} changes nothing`);
+      else if (TRANSITIONS[from].includes(to)) t.same(outcome, { events: [{ type: 'OrderStatusChanged', data: { from, to, at: 9 } }] }, `${from} → ${to}`);
+      else t.same(outcome, { error: { kind: 'conflict', message: `An order cannot go from ${from} to ${to}`, details: { from, to } } }, `${from} ↛ ${to}`);
+    }
+  }
+  t.same(TRANSITIONS.completed, []);
+  t.same(TRANSITIONS.cancelled, []);
+});
+
+t.test('dishes change only while pending or preparing', async (t) => {
+  for (const s of ORDER_STATUSES) {
+    const outcome = given(order, inStatus(s)).when({ type: 'addDishes', lines: [line('l9')] });
+    if (s === 'pending' || s === 'preparing') t.same(outcome, { events: [{ type: 'DishesAdded', data: { lines: [line('l9')] } }] });
+    else t.match(outcome, { error: { kind: 'conflict', message: `Dishes can change only while the order is pending or preparing; it is ${s}` } });
+    t.match(given(order, inStatus(s)).when({ type: 'removeLine', lineId: 'l1' }), s === 'pending' || s === 'preparing' ? { events: [{ type: 'OrderLineRemoved' }] } : { error: { kind: 'conflict' } });
+  }
+});
+
+t.test('lines: update, remove, clear; unknown line is not found', async (t) => {
+  const g = given(order, [placed, added]);
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', notes: 'no onion' }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: 'no onion' } }] });
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', priceCents: 1250 }), { events: [] }, 'no change, no event');
+  t.match(g.when({ type: 'updateLine', lineId: 'nope', notes: 'x' }), { error: { kind: 'not_found' } });
+  t.match(g.when({ type: 'removeLine', lineId: 'nope' }), { error: { kind: 'not_found' } });
+  t.same(g.when({ type: 'clearLines' }), { events: [{ type: 'OrderLinesCleared', data: { lineIds: ['l1', 'l2'] } }] });
+  t.same(given(order, [placed]).when({ type: 'clearLines' }), { events: [] });
+  t.equal(orderTotal(g.state), 2050);
+  const after = given(order, [placed, added, { type: 'OrderLineUpdated', data: { lineId: 'l2', priceCents: 100, notes: '' } }, { type: 'OrderLineRemoved', data: { lineId: 'l1' } }]);
+  t.equal(orderTotal(after.state), 100);
+});
+
+t.test('updating an order: details, table move, status, If-Match', async (t) => {
+  const g = given(order, [placed, added]);
+  t.same(g.state.version, 2);
+  t.same(g.when({ type: 'updateOrder', userId: 'u1', tableId: 't1', waiter: 'Ana', status: 'pending', at: 5 }), { events: [] });
+  t.same(g.when({ type: 'updateOrder', userId: 'u2', tableId: 't2', waiter: 'Bea', status: 'preparing', at: 5, ifMatch: 2 }), {
+    events: [
+      { type: 'OrderDetailsChanged', data: { userId: 'u2', waiter: 'Bea' } },
+      { type: 'OrderMovedToTable', data: { from: 't1', to: 't2' } },
+      { type: 'OrderStatusChanged', data: { from: 'pending', to: 'preparing', at: 5 } },
+    ],
+  });
+  t.match(g.when({ type: 'updateOrder', userId: 'u1', tableId: 't1', waiter: 'Ana', status: 'pending', at: 5, ifMatch: 1 }), { error: { kind: 'precondition' } });
+  t.match(given(order, inStatus('completed')).when({ type: 'updateOrder', userId: 'u1', tableId: 't2', waiter: 'Ana', status: 'completed', at: 5 }), { error: { kind: 'conflict' } });
+});
+
+t.test('deleting: pending or cancelled only; a completed order is a sales record', async (t) => {
+  for (const s of ORDER_STATUSES) {
+    const outcome = given(order, inStatus(s)).when({ type: 'deleteOrder' });
+    if (s === 'pending' || s === 'cancelled') t.same(outcome, { events: [{ type: 'OrderDeleted', data: { tableId: 't1' } }] });
+    else t.match(outcome, { error: { kind: 'conflict' } }, s);
+  }
+  t.match(given(order, [placed, { type: 'OrderDeleted', data: { tableId: 't1' } }]).when({ type: 'deleteOrder' }), { error: { kind: 'not_found' } });
+});
+
+t.test('payments are recorded once per payment hash, whatever the state', async (t) => {
+  const pay = { type: 'recordPayment' as const, paymentHash: 'ab'.repeat(32), amountSat: 1500, receivedAt: 7 };
+  const received: OrderEvent = { type: 'OrderPaymentReceived', data: { paymentHash: pay.paymentHash, amountSat: 1500, receivedAt: 7 } };
+  for (const s of ORDER_STATUSES) t.same(given(order, inStatus(s)).when(pay), { events: [received] }, s);
+  t.same(given(order, [placed, received]).when(pay), { events: [] }, 'a second delivery changes nothing');
+  t.match(given(order, []).when(pay), { error: { kind: 'not_found' } });
+  t.same(given(order, [placed, received]).state.payments, { [pay.paymentHash]: { amountSat: 1500, receivedAt: 7 } });
+});

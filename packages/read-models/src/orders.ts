@@ -1,0 +1,78 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import type { OrderEvent, OrderLine } from '@comanda/domain';
+import type { ReadStore } from '@comanda/read-store';
+import { type Projection, type Tracked, updateDocument } from './projection.js';
+
+/**
+ * An order as the screens show it, its lines embedded: one document changes per event, so every
+ * change of lines and total is applied atomically and idempotently. Money stays in cents here.
+ */
+export type OrderView = Tracked & {
+  id: string;
+  user_id: string;
+  table_id: string | null;
+  waiter: string;
+  status: string;
+  total_cents: number;
+  placed_at: number;
+  created_at: string;
+  completed_at: number | null;
+  lines: OrderLine[];
+  payments: Array<{ payment_hash: string; amount_sat: number; received_at: number }>;
+  paid_sat: number;
+  version: number;
+};
+
+export const ORDERS = 'orders';
+
+const withLines = (order: OrderView, lines: OrderLine[]): Omit<OrderView, '_position'> => ({
+  ...order,
+  lines,
+  total_cents: lines.reduce((sum, l) => sum + l.priceCents, 0),
+  version: order.version + 1,
+});
+
+export const ordersProjection: Projection = {
+  name: 'orders',
+  handles: ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted', 'OrderPaymentReceived'],
+  collections: {
+    [ORDERS]: [{ placed_at: -1 }, { status: 1, placed_at: -1 }, { user_id: 1, placed_at: -1 }, { table_id: 1, placed_at: -1 }, { status: 1, completed_at: 1 }],
+  },
+  async apply(event: RecordedEvent, store: ReadStore) {
+    const e = event as unknown as OrderEvent;
+    const orderId = event.stream.slice('order-'.length);
+    await updateDocument(store.collection<OrderView>(ORDERS), orderId, event, (order) => {
+      if (e.type === 'OrderPlaced') {
+        const { userId, tableId, waiter, placedAt } = e.data;
+        return {
+          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0,
+          placed_at: placedAt, created_at: new Date(placedAt).toISOString(), completed_at: null, lines: [], payments: [], paid_sat: 0, version: 1,
+        };
+      }
+      if (!order) return undefined;
+      switch (e.type) {
+        case 'DishesAdded':
+          return withLines(order, [...order.lines, ...e.data.lines]);
+        case 'OrderLineUpdated':
+          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...l, ...e.data } : l)));
+        case 'OrderLineRemoved':
+          return withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId));
+        case 'OrderLinesCleared':
+          return withLines(order, []);
+        case 'OrderStatusChanged':
+          return { ...order, status: e.data.to, completed_at: e.data.to === 'completed' ? e.data.at : order.completed_at, version: order.version + 1 };
+        case 'OrderMovedToTable':
+          return { ...order, table_id: e.data.to, version: order.version + 1 };
+        case 'OrderDetailsChanged':
+          return { ...order, user_id: e.data.userId, waiter: e.data.waiter, version: order.version + 1 };
+        case 'OrderDeleted':
+          return null;
+        case 'OrderPaymentReceived': {
+          const { paymentHash, amountSat, receivedAt } = e.data;
+          const payments = [...order.payments, { payment_hash: paymentHash, amount_sat: amountSat, received_at: receivedAt }];
+          return { ...order, payments, paid_sat: order.paid_sat + amountSat, version: order.version + 1 };
+        }
+      }
+    });
+  },
+};

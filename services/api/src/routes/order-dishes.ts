@@ -1,0 +1,86 @@
+import { idFromKey, newId, notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
+import { ORDERS, type OrderView } from '@comanda/read-models';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { IdParams, commonErrors } from '../http/schemas.js';
+import { writeContext } from '../http/write-context.js';
+import { NewOrderDish, type NewOrderDishBody, linesFrom } from '../orders/lines.js';
+import { OrderDishSchema, lineResponse } from '../orders/views.js';
+
+const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
+const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is pending or preparing' }) };
+const rule = 'Dishes may change only while the order is pending or preparing (409 otherwise). The total is recomputed in integer cents on every change.';
+
+/** The dishes of an order (its lines). Adding commutes: concurrent waiters never lose a line. */
+export default async function orderDishRoutes(app: FastifyInstance) {
+  const orders = app.deps.readStore.collection<OrderView>(ORDERS);
+  const { commands } = app.deps;
+
+  app.get('/orders/:id/dishes', {
+    onRequest: app.authorize('orders:read'),
+    schema: { tags: ['order dishes'], summary: 'The dishes of an order, in the order they were added', params: IdParams, response: { 200: Type.Array(OrderDishSchema), ...errors } },
+  }, async (request) => {
+    const o = await orders.get((request.params as { id: string }).id);
+    if (!o) throw notFound();
+    return o.lines.map((l) => lineResponse(o.id, l));
+  });
+
+  app.post('/orders/:id/dishes', {
+    onRequest: app.authorize('orders:write'),
+    schema: {
+      tags: ['order dishes'], summary: 'Add dishes to an order', description: `${rule} Any invalid dish rejects the whole request.`,
+      params: IdParams, body: Type.Array(NewOrderDish, { minItems: 1, maxItems: 200 }),
+      response: { 201: Type.Object({ message: Type.Literal('Dishes added successfully'), ids: Type.Array(Type.String()) }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const context = writeContext(request);
+    const lines = await linesFrom(commands, request.body as NewOrderDishBody[], (i) => (context.idempotency ? idFromKey('line', context.idempotency.key, String(i)) : newId()));
+    const result = await commands.handle(order, orderStream(id), { type: 'addDishes', lines }, context);
+    await app.readYourWrite(result.position);
+    const added = result.events.flatMap((e) => (e.type === 'DishesAdded' ? e.data.lines.map((l) => l.lineId) : []));
+    return reply.code(201).send({ message: 'Dishes added successfully', ids: added });
+  });
+
+  app.put('/orders/:id/dishes/:dishId', {
+    onRequest: app.authorize('orders:write'),
+    schema: {
+      tags: ['order dishes'], summary: 'Change the price or notes of one line', description: rule, params: LineParams,
+      body: Type.Object({ price_at_order: Type.Optional(Type.Number()), notes: Type.Optional(Type.String({ maxLength: 500 })) }, { minProperties: 1 }),
+      response: { 200: Type.Object({ message: Type.Literal('Order dish updated successfully'), id: Type.String() }), ...errors },
+    },
+  }, async (request) => {
+    const { id, dishId } = request.params as { id: string; dishId: string };
+    const body = request.body as { price_at_order?: number; notes?: string };
+    let priceCents: number | undefined;
+    if (body.price_at_order !== undefined) {
+      const cents = toCents(body.price_at_order);
+      if (cents === null || cents <= 0) throw validationFailed([{ field: 'price_at_order', message: 'must be a positive amount with at most two decimals' }]);
+      priceCents = cents;
+    }
+    const result = await commands.handle(order, orderStream(id), { type: 'updateLine', lineId: dishId, priceCents, notes: body.notes?.trim() }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return { message: 'Order dish updated successfully', id: dishId };
+  });
+
+  app.delete('/orders/:id/dishes/:dishId', {
+    onRequest: app.authorize('orders:write'),
+    schema: { tags: ['order dishes'], summary: 'Remove one line', description: rule, params: LineParams, response: { 200: Type.Object({ message: Type.Literal('Order dish deleted successfully'), id: Type.String() }), ...errors } },
+  }, async (request) => {
+    const { id, dishId } = request.params as { id: string; dishId: string };
+    const result = await commands.handle(order, orderStream(id), { type: 'removeLine', lineId: dishId }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return { message: 'Order dish deleted successfully', id: dishId };
+  });
+
+  app.delete('/orders/:id/dishes', {
+    onRequest: app.authorize('orders:write'),
+    schema: { tags: ['order dishes'], summary: 'Remove every line', description: rule, params: IdParams, response: { 200: Type.Object({ message: Type.Literal('Order dishes deleted successfully'), count: Type.Integer() }), ...errors } },
+  }, async (request) => {
+    const { id } = request.params as { id: string };
+    const result = await commands.handle(order, orderStream(id), { type: 'clearLines' }, writeContext(request));
+    await app.readYourWrite(result.position);
+    const count = result.events.reduce((n, e) => n + (e.type === 'OrderLinesCleared' ? e.data.lineIds.length : 0), 0);
+    return { message: 'Order dishes deleted successfully', count };
+  });
+}

@@ -1,0 +1,45 @@
+import { FLOOR_STREAM, type FloorEvent, type OrderEvent, floor, isActive, order, orderStream } from '@comanda/domain';
+import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
+import type { Reaction } from '../reactor.js';
+
+/**
+ * Keeps the floor true to the orders. The API seats an order before writing it and frees the table
+ * after the order finishes; if the process dies between the two appends, this completes the work:
+ * a table held by an order that was never written, has finished, was deleted or moved elsewhere is
+ * released. The order's own stream is the truth; releasing is a no-op unless that order holds the table.
+ */
+export function tableOccupancy(commands: CommandHandler, now: () => number = Date.now, graceMs = 10_000): Reaction {
+  const release = (tableId: string, orderId: string, causationId: string) =>
+    commands.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId, orderId }, { causationId, userId: null });
+
+  /** Releases `tableId` unless the order still sits there, active. */
+  async function settle(tableId: string | null, orderId: string, event: RecordedEvent) {
+    if (!tableId) return;
+    const { state } = await commands.state(order, orderStream(orderId));
+    const seated = state.orderId !== null && !state.deleted && state.status !== null && isActive(state.status) && state.tableId === tableId;
+    if (!seated) await release(tableId, orderId, event.id);
+  }
+
+  return {
+    name: 'table-occupancy',
+    handles: ['TableOccupied', 'OrderStatusChanged', 'OrderDeleted', 'OrderMovedToTable'],
+    async react(event) {
+      if (event.type === 'TableOccupied') {
+        const { tableId, orderId } = (event as unknown as Extract<FloorEvent, { type: 'TableOccupied' }>).data;
+        if (!orderId) return;
+        // A seat taken a moment ago may belong to an order still being written by the API: wait for it.
+        const occurredAt = Number(event.metadata.occurredAt ?? event.recordedAt);
+        const wait = occurredAt + graceMs - now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        return settle(tableId, orderId, event);
+      }
+      const orderId = event.stream.slice('order-'.length);
+      const e = event as unknown as OrderEvent;
+      if (e.type === 'OrderStatusChanged' && isActive(e.data.to)) return;
+      if (e.type === 'OrderDeleted') return settle(e.data.tableId, orderId, event);
+      if (e.type === 'OrderMovedToTable') return settle(e.data.from, orderId, event);
+      const { state } = await commands.state(order, orderStream(orderId));
+      return settle(state.tableId, orderId, event);
+    },
+  };
+}
