@@ -100,7 +100,7 @@ export interface NodeClientOptions {
 type Fields = Record<string, string | number | boolean | undefined | null>;
 
 const form = (fields: Fields) =>
-  new URLSearchParams(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+  new URLSearchParams(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null).map(([k, v]): [string, string] => [k, String(v)]));
 
 export class NodeClient {
   private readonly base: string;
