@@ -13,3 +13,6 @@ export * from './menu/menu.js';
 export * from './floor/floor.js';
 export * from './order/order.js';
 export * from './calendar.js';
+export * from './wallet/wallet-payment.js';
+export * from './wallet/wallet-activity.js';
+export * from './wallet/unmatched-payment.js';

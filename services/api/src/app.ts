@@ -16,6 +16,8 @@ import categoryRoutes from './routes/categories.js';
 import dishRoutes from './routes/dishes.js';
 import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
+import walletRoutes from './routes/wallet.js';
+import walletEventRoutes from './routes/wallet-events.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -65,5 +67,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(dishRoutes);
   await app.register(spaceRoutes);
   await app.register(tableRoutes);
+  await app.register(walletRoutes);
+  await app.register(walletEventRoutes);
   return app;
 }

@@ -1,5 +1,6 @@
 import type { Bus } from '@comanda/bus';
 import type { Config } from '@comanda/config';
+import type { NodeClient } from '@comanda/lightning';
 import type { CommandHandler, EventStore, Position } from '@comanda/event-store';
 import type { ReadStore } from '@comanda/read-store';
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   health: HealthCheck[];
   /** Application master key: PIN salts and token signing keys derive from it. */
   masterKey: string;
+  /** The restaurant's Lightning node; absent → the wallet endpoints answer 503. */
+  node?: NodeClient;
   /** The clock (ms); tests move it to expire tokens and lockouts. */
   now?: () => number;
 }

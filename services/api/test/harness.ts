@@ -8,6 +8,7 @@ import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import type { FastifyInstance } from 'fastify';
 import { bootstrapFirstAdmin, buildApp } from '../src/index.js';
+import type { AppDeps } from '../src/deps.js';
 
 export const ADMIN = { name: 'admin', pin: '1234', walletPassword: 'wallet-pass' };
 
@@ -19,6 +20,7 @@ export async function testApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
   extraRoutes?: (app: FastifyInstance) => void,
+  extraDeps: Pick<AppDeps, 'node'> = {},
 ) {
   const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), ...overrides };
   const store = new MemoryEventStore();
@@ -35,6 +37,7 @@ export async function testApp(
     {
       config, store, readStore, bus, commands, gate: projector, masterKey, now: () => clock.now,
       health: [{ name: 'projector', check: async () => projector.state }],
+      ...extraDeps,
     },
     { logStream },
   );

@@ -1,6 +1,7 @@
 import { DomainError } from '@comanda/domain';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { HttpError } from '../http/http-error.js';
 import { sendJsonString } from '../http/replies.js';
 
 function fieldOf(error: { instancePath?: string; params?: Record<string, unknown> }, context: string): string {
@@ -21,6 +22,7 @@ export default fp(async function errors(app: FastifyInstance) {
   });
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.status).send(error.body);
     if (error instanceof DomainError) {
       switch (error.kind) {
         case 'not_found':

@@ -1,0 +1,13 @@
+/**
+ * A failure whose status and body are already decided (the wallet's 402, 410, 502, 503 and its
+ * `{message, reason}` bodies), sent as is by the error handler.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly body: { message: string } & Record<string, unknown>,
+  ) {
+    super(body.message);
+  }
+}

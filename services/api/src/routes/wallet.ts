@@ -1,0 +1,311 @@
+import { DecodeError, NodeError, decodeBolt11, invoiceExpiresAtMs, type NodeClient } from '@comanda/lightning';
+import { STAFF_STREAM, roster, walletActivity, walletLogStream, type WalletActivityEvent } from '@comanda/domain';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { Type } from 'typebox';
+import { LoginThrottle } from '../auth/throttle.js';
+import { hashSecret, verifySecret } from '../auth/pin.js';
+import { HttpError } from '../http/http-error.js';
+import { newResourceId, writeContext } from '../http/write-context.js';
+import { NODE_UNAVAILABLE, atNode, paymentFailed } from '../wallet/node-failures.js';
+import { WalletPayments } from '../wallet/payments.js';
+import { feesSat, incomingView, outgoingView } from '../wallet/records.js';
+import { tooManyAttempts } from './auth.js';
+
+export const WALLET_TTL_S = 5 * 60;
+const WALLET_COOKIE = 'walletAccessToken';
+const MAX_SAT = 9_007_199_254_740; // where msat stop being exact integers
+
+const Sat = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_SAT, description });
+const Hex64 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: '32 bytes, hex' });
+const HashParams = Type.Object({ paymentHash: Hex64 });
+const ListQuery = {
+  from: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since epoch, inclusive (default 0)' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since epoch, inclusive (default now)' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  all: Type.Optional(Type.Boolean({ default: false, description: 'incoming: also unpaid and expired invoices; outgoing: also failed and pending' })),
+};
+const walletErrors = {
+  401: Type.Ref('Message', { description: "{message:'Unauthorized'} without an access token; {message:'Wallet authentication required'} without a walletAccessToken of the same user" }),
+  403: Type.Ref('Message', { description: "{message:'Unauthorized API access'}: not an admin" }),
+  502: Type.Ref('Message', { description: 'the node refused our credentials, or failed' }),
+  503: Type.Ref('Message', { description: "{message:'Lightning node unavailable'}: no answer from the node" }),
+};
+const paymentErrors = {
+  400: Type.Object({ message: Type.String(), reason: Type.Optional(Type.String()) }, { description: 'invalid input, invalid invoice, or the node refused: {message, reason}' }),
+  402: Type.Object({ message: Type.String(), reason: Type.String() }, { description: 'insufficient funds' }),
+  409: Type.Object({ message: Type.String(), reason: Type.Optional(Type.String()) }, { description: 'invoice already paid; Idempotency-Key reused; or the outcome of this key is still unknown' }),
+  410: Type.Object({ message: Type.String(), reason: Type.String() }, { description: 'invoice expired' }),
+};
+const PaymentResult = Type.Object({
+  recipientAmountSat: Type.Integer(), routingFeeSat: Type.Integer(), paymentId: Type.String(), paymentHash: Type.String(), paymentPreimage: Type.String(),
+});
+const IDEMPOTENT = 'Accepts Idempotency-Key: a retry with the same key never pays twice; it answers the first outcome, or reconciles with the node when the first attempt ended without an answer.';
+
+/**
+ * The wallet endpoints (seed 000, Wallet): a thin front of the restaurant's Lightning node. Admin only,
+ * and unlocked for five minutes by POST /wallet/auth, except createinvoice (any member of staff).
+ */
+export default async function walletRoutes(app: FastifyInstance) {
+  const throttle = new LoginThrottle(app.now);
+  const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
+  const payments = new WalletPayments(app.deps.commands, app.now);
+
+  const node = (): NodeClient => {
+    if (!app.deps.node) throw new HttpError(503, { message: NODE_UNAVAILABLE });
+    return app.deps.node;
+  };
+  const audit = (request: FastifyRequest, event: WalletActivityEvent) =>
+    app.deps.commands.handle(walletActivity, walletLogStream(event.data.userId), { type: 'recordActivity', event }, { userId: event.data.userId, correlationId: request.id });
+
+  /** The admin's access token (checked before) and a wallet token issued to the same user. */
+  const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
+    const claims = app.readToken(request.cookies[WALLET_COOKIE], 'wallet');
+    if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
+  };
+  const admin = [app.authorize('wallet:admin'), walletUnlocked];
+
+  app.post('/wallet/auth', {
+    onRequest: app.authorize('wallet:admin'),
+    schema: {
+      tags: ['wallet'],
+      summary: 'Unlock the wallet with the wallet password',
+      description: 'Sets the HttpOnly, SameSite=Strict cookie walletAccessToken (5 minutes, Path=/), bound to the signed-in admin. Five consecutive failures lock the account or address as login does: 429 with Retry-After.',
+      body: Type.Object({ password: Type.String({ minLength: 1, maxLength: 256 }) }),
+      response: {
+        200: Type.Object({ message: Type.Literal('Login successful'), walletTokenExpiresAt: Type.Integer({ description: 'ms since epoch' }) }),
+        401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
+        429: Type.Object({ message: Type.String(), retryAfter: Type.Integer() }),
+      },
+    },
+  }, async (request, reply) => {
+    const userId = request.staff!.id;
+    const keys = [`wallet:${userId}`, `wallet-ip:${request.ip}`];
+    const wait = throttle.retryAfter(keys);
+    if (wait > 0) return tooManyAttempts(reply, wait);
+    const { password } = request.body as { password: string };
+    const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
+    const member = state.members[userId];
+    const hash = member?.walletPasswordHash;
+    const ok = await verifySecret(password, app.deps.masterKey, hash ? member.name : '\u0000decoy', hash ?? decoyHash);
+    if (!member || !hash || !ok) {
+      throttle.fail(keys);
+      await audit(request, { type: 'WalletUnlockFailed', data: { userId, at: app.now() } });
+      return reply.code(401).send({ message: 'Invalid credentials' });
+    }
+    throttle.succeed(keys[0]!);
+    app.setAuthCookie(request, reply, WALLET_COOKIE, app.signToken({ sub: userId, typ: 'wallet' }, WALLET_TTL_S), WALLET_TTL_S);
+    await audit(request, { type: 'WalletUnlocked', data: { userId, at: app.now() } });
+    return { message: 'Login successful', walletTokenExpiresAt: app.now() + WALLET_TTL_S * 1000 };
+  });
+
+  app.post('/wallet/logout', {
+    onRequest: app.authorize('wallet:admin'),
+    schema: { tags: ['wallet'], summary: 'Lock the wallet', description: 'Clears walletAccessToken (same Path as set).', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+  }, async (request, reply) => {
+    app.clearAuthCookie(request, reply, WALLET_COOKIE);
+    await audit(request, { type: 'WalletLocked', data: { userId: request.staff!.id, at: app.now() } });
+    return { status: 'ok' };
+  });
+
+  app.get('/wallet/getinfo', {
+    onRequest: admin,
+    schema: { tags: ['wallet'], summary: 'Node id, channels, chain, block height and node version', response: walletErrors },
+  }, async () => {
+    const info = await atNode(() => node().getInfo());
+    return { nodeId: info.nodeId, channels: info.channels, chain: info.chain ?? null, blockHeight: info.blockHeight ?? null, version: info.version ?? null };
+  });
+
+  app.get('/wallet/getbalance', {
+    onRequest: admin,
+    schema: { tags: ['wallet'], summary: 'Spendable balance and fee credit', response: walletErrors },
+  }, async () => {
+    const { balanceSat, feeCreditSat } = await atNode(() => node().getBalance());
+    return { balanceSat, feeCreditSat };
+  });
+
+  app.post('/wallet/createinvoice', {
+    onRequest: app.authorize('wallet:invoice'),
+    schema: {
+      tags: ['wallet'],
+      summary: 'Create a BOLT11 invoice (any member of staff)',
+      description: 'externalId links the payment to an order: when it is an order id, the payment is recorded on that order when it arrives. expirySeconds 60–86400 (default 3600).',
+      body: Type.Object({
+        description: Type.String({ maxLength: 128 }),
+        amountSat: Sat('amount to pay, sat'),
+        externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+        expirySeconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86_400, default: 3600 })),
+      }),
+      response: { 200: Type.Object({ amountSat: Type.Integer(), paymentHash: Type.String(), serialized: Type.String() }), 503: walletErrors[503], 502: walletErrors[502] },
+    },
+  }, async (request) => {
+    const body = request.body as { description: string; amountSat: number; externalId?: string; expirySeconds?: number };
+    const expirySeconds = body.expirySeconds ?? 3600;
+    const invoice = await atNode(() => node().createInvoice({ ...body, expirySeconds }));
+    const userId = request.staff!.id;
+    await audit(request, {
+      type: 'WalletInvoiceCreated',
+      data: { userId, paymentHash: invoice.paymentHash, amountSat: body.amountSat, description: body.description, externalId: body.externalId ?? null, expirySeconds, at: app.now() },
+    });
+    return { amountSat: invoice.amountSat ?? body.amountSat, paymentHash: invoice.paymentHash, serialized: invoice.serialized };
+  });
+
+  /** Answer of a Lightning payment; a replay asks the node for the preimage it keeps. */
+  const lightningAnswer = async (outcome: Record<string, string | number>, preimage?: string) => ({
+    recipientAmountSat: Number(outcome.recipientAmountSat),
+    routingFeeSat: Number(outcome.routingFeeSat),
+    paymentId: String(outcome.paymentId),
+    paymentHash: String(outcome.paymentHash),
+    paymentPreimage: preimage ?? (await atNode(() => node().getOutgoing(String(outcome.paymentId)))).preimage ?? '',
+  });
+  const fingerprint = (request: FastifyRequest) => writeContext(request).idempotency?.fingerprint ?? '';
+
+  app.post('/wallet/payinvoice', {
+    onRequest: admin,
+    schema: {
+      tags: ['wallet'], summary: 'Pay a BOLT11 invoice', description: IDEMPOTENT,
+      body: Type.Object({ amountSat: Type.Optional(Sat('amount for an amountless invoice; default the invoice amount')), invoice: Type.String({ minLength: 1, maxLength: 8192 }) }),
+      response: { 200: PaymentResult, ...paymentErrors, ...walletErrors },
+    },
+  }, async (request) => {
+    const body = request.body as { amountSat?: number; invoice: string };
+    let paymentHash: string;
+    try {
+      const decoded = decodeBolt11(body.invoice.trim());
+      paymentHash = decoded.paymentHash;
+      if (invoiceExpiresAtMs(decoded) <= app.now()) throw paymentFailed('expired', 'the invoice has expired');
+    } catch (error) {
+      if (error instanceof DecodeError) throw paymentFailed('invalid', error.message);
+      throw error;
+    }
+    const paymentId = newResourceId(request, 'walletpayment');
+    return payments.pay({
+      paymentId,
+      request: { kind: 'invoice', by: request.staff!.id, target: body.invoice.trim(), paymentHash, fingerprint: fingerprint(request), ...(body.amountSat ? { amountSat: body.amountSat } : {}) },
+      send: async () => {
+        const r = await node().payInvoice({ invoice: body.invoice.trim(), amountSat: body.amountSat });
+        return { outcome: { paymentId: r.paymentId, paymentHash: r.paymentHash, recipientAmountSat: r.recipientAmountSat, routingFeeSat: r.routingFeeSat }, preimage: r.paymentPreimage };
+      },
+      reconcile: async () => {
+        try {
+          const sent = await node().getOutgoingByHash(paymentHash);
+          if (sent.isPaid) return { paymentId: sent.paymentId, paymentHash, recipientAmountSat: sent.sent - feesSat(sent), routingFeeSat: feesSat(sent) };
+          return sent.completedAt ? 'not_sent' : 'pending';
+        } catch (error) {
+          if (error instanceof NodeError && error.status === 404) return 'not_sent';
+          throw error;
+        }
+      },
+      answer: lightningAnswer,
+    }, writeContext(request));
+  });
+
+  app.post('/wallet/payoffer', {
+    onRequest: admin,
+    schema: {
+      tags: ['wallet'], summary: 'Pay a BOLT12 offer', description: `${IDEMPOTENT} An offer has no payment hash before it is paid, so an unfinished attempt is not reconciled: 409 until checked by hand.`,
+      body: Type.Object({ amountSat: Type.Optional(Sat('amount; required when the offer has none')), offer: Type.String({ minLength: 1, maxLength: 8192 }), message: Type.Optional(Type.String({ maxLength: 128 })) }),
+      response: { 200: PaymentResult, ...paymentErrors, ...walletErrors },
+    },
+  }, async (request) => {
+    const body = request.body as { amountSat?: number; offer: string; message?: string };
+    return payments.pay({
+      paymentId: newResourceId(request, 'walletpayment'),
+      request: { kind: 'offer', by: request.staff!.id, target: body.offer, fingerprint: fingerprint(request), ...(body.amountSat ? { amountSat: body.amountSat } : {}) },
+      send: async () => {
+        const r = await node().payOffer(body);
+        return { outcome: { paymentId: r.paymentId, paymentHash: r.paymentHash, recipientAmountSat: r.recipientAmountSat, routingFeeSat: r.routingFeeSat }, preimage: r.paymentPreimage };
+      },
+      answer: lightningAnswer,
+    }, writeContext(request));
+  });
+
+  /** Mining fee of an on-chain transaction, from the node's outgoing record for that txId. */
+  const feesOfTx = async (client: NodeClient, txId: string): Promise<number> => {
+    const records = await client.listOutgoing({ all: true, limit: 1000 });
+    const record = records.find((r) => r.txId === txId);
+    return record ? feesSat(record) : 0;
+  };
+
+  app.post('/wallet/payonchain', {
+    onRequest: admin,
+    schema: {
+      tags: ['wallet'], summary: 'Send to a Bitcoin address (node sendtoaddress)', description: `${IDEMPOTENT} feesSat comes from the node's outgoing record for the transaction.`,
+      body: Type.Object({ amountSat: Sat('amount sent'), address: Type.String({ minLength: 1, maxLength: 128 }), feerateSatByte: Type.Integer({ minimum: 1, maximum: 100_000 }) }),
+      response: { 200: Type.Object({ txId: Type.String(), amountSat: Type.Integer(), feesSat: Type.Integer() }), ...paymentErrors, ...walletErrors },
+    },
+  }, async (request) => {
+    const body = request.body as { amountSat: number; address: string; feerateSatByte: number };
+    return payments.pay({
+      paymentId: newResourceId(request, 'walletpayment'),
+      request: { kind: 'onchain', by: request.staff!.id, amountSat: body.amountSat, target: body.address, feerateSatByte: body.feerateSatByte, fingerprint: fingerprint(request) },
+      send: async () => {
+        const client = node();
+        const txId = await client.sendToAddress(body);
+        // The transaction is sent: failing to read its fee must not turn a payment into an error.
+        const fees = await feesOfTx(client, txId).catch(() => 0);
+        return { outcome: { txId, amountSat: body.amountSat, feesSat: fees } };
+      },
+      answer: async (o) => ({ txId: String(o.txId), amountSat: Number(o.amountSat), feesSat: Number(o.feesSat) }),
+    }, writeContext(request));
+  });
+
+  app.post('/wallet/bumpfee', {
+    onRequest: admin,
+    schema: {
+      tags: ['wallet'], summary: 'Raise the feerate of unconfirmed transactions (CPFP)', description: `The body is a bare JSON integer: the new feerate in sat/vbyte. ${IDEMPOTENT}`,
+      body: Type.Integer({ minimum: 1, maximum: 100_000, description: 'feerate, sat/vbyte' }),
+      response: { 200: Type.Object({ txId: Type.String(), newFeerateSatByte: Type.Integer(), additionalFeesSat: Type.Integer() }), ...paymentErrors, ...walletErrors },
+    },
+  }, async (request) => {
+    const feerateSatByte = request.body as number;
+    return payments.pay({
+      paymentId: newResourceId(request, 'walletpayment'),
+      request: { kind: 'bumpfee', by: request.staff!.id, feerateSatByte, fingerprint: fingerprint(request) },
+      send: async () => {
+        const client = node();
+        const txId = await client.bumpFee(feerateSatByte);
+        const fees = await feesOfTx(client, txId).catch(() => 0);
+        return { outcome: { txId, newFeerateSatByte: feerateSatByte, additionalFeesSat: fees } };
+      },
+      answer: async (o) => ({ txId: String(o.txId), newFeerateSatByte: Number(o.newFeerateSatByte), additionalFeesSat: Number(o.additionalFeesSat) }),
+    }, writeContext(request));
+  });
+
+  app.get('/wallet/payments/incoming', {
+    onRequest: admin,
+    schema: {
+      tags: ['wallet'], summary: 'Received payments (all=true: every invoice)',
+      description: 'status: RECEIVED (paid), PENDING (unpaid, still payable), EXPIRED (unpaid, past expiry); the last two only with all=true.',
+      querystring: Type.Object({ ...ListQuery, externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
+      response: walletErrors,
+    },
+  }, async (request) => {
+    const list = await atNode(() => node().listIncoming(request.query as Record<string, never>));
+    return list.map(incomingView);
+  });
+
+  app.get('/wallet/payments/incoming/:paymentHash', {
+    onRequest: admin,
+    schema: { tags: ['wallet'], summary: 'One incoming payment by hash', params: HashParams, response: walletErrors },
+  }, async (request) => incomingView(await atNode(() => node().getIncoming((request.params as { paymentHash: string }).paymentHash.toLowerCase()))));
+
+  app.get('/wallet/payments/outgoing', {
+    onRequest: admin,
+    schema: {
+      tags: ['wallet'], summary: 'Sent payments (all=true: also failed and pending)',
+      description: 'Records {paymentId, kind, paymentHash, txId, amountSat, feesSat, invoice, createdAt, completedAt, status: SENT | FAILED | PENDING}.',
+      querystring: Type.Object(ListQuery), response: walletErrors,
+    },
+  }, async (request) => (await atNode(() => node().listOutgoing(request.query as Record<string, never>))).map(outgoingView));
+
+  app.get('/wallet/payments/outgoing/:paymentId', {
+    onRequest: admin,
+    schema: { tags: ['wallet'], summary: 'One outgoing payment by id', params: Type.Object({ paymentId: Type.String({ format: 'uuid' }) }), response: walletErrors },
+  }, async (request) => outgoingView(await atNode(() => node().getOutgoing((request.params as { paymentId: string }).paymentId))));
+
+  app.get('/wallet/payments/outgoingbyhash/:paymentHash', {
+    onRequest: admin,
+    schema: { tags: ['wallet'], summary: 'One outgoing payment by payment hash', params: HashParams, response: walletErrors },
+  }, async (request) => outgoingView(await atNode(() => node().getOutgoingByHash((request.params as { paymentHash: string }).paymentHash.toLowerCase()))));
+}
