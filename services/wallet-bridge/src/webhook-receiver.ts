@@ -1,0 +1,41 @@
+import type { Bus } from '@comanda/bus';
+import { verifyWebhookSignature } from '@comanda/lightning';
+import type { FastifyInstance } from 'fastify';
+import { PAYMENT_RECEIVED, parsePaymentReceived } from './payment-received.js';
+
+export interface WebhookReceiverOptions {
+  bus: Bus;
+  /** The secret the node signs with (its `webhook-secret`). */
+  webhookSecret: string;
+}
+
+/**
+ * POST /webhooks/node: the node's payment_received webhook. The signature is an HMAC of the exact
+ * bytes, so the body is read raw (this plugin's own content-type parser, encapsulated: the rest of the
+ * app keeps parsing JSON). 200 only once the bus accepted the message: the node does not retry, so an
+ * answer before that could lose a payment; dedupId = paymentHash makes a repeated delivery one message.
+ */
+export async function webhookReceiver(app: FastifyInstance, options: WebhookReceiverOptions) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+
+  app.post('/webhooks/node', async (request, reply) => {
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const header = request.headers['x-node-signature'] ?? request.headers['x-phoenix-signature'];
+    const signature = Array.isArray(header) ? header[0] : header;
+    if (!signature || !verifyWebhookSignature(raw, options.webhookSecret, signature)) {
+      return reply.code(401).send({ message: 'Invalid signature' });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return reply.code(400).send({ message: 'Malformed body: not JSON' });
+    }
+    const payment = parsePaymentReceived(parsed);
+    if (!payment) return reply.code(400).send({ message: 'Malformed body: not a payment_received' });
+    await options.bus.publish(PAYMENT_RECEIVED, payment, payment.paymentHash);
+    request.log.info({ paymentHash: payment.paymentHash, amountSat: payment.amountSat }, 'payment received');
+    return { status: 'ok' };
+  });
+}
