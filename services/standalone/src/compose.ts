@@ -5,6 +5,10 @@ import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
 import { FileCheckpoint, Projector, Reactor, Relay, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
+import { NodeClient } from '@comanda/lightning';
+import { DEFAULT_NODES, startNetwork, type SimNetwork } from '@comanda/node-sim';
+import { startPaymentConsumer, webhookReceiver } from '@comanda/wallet-bridge';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -13,6 +17,8 @@ import pino from 'pino';
 export interface RunningComanda {
   app: FastifyInstance;
   url: string;
+  /** The built-in simulated network, when no COMANDA_NODE_URL is configured. */
+  network?: SimNetwork;
   close(): Promise<void>;
 }
 
@@ -46,17 +52,49 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'relay', check: async () => relay.state },
     { name: 'processManagers', check: async () => reactor.state },
   ];
+  // The restaurant's Lightning node: the configured one, or the built-in simulator (restaurant and
+  // customer nodes) whose restaurant node signs its webhooks with our secret.
+  const webhookSecret = persistentSecret(config.dataDir, 'webhook-secret', config.webhookSecret);
+  let network: SimNetwork | undefined;
+  let node: NodeClient;
+  if (config.nodeUrl) {
+    node = new NodeClient({ url: config.nodeUrl, password: config.nodePassword ?? '' });
+  } else {
+    network = await startNetwork({
+      dataDir: join(config.dataDir, 'node-sim'),
+      logger: logger.child({ service: 'node-sim' }),
+      nodes: DEFAULT_NODES.map((n) => ({ ...n, host: '127.0.0.1', port: 0, ...(n.name === 'restaurant' ? { webhookSecret } : {}) })),
+    });
+    const restaurantNode = network.node('restaurant');
+    node = new NodeClient({ url: restaurantNode.url, password: restaurantNode.password });
+  }
+  const payments = await startPaymentConsumer(bus, commands, logger.child({ service: 'wallet-bridge' }));
+  health.push(
+    { name: 'lightningNode', check: async () => (await node.getInfo(), 'up') },
+    { name: 'walletBridge', check: async () => (await bus.ping(), 'up') },
+  );
+
   await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
-  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey }, { logStream: options.logStream });
+  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node }, { logStream: options.logStream });
+  await app.register(webhookReceiver, { bus, webhookSecret });
   const address = await app.listen({ host: config.host, port: config.port });
+  if (network) {
+    // In process, so loopback reaches us whatever address we listen on.
+    network.node('restaurant').addWebhook(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/webhooks/node`);
+    const customer = network.node('customer');
+    console.log(`Simulated Lightning network: a customer wallet at ${customer.url} (Basic auth, empty user, password ${customer.password}) can pay invoices by hand: POST /payinvoice invoice=<serialized>`);
+  }
 
   let closing: Promise<void> | undefined;
   return {
     app,
     url: address,
+    ...(network ? { network } : {}),
     close: () =>
       (closing ??= (async () => {
         await app.close();
+        await payments.close();
+        await network?.close();
         await reactor.stop();
         await relay.stop();
         await projector.stop();
