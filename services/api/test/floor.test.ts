@@ -1,4 +1,5 @@
 import t from 'tap';
+import { type OrderStatus, order as orderDecider, orderStream } from '@comanda/domain';
 import { FLOOR_STREAM, floor } from '@comanda/domain';
 import { testApp } from './harness.js';
 import { requests } from './requests.js';
@@ -10,8 +11,18 @@ const ORDER_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 async function floorApp(t: Tap.Test) {
   const h = await testApp();
   t.teardown(h.close);
-  /** What the orders projection will hold: only the status matters to the floor. */
-  const order = (id: string, status: string) => h.readStore.collection('orders').upsert({ _id: id, status, _position: '0' });
+  /** Brings an order's own stream to a status (placing it first): only whether it is open matters to the floor. */
+  const order = async (id: string, status: OrderStatus) => {
+    const stream = orderStream(id);
+    if (!(await h.commands.state(orderDecider, stream)).state.orderId) {
+      await h.commands.handle(orderDecider, stream, { type: 'placeOrder', orderId: id, userId: id, tableId: null, waiter: 'W', at: 1, lines: [] });
+    }
+    const path: OrderStatus[] = status === 'cancelled' ? ['cancelled'] : ['preparing', 'ready', 'completed'].slice(0, ['pending', 'preparing', 'ready', 'completed'].indexOf(status)) as OrderStatus[];
+    for (const to of path) {
+      const current = (await h.commands.state(orderDecider, stream)).state.status;
+      if (current !== to && current !== 'completed' && current !== 'cancelled') await h.commands.handle(orderDecider, stream, { type: 'changeStatus', to, at: 2 });
+    }
+  };
   return { ...h, order, ...requests(h.app, await h.as('admin')) };
 }
 

@@ -31,13 +31,13 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
   const schema = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() });
   resourceReads<Named>(app, { ...o, schema, view: (d) => ({ id: d.id, name: d.name }) });
 
-  const preHandler = app.authorize(o.writePermission);
+  const onRequest = app.authorize(o.writePermission);
   const body = Type.Object({ name: PlaceName });
   const errors = { ...commonErrors, 409: Conflict(o.describe.conflict, o.describe.conflictFields), 412: Stale };
   const message = (done: string) => `${o.noun} ${done} successfully`;
 
   app.post(o.path, {
-    preHandler,
+    onRequest,
     schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: Confirmation, ...errors } },
   }, async (request, reply) => {
     const { name } = request.body as { name: string };
@@ -48,7 +48,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
   });
 
   app.put(`${o.path}/:id`, {
-    preHandler,
+    onRequest,
     schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params as { id: string };
@@ -59,7 +59,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
   });
 
   app.delete(`${o.path}/:id`, {
-    preHandler,
+    onRequest,
     schema: { tags: o.tags, summary: `Delete a ${o.noun.toLowerCase()}`, description: o.describe.remove, params: IdParams, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params as { id: string };

@@ -25,15 +25,15 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
  */
 export function resourceReads<D extends Tracked & { name: string; version: number }>(app: FastifyInstance, o: ResourceReads<D>): void {
   const documents = app.deps.readStore.collection<D>(o.collection);
-  const preHandler = app.authorize(o.permission);
+  const onRequest = app.authorize(o.permission);
 
   app.get(o.path, {
-    preHandler,
+    onRequest,
     schema: { tags: o.tags, summary: `List ${o.plural} by name`, response: { 200: Type.Array(o.schema), 204: EmptyList(o.plural), ...commonErrors } },
   }, async (_request, reply) => sendList(reply, (await documents.find({}, { sort: { name: 1 } })).map(o.view)));
 
   app.get(`${o.path}/:id`, {
-    preHandler,
+    onRequest,
     schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: o.schema, ...commonErrors } },
   }, async (request, reply) => {
     const document = await documents.get((request.params as { id: string }).id);

@@ -39,7 +39,7 @@ export default async function dishRoutes(app: FastifyInstance) {
   resourceReads<DishView>(app, { path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view });
 
   app.post('/dishes', {
-    preHandler: write,
+    onRequest: write,
     schema: {
       tags, summary: 'Add a dish to the menu',
       description: 'Answers the bare JSON string "Dish added successfully"; the new dish is named by the Location header.',
@@ -56,7 +56,7 @@ export default async function dishRoutes(app: FastifyInstance) {
   });
 
   app.put('/dishes/:id', {
-    preHandler: write,
+    onRequest: write,
     schema: {
       tags, summary: 'Change a dish', description: 'Orders already placed keep the price they were taken at.',
       headers: IfMatchHeaders, params: IdParams, body: Body,
@@ -72,7 +72,7 @@ export default async function dishRoutes(app: FastifyInstance) {
   });
 
   app.delete('/dishes/:id', {
-    preHandler: write,
+    onRequest: write,
     schema: {
       tags, summary: 'Take a dish off the menu',
       description: 'Orders that include the dish keep their lines and prices. Answers 204 with no body: the seed lists "Dish deleted successfully" beside the 204, but HTTP forbids a body there.',

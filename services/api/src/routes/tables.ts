@@ -1,4 +1,4 @@
-import { FLOOR_STREAM, TABLE_STATUSES, type TableSetup, type TableStatus, floor, notFound, validationFailed } from '@comanda/domain';
+import { FLOOR_STREAM, TABLE_STATUSES, type TableSetup, type TableStatus, floor, isActive, notFound, order, orderStream, validationFailed } from '@comanda/domain';
 import { SPACES, type SpaceView, TABLES, type TableView } from '@comanda/read-models';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -7,10 +7,6 @@ import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, 
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
-/** The orders read model, filled by the orders projection: only `status` is read here. */
-const ORDERS = 'orders';
-type OrderStatusDoc = { _id: string; status: string };
-const FINISHED = ['completed', 'cancelled'];
 
 // An enum and a nullable type rather than unions: a bad value then gives one error, not one per branch.
 const status = (description = 'available, occupied or reserved') => Type.Enum([...TABLE_STATUSES], { description });
@@ -50,7 +46,11 @@ const RULES = [
 export default async function tableRoutes(app: FastifyInstance) {
   const tables = app.deps.readStore.collection<TableView>(TABLES);
   const spaces = app.deps.readStore.collection<SpaceView>(SPACES);
-  const orders = app.deps.readStore.collection<OrderStatusDoc>(ORDERS);
+  /** Whether an order is open right now, from its own stream (never a read model that may lag a seat). */
+  const isOpen = async (orderId: string) => {
+    const { state } = await app.deps.commands.state(order, orderStream(orderId));
+    return state.orderId !== null && !state.deleted && state.status !== null && isActive(state.status);
+  };
   const read = app.authorize('floor:read');
   const write = app.authorize('floor:write');
   const tags = ['tables'];
@@ -58,24 +58,22 @@ export default async function tableRoutes(app: FastifyInstance) {
   /** The order a client names must be open right now; the floor itself only checks seat conflicts. */
   async function requireActiveOrder(orderId: string | null): Promise<void> {
     if (orderId === null) return;
-    const order = await orders.get(orderId);
-    if (!order || FINISHED.includes(order.status)) {
+    if (!(await isOpen(orderId))) {
       throw validationFailed([{ field: 'order_id', message: 'must reference an existing order that is not completed or cancelled' }]);
     }
   }
 
-  /** The order a table holds, when the orders read model says it is over (or gone): it may be replaced. */
+  /** The order a table holds, when its stream says it is over (or it was never written): it may be replaced. */
   async function finishedHolder(tableId: string): Promise<string[]> {
     const holder = (await app.deps.commands.state(floor, FLOOR_STREAM)).state.tables[tableId]?.orderId;
     if (!holder) return [];
-    const order = await orders.get(holder);
-    return !order || FINISHED.includes(order.status) ? [holder] : [];
+    return (await isOpen(holder)) ? [] : [holder];
   }
 
   resourceReads<TableView>(app, { path: '/tables', tags, plural: 'tables', permission: 'floor:read', collection: TABLES, schema: Table, view });
 
   app.get('/tables/by-space/:id', {
-    preHandler: read,
+    onRequest: read,
     schema: {
       tags, summary: 'The tables of one space', description: '404 when the space does not exist; 204 with no body when it has no tables.',
       params: IdParams, response: { 200: Type.Array(Table), 204: EmptyList('tables in this space'), ...errors },
@@ -87,7 +85,7 @@ export default async function tableRoutes(app: FastifyInstance) {
   });
 
   app.post('/tables', {
-    preHandler: write,
+    onRequest: write,
     schema: { tags, summary: 'Add a table to a space', description: RULES, headers: IdempotencyHeaders, body: CreateBody, response: { 201: Confirmation, ...errors } },
   }, async (request, reply) => {
     const body = request.body as { name: string; status?: TableStatus; space_id: string; order_id?: string | null };
@@ -102,7 +100,7 @@ export default async function tableRoutes(app: FastifyInstance) {
   });
 
   app.put('/tables/:id', {
-    preHandler: write,
+    onRequest: write,
     schema: {
       tags, summary: 'Set up a table: name, space, status and order', description: `Replaces all four fields. ${RULES}`,
       headers: IfMatchHeaders, params: IdParams, body: UpdateBody, response: { 200: Confirmation, ...errors },
@@ -120,7 +118,7 @@ export default async function tableRoutes(app: FastifyInstance) {
   });
 
   app.delete('/tables/:id', {
-    preHandler: write,
+    onRequest: write,
     schema: {
       tags, summary: 'Delete a table', description: 'Refused with 409 while an order is seated at the table, even when the order is being seated at the same moment.',
       params: IdParams, response: { 200: Confirmation, ...errors },
