@@ -19,6 +19,13 @@ export interface Config {
   consistencyWaitMs: number;
   logLevel: string;
   production: boolean;
+  // Operations (issue 17): /metrics and scheduled backups.
+  /** Bearer token for GET /metrics; null = the route is not served. */
+  metricsToken: string | null;
+  /** Directory of scheduled backups of the SQLite event log; null = no schedule. */
+  backupDir: string | null;
+  backupEverySeconds: number;
+  backupKeep: number;
 }
 
 /** Bad configuration: the message names the variable, and the process stops with that one line. */
@@ -73,6 +80,28 @@ function timezone(env: Env): string {
   return tz;
 }
 
+/** `90`, `90s`, `30m`, `6h`, `1d` → seconds. */
+function duration(env: Env, name: string, fallback: number, min: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const m = /^(\d+)([smhd]?)$/.exec(raw);
+  const seconds = m ? Number(m[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'] : NaN;
+  if (!(seconds >= min)) throw new ConfigError(name, `must be a duration such as 30m, 6h or 1d, at least ${min} s (got "${raw}")`);
+  return seconds;
+}
+
+function operations(env: Env) {
+  const metricsToken = text(env, 'COMANDA_METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('COMANDA_METRICS_TOKEN', 'must be at least 16 characters');
+  const backupDir = text(env, 'COMANDA_BACKUP_DIR');
+  return {
+    metricsToken,
+    backupDir: backupDir === null ? null : resolve(backupDir),
+    backupEverySeconds: duration(env, 'COMANDA_BACKUP_EVERY', 86_400, 60),
+    backupKeep: integer(env, 'COMANDA_BACKUP_KEEP', 7, 1, 10_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminPin = text(env, 'COMANDA_ADMIN_PIN');
   if (adminPin !== null && !/^\d{4,12}$/.test(adminPin)) {
@@ -109,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     consistencyWaitMs: integer(env, 'COMANDA_CONSISTENCY_WAIT_MS', 2000, 0, 60_000),
     logLevel,
     production: env.NODE_ENV === 'production',
+    ...operations(env),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type Decider, type DomainEvent, conflict, newId, preconditionFailed } from '@comanda/domain';
+import { type Decider, DomainError, type DomainEvent, conflict, newId, preconditionFailed } from '@comanda/domain';
 import { type EventStore, type NewEvent, type Position, WrongExpectedRevision } from './types.js';
 
 export interface CommandContext {
@@ -40,6 +40,14 @@ const KEYS_PER_STREAM = 1000;
 
 const MAX_ATTEMPTS = 20;
 
+/** How each command ended, for metrics; the handler never depends on how they are exported. */
+export interface CommandObserver {
+  outcome(stream: string, outcome: 'ok' | 'conflict_retried' | 'rejected' | 'unchanged' | 'replayed' | 'failed'): void;
+  conflict(stream: string): void;
+}
+
+const silent: CommandObserver = { outcome: () => {}, conflict: () => {} };
+
 /**
  * Load → decide → append with the expected revision. On a concurrency conflict the command is decided
  * again on the fresh state, so commuting commands (two waiters adding dishes) both land and
@@ -52,6 +60,7 @@ export class CommandHandler {
   constructor(
     private readonly store: EventStore,
     private readonly cacheSize = 20_000,
+    private readonly observer: CommandObserver = silent,
   ) {}
 
   async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<Cached<S>> {
@@ -87,6 +96,26 @@ export class CommandHandler {
     command: C,
     context: CommandContext = {},
   ): Promise<CommandResult<E, S>> {
+    try {
+      const result = await this.attempt(decider, stream, command, context);
+      this.observer.outcome(stream, result.replayed ? 'replayed' : result.position === null ? 'unchanged' : result.outcome);
+      return result.value;
+    } catch (error) {
+      // A domain error (or conflicts beyond the retries): the command was refused, nothing was written.
+      const refused = error instanceof DomainError || error instanceof WrongExpectedRevision;
+      this.observer.outcome(stream, refused ? 'rejected' : 'failed');
+      throw error;
+    }
+  }
+
+  private async attempt<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    stream: string,
+    command: C,
+    context: CommandContext,
+  ): Promise<{ value: CommandResult<E, S>; replayed: boolean; position: Position | null; outcome: 'ok' | 'conflict_retried' }> {
+    const done = (value: CommandResult<E, S>, attempt: number) =>
+      ({ value, replayed: value.replayed, position: value.position, outcome: attempt > 1 ? 'conflict_retried' : 'ok' }) as const;
     for (let attempt = 1; ; attempt++) {
       const { revision, state, keys } = await this.load(decider, stream);
       if (context.idempotency) {
@@ -94,11 +123,11 @@ export class CommandHandler {
         if (seen && seen.fingerprint !== context.idempotency.fingerprint) {
           throw conflict('Idempotency-Key was already used for a different request', { code: 'idempotency_key_reused' });
         }
-        if (seen) return { events: seen.events as E[], state, revision, position: seen.position, replayed: true };
+        if (seen) return done({ events: seen.events as E[], state, revision, position: seen.position, replayed: true }, attempt);
       }
       if (context.expectedRevision !== undefined && context.expectedRevision !== revision) throw preconditionFailed();
       const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state, revision, position: null, replayed: false };
+      if (events.length === 0) return done({ events, state, revision, position: null, replayed: false }, attempt);
       const occurredAt = Date.now();
       const toAppend: NewEvent[] = events.map((e) => ({
         id: newId(),
@@ -121,9 +150,10 @@ export class CommandHandler {
           keys.set(context.idempotency.key, { fingerprint: context.idempotency.fingerprint, events, revision: result.nextRevision, position: result.position });
         }
         this.remember(stream, { revision: result.nextRevision, state: next, keys });
-        return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
+        return done({ events, state: next, revision: result.nextRevision, position: result.position, replayed: false }, attempt);
       } catch (error) {
         if (!(error instanceof WrongExpectedRevision)) throw error;
+        this.observer.conflict(stream);
         if (context.expectedRevision !== undefined) throw preconditionFailed();
         if (attempt >= MAX_ATTEMPTS) throw error;
         // Jitter spreads many writers racing on one hot stream.

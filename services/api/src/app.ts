@@ -6,6 +6,7 @@ import consistency from './plugins/consistency.js';
 import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import auth from './plugins/auth.js';
+import metrics from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
 import generalRoutes from './routes/general.js';
 import userRoutes from './routes/users.js';
@@ -56,6 +57,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(external);
   await app.register(errors);
   await app.register(consistency, deps);
+  await app.register(metrics, deps);
   await app.register(auth);
   await app.register(generalRoutes);
   await app.register(authRoutes);

@@ -2,6 +2,7 @@ import type { Bus } from '@comanda/bus';
 import type { Config } from '@comanda/config';
 import type { NodeClient } from '@comanda/lightning';
 import type { CommandHandler, EventStore, Position } from '@comanda/event-store';
+import type { Metrics } from '@comanda/metrics';
 import type { ReadStore } from '@comanda/read-store';
 
 /** Read-your-writes: resolves once the read models include a position (false on timeout). */
@@ -27,6 +28,8 @@ export interface AppDeps {
   masterKey: string;
   /** The restaurant's Lightning node; absent → the wallet endpoints answer 503. */
   node?: NodeClient;
+  /** Counters for GET /metrics; absent → the app keeps its own (HTTP figures only). */
+  metrics?: Metrics;
   /** The clock (ms); tests move it to expire tokens and lockouts. */
   now?: () => number;
 }

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '@comanda/config';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
+import { commandObserver, instrumentStore } from '@comanda/metrics';
 import { Projector } from '@comanda/projector';
 import type { FastifyInstance } from 'fastify';
 import { bootstrapFirstAdmin, buildApp } from '../src/index.js';
@@ -20,10 +21,11 @@ export async function testApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
   extraRoutes?: (app: FastifyInstance) => void,
-  extraDeps: Pick<AppDeps, 'node'> = {},
+  extraDeps: Pick<AppDeps, 'node' | 'metrics'> = {},
 ) {
   const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), ...overrides };
-  const store = new MemoryEventStore();
+  const metrics = extraDeps.metrics;
+  const store = metrics ? instrumentStore(new MemoryEventStore(), metrics) : new MemoryEventStore();
   const readStore = new MemoryReadStore();
   const bus = new InProcessBus();
   const projector = new Projector({ store, readStore, projections: allProjections, logger: pino({ level: 'silent' }) });
@@ -31,7 +33,7 @@ export async function testApp(
   const logs: string[] = [];
   const logStream = new Writable({ write: (chunk, _enc, cb) => (logs.push(chunk.toString()), cb()) });
   const clock = { now: Date.now() };
-  const commands = new CommandHandler(store);
+  const commands = new CommandHandler(store, undefined, metrics ? commandObserver(metrics) : undefined);
   const masterKey = 'k'.repeat(64);
   const app = await buildApp(
     {

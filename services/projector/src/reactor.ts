@@ -20,6 +20,8 @@ export class Reactor {
   private subscription?: Subscription;
   private stopped = false;
   state: 'starting' | 'live' | 'failed' | 'stopped' = 'starting';
+  /** The last position handled (for the lag on /metrics). */
+  position: bigint | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -31,12 +33,14 @@ export class Reactor {
   async start(): Promise<void> {
     const from = await this.checkpoint.get();
     this.state = 'live';
+    this.position = from;
     this.subscription = this.store.subscribeToAll(from, {
       onEvents: async (events) => {
         for (const event of events) {
           for (const r of this.reactions) if (r.handles.includes(event.type)) await this.attempt(r, event);
         }
-        await this.checkpoint.set(events[events.length - 1]!.position);
+        this.position = events[events.length - 1]!.position;
+        await this.checkpoint.set(this.position);
       },
       onError: (err) => {
         this.state = 'failed';

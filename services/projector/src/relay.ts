@@ -31,6 +31,8 @@ const isPublic = (e: RecordedEvent) => !PRIVATE_AGGREGATES.has(e.stream.split('-
 export class Relay {
   private subscription?: Subscription;
   state: 'starting' | 'live' | 'failed' | 'stopped' = 'starting';
+  /** The last position handled (for the lag on /metrics). */
+  position: bigint | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -45,10 +47,12 @@ export class Relay {
     let from = await this.checkpoint.get();
     if (from === null && this.fresh === 'head') from = (await this.store.headPosition()) ?? null;
     this.state = 'live';
+    this.position = from;
     this.subscription = this.store.subscribeToAll(from, {
       onEvents: async (events) => {
         for (const e of events) if (isPublic(e)) await this.bus.publish(subjectFor(e), relayBody(e), e.id);
-        await this.checkpoint.set(events[events.length - 1]!.position);
+        this.position = events[events.length - 1]!.position;
+        await this.checkpoint.set(this.position);
       },
       onError: (err) => {
         this.state = 'failed';

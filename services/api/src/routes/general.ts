@@ -20,16 +20,9 @@ export default async function generalRoutes(app: FastifyInstance) {
     },
   }, async () => ({ currency_id: BASE_CURRENCY.id }));
 
-  app.get('/health', {
-    schema: {
-      tags: ['general'],
-      summary: 'Liveness and readiness of each adapter',
-      response: {
-        200: Type.Object({ status: Type.Literal('ok'), checks: Type.Record(Type.String(), Type.String()) }),
-        503: Type.Object({ status: Type.Literal('unavailable'), checks: Type.Record(Type.String(), Type.String()) }),
-      },
-    },
-  }, async (_request, reply) => {
+  const Checks = Type.Record(Type.String(), Type.String());
+  /** Every part's state; a part is fine when it answers `up` (adapters) or `live` (log followers). */
+  const runChecks = async () => {
     const results = await Promise.all(
       app.deps.health.map(async (h) => {
         try {
@@ -39,8 +32,44 @@ export default async function generalRoutes(app: FastifyInstance) {
         }
       }),
     );
-    const checks = Object.fromEntries(results);
-    const ok = results.every(([, s]) => s === 'up' || s === 'live');
+    return { ok: results.every(([, s]) => s === 'up' || s === 'live'), checks: Object.fromEntries(results) };
+  };
+
+  app.get('/health', {
+    schema: {
+      tags: ['general'],
+      summary: 'Liveness and readiness of each adapter',
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), checks: Checks }),
+        503: Type.Object({ status: Type.Literal('unavailable'), checks: Checks }),
+      },
+    },
+  }, async (_request, reply) => {
+    const { ok, checks } = await runChecks();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
+  });
+
+  app.get('/health/live', {
+    schema: {
+      tags: ['general'],
+      summary: 'The process is up (for a supervisor: restart it when this fails)',
+      response: { 200: Type.Object({ status: Type.Literal('live') }) },
+    },
+  }, async () => ({ status: 'live' as const }));
+
+  app.get('/health/ready', {
+    schema: {
+      tags: ['general'],
+      summary: 'Every part is ready: read models caught up, stores, bus and Lightning node reachable (for a load balancer)',
+      response: {
+        200: Type.Object({ status: Type.Literal('ready') }),
+        503: Type.Object({ status: Type.Literal('not_ready'), waitingFor: Type.Array(Type.String()) }),
+      },
+    },
+  }, async (_request, reply) => {
+    const { ok, checks } = await runChecks();
+    if (ok) return { status: 'ready' as const };
+    const waitingFor = Object.entries(checks).filter(([, s]) => s !== 'up' && s !== 'live').map(([name]) => name);
+    return reply.code(503).send({ status: 'not_ready', waitingFor });
   });
 }

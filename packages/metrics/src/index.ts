@@ -1,0 +1,2 @@
+export { Metrics, aggregateOf, type CommandOutcome, type PositionSource } from './metrics.js';
+export { commandObserver, instrumentBus, instrumentStore } from './instrument.js';

@@ -1,0 +1,119 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What a command ended as: decided and appended, appended after deciding again on a conflict, refused. */
+export type CommandOutcome = 'ok' | 'conflict_retried' | 'rejected' | 'unchanged' | 'replayed' | 'failed';
+
+/** A reading taken at scrape time, never on the request path: null while unknown. */
+export type PositionSource = () => bigint | null | Promise<bigint | null>;
+
+/**
+ * Every counter and gauge the service exposes on `GET /metrics`, in one registry. Parts receive this
+ * object as a parameter and only increment: no part knows about Prometheus or the HTTP route.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'comanda_http_requests_total', help: 'HTTP requests answered, by route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'comanda_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern',
+    labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+  readonly commands = new Counter({
+    name: 'comanda_commands_total', help: 'Commands handled, by aggregate (stream prefix) and outcome',
+    labelNames: ['aggregate', 'outcome'] as const, registers: [this.registry],
+  });
+  readonly conflicts = new Counter({
+    name: 'comanda_command_conflicts_total', help: 'Appends refused for a wrong expected revision (each retry counts)',
+    labelNames: ['aggregate'] as const, registers: [this.registry],
+  });
+  readonly appends = new Counter({
+    name: 'comanda_event_store_appends_total', help: 'Appends to the event log, by outcome',
+    labelNames: ['outcome'] as const, registers: [this.registry],
+  });
+  readonly appendedEvents = new Counter({
+    name: 'comanda_event_store_events_appended_total', help: 'Events written to the event log', registers: [this.registry],
+  });
+  readonly busPublishFailures = new Counter({
+    name: 'comanda_bus_publish_failures_total', help: 'Bus publishes that failed, by subject family',
+    labelNames: ['family'] as const, registers: [this.registry],
+  });
+  readonly busPublished = new Counter({
+    name: 'comanda_bus_published_total', help: 'Messages accepted by the bus, by subject family',
+    labelNames: ['family'] as const, registers: [this.registry],
+  });
+  /** For the wallet bridge: `accepted`, `bad_signature`, `malformed`, `failed`. */
+  readonly webhooks = new Counter({
+    name: 'comanda_webhooks_total', help: 'Node webhooks received, by outcome',
+    labelNames: ['outcome'] as const, registers: [this.registry],
+  });
+  /** For the wallet bridge: one per payment reconciled with the node, by outcome (`matched`, `recovered`, `unmatched`, `failed`). */
+  readonly reconciliations = new Counter({
+    name: 'comanda_wallet_reconciliations_total', help: 'Payments reconciled with the Lightning node, by outcome',
+    labelNames: ['outcome'] as const, registers: [this.registry],
+  });
+  readonly loginFailures = new Counter({
+    name: 'comanda_login_failures_total', help: 'Refused logins (wrong name, PIN or wallet password), by endpoint',
+    labelNames: ['endpoint'] as const, registers: [this.registry],
+  });
+  readonly loginThrottled = new Counter({
+    name: 'comanda_login_throttled_total', help: 'Login attempts refused by the lockout (429), by endpoint',
+    labelNames: ['endpoint'] as const, registers: [this.registry],
+  });
+  readonly backups = new Counter({
+    name: 'comanda_backups_total', help: 'Scheduled backups of the event log, by outcome',
+    labelNames: ['outcome'] as const, registers: [this.registry],
+  });
+
+  private head: PositionSource = () => null;
+  private readonly followers = new Map<string, PositionSource>();
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'comanda_' });
+    const self = this;
+    new Gauge({
+      name: 'comanda_event_store_head_position', help: 'Global position of the last event in the log (-1 when empty)',
+      registers: [this.registry],
+      async collect() {
+        const head = await self.head();
+        this.set(head === null ? -1 : Number(head));
+      },
+    });
+    new Gauge({
+      name: 'comanda_lag_events', help: 'Events in the log a follower has not processed yet (head − checkpoint), by part',
+      labelNames: ['part'] as const, registers: [this.registry],
+      async collect() {
+        const head = await self.head();
+        for (const [part, source] of self.followers) {
+          const at = await source();
+          this.set({ part }, Number((head ?? 0n) - (at ?? 0n)));
+        }
+      },
+    });
+  }
+
+  /** Where the log's head is read from at scrape time. */
+  watchHead(source: PositionSource): void {
+    this.head = source;
+  }
+
+  /** A part that follows the log (projector, relay, process managers): its lag is read at scrape time. */
+  watchFollower(part: string, position: PositionSource): void {
+    this.followers.set(part, position);
+  }
+
+  /** Prometheus text exposition. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** `order-3f…` → `order`: labels stay few (one per aggregate), never one per stream. */
+export const aggregateOf = (stream: string): string => stream.split('-')[0]!;

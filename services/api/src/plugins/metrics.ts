@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Metrics } from '@comanda/metrics';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../deps.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+/** Endpoints whose 401 is a refused password and whose 429 is the lockout. */
+const LOGINS: Record<string, string> = { '/auth/login': 'login', '/wallet/auth': 'wallet' };
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Counts every answer by route pattern and status (one label per route, never per id) once it is sent,
+ * and serves `GET /metrics` to a scraper holding COMANDA_METRICS_TOKEN; without a token configured the
+ * route does not exist (404), so figures about the restaurant never leak by default.
+ */
+export default fp(async function metricsPlugin(app: FastifyInstance, deps: AppDeps) {
+  const metrics = deps.metrics ?? new Metrics({ processMetrics: false });
+  app.decorate('metrics', metrics);
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const login = LOGINS[route];
+    if (login && reply.statusCode === 401) metrics.loginFailures.inc({ endpoint: login });
+    if (login && reply.statusCode === 429) metrics.loginThrottled.inc({ endpoint: login });
+  });
+
+  const token = deps.config.metricsToken;
+  if (!token) return;
+  const expected = digest(`Bearer ${token}`);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const given = digest(request.headers.authorization ?? '');
+    if (!timingSafeEqual(given, expected)) return reply.code(401).header('www-authenticate', 'Bearer').send({ message: 'Unauthorized' });
+    return reply.type(metrics.contentType).send(await metrics.render());
+  });
+});
