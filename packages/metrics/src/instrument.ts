@@ -2,12 +2,17 @@ import { subjectFamily, type Bus } from '@comanda/bus';
 import { WrongExpectedRevision, type CommandObserver, type EventStore } from '@comanda/event-store';
 import { aggregateOf, type Metrics } from './metrics.js';
 
-/** The event store with appends counted (and the log's head watched); everything else passes through. */
+/**
+ * Counts the store's appends (and watches the log's head). The instance's own `append` is wrapped in
+ * place rather than proxied, so every other call (reads on the hot path) costs nothing extra and the
+ * store keeps its class (the SQLite backup needs it).
+ */
 export function instrumentStore<S extends EventStore>(store: S, metrics: Metrics): S {
   metrics.watchHead(() => store.headPosition());
-  const append: EventStore['append'] = async (stream, events, expected) => {
+  const original = store.append.bind(store);
+  store.append = async (stream, events, expected) => {
     try {
-      const result = await store.append(stream, events, expected);
+      const result = await original(stream, events, expected);
       metrics.appends.inc({ outcome: 'ok' });
       metrics.appendedEvents.inc(events.length);
       return result;
@@ -16,26 +21,23 @@ export function instrumentStore<S extends EventStore>(store: S, metrics: Metrics
       throw error;
     }
   };
-  return new Proxy(store, {
-    get: (target, key, receiver) => (key === 'append' ? append : bind(target, Reflect.get(target, key, receiver))),
-  });
+  return store;
 }
 
-/** The bus with publishes counted by subject family, failures apart. */
+/** Counts the bus's publishes by subject family, failures apart (wrapped in place, as above). */
 export function instrumentBus<B extends Bus>(bus: B, metrics: Metrics): B {
-  const publish: Bus['publish'] = async (subject, payload, dedupId) => {
+  const original = bus.publish.bind(bus);
+  bus.publish = async (subject, payload, dedupId) => {
     const family = familyOf(subject);
     try {
-      await bus.publish(subject, payload, dedupId);
+      await original(subject, payload, dedupId);
       metrics.busPublished.inc({ family });
     } catch (error) {
       metrics.busPublishFailures.inc({ family });
       throw error;
     }
   };
-  return new Proxy(bus, {
-    get: (target, key, receiver) => (key === 'publish' ? publish : bind(target, Reflect.get(target, key, receiver))),
-  });
+  return bus;
 }
 
 /** For the CommandHandler: counts each command's outcome and each conflict it retried. */
@@ -53,5 +55,3 @@ function familyOf(subject: string): string {
     return 'invalid';
   }
 }
-
-const bind = (target: object, value: unknown) => (typeof value === 'function' ? value.bind(target) : value);

@@ -3,7 +3,8 @@ import { loadConfigOrExit, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { openReadStore } from '@comanda/read-store';
 import { buildApp } from './app.js';
-import { bootstrapFirstAdmin } from './auth/bootstrap.js';
+import pino from 'pino';
+import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
 import { PollingCheckpointGate } from './polling-gate.js';
 
 /**
@@ -21,7 +22,7 @@ const bus = await openBus(config);
 const gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'));
 const commands = new CommandHandler(store);
 const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
-await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
+await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(pino({ level: 'info' }), config.dataDir));
 const app = await buildApp({
   config, store, readStore, bus, gate, commands, masterKey,
   health: [

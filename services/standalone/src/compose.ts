@@ -1,4 +1,4 @@
-import { bootstrapFirstAdmin, buildApp, type HealthCheck } from '@comanda/api';
+import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
@@ -13,10 +13,13 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import pino from 'pino';
+import { Operations } from './operations.js';
 
 export interface RunningComanda {
   app: FastifyInstance;
   url: string;
+  /** Structured start-up announcements (printed whatever LOG_LEVEL says). */
+  announcements: pino.Logger;
   /** The built-in simulated network, when no COMANDA_NODE_URL is configured. */
   network?: SimNetwork;
   close(): Promise<void>;
@@ -28,10 +31,13 @@ export interface RunningComanda {
  */
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
   const logger = pino({ level: config.logLevel }, options.logStream);
+  // Start-up announcements (URL, first admin) print whatever LOG_LEVEL says, as structured lines too.
+  const announcements = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info' }, options.logStream);
+  const ops = new Operations(config, logger);
   const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
-  const store = openEventStore(config);
+  const store = ops.store(openEventStore(config));
   const readStore = await openReadStore(config);
-  const bus = await openBus(config);
+  const bus = ops.bus(await openBus(config));
   const projector = new Projector({ store, readStore, projections: allProjections, logger });
   // Rebuilding in-memory read models at start: the API listens only once they are complete.
   await projector.start();
@@ -40,9 +46,11 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     config.mongoUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
   const relay = new Relay(store, bus, checkpoint('relay'), logger, 'head');
   await relay.start();
-  const commands = new CommandHandler(store);
+  const commands = new CommandHandler(store, undefined, ops.commandObserver);
   const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands)], logger);
   await reactor.start();
+  ops.follow({ projector, relay, processManagers: reactor });
+  ops.startBackups(store);
 
   const health: HealthCheck[] = [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
@@ -74,21 +82,22 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'walletBridge', check: async () => (await bus.ping(), 'up') },
   );
 
-  await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
-  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node }, { logStream: options.logStream });
+  await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(announcements, config.dataDir));
+  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics }, { logStream: options.logStream });
   await app.register(webhookReceiver, { bus, webhookSecret });
   const address = await app.listen({ host: config.host, port: config.port });
   if (network) {
     // In process, so loopback reaches us whatever address we listen on.
     network.node('restaurant').addWebhook(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/webhooks/node`);
     const customer = network.node('customer');
-    console.log(`Simulated Lightning network: a customer wallet at ${customer.url} (Basic auth, empty user, password ${customer.password}) can pay invoices by hand: POST /payinvoice invoice=<serialized>`);
+    announcements.info({ event: 'simulated-network', customerUrl: customer.url }, `Simulated Lightning network: a customer wallet at ${customer.url} (Basic auth, empty user, password ${customer.password}) can pay invoices by hand: POST /payinvoice invoice=<serialized>`);
   }
 
   let closing: Promise<void> | undefined;
   return {
     app,
     url: address,
+    announcements,
     ...(network ? { network } : {}),
     close: () =>
       (closing ??= (async () => {
@@ -100,7 +109,9 @@ export async function startComanda(config: Config, options: { logStream?: Destin
         await projector.stop();
         await bus.close();
         await readStore.close();
+        await ops.stopBackups();
         await store.close();
+        ops.release();
       })()),
   };
 }

@@ -1,6 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { STAFF_STREAM, newId, roster } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { hashSecret } from './pin.js';
 
 export interface FirstAdminSettings {
@@ -17,7 +20,7 @@ export async function bootstrapFirstAdmin(
   commands: CommandHandler,
   masterKey: string,
   settings: FirstAdminSettings,
-  announce: (line: string) => void,
+  announce: (line: string, generated: GeneratedSecrets) => void,
 ): Promise<boolean> {
   const { state } = await commands.state(roster, STAFF_STREAM);
   if (Object.keys(state.members).length > 0) return false;
@@ -32,13 +35,38 @@ export async function bootstrapFirstAdmin(
     at: Date.now(),
   });
   if (result.events.length === 0) return false;
-  const generated = [
-    settings.adminPin ? null : `PIN ${pin}`,
-    settings.walletPassword ? null : `wallet password ${walletPassword}`,
-  ].filter(Boolean);
-  announce(
-    `First admin "${settings.adminName}" created` +
-      (generated.length ? ` with generated ${generated.join(' and ')} (shown only this once)` : ''),
-  );
+  const generated: GeneratedSecrets = {
+    ...(settings.adminPin ? {} : { pin }),
+    ...(settings.walletPassword ? {} : { walletPassword }),
+  };
+  const names = [generated.pin && 'PIN', generated.walletPassword && 'wallet password'].filter(Boolean);
+  // The line never carries the secrets: where they are shown is the caller's choice (see firstAdminAnnouncer).
+  announce(`First admin "${settings.adminName}" created` + (names.length ? ` with a generated ${names.join(' and ')}` : ''), generated);
   return true;
+}
+
+/** Secrets the first start generated because none were configured. */
+export interface GeneratedSecrets {
+  pin?: string;
+  walletPassword?: string;
+}
+
+/**
+ * Shows generated first-admin secrets exactly once and never in a log: on a terminal, one structured
+ * line written straight to it; otherwise (a service manager, stdout into a log file) a file readable
+ * by the owner only, `first-admin.secret` in the data dir, whose path is logged. Delete it once read.
+ */
+export function firstAdminAnnouncer(logger: Logger, dataDir: string, terminal: { isTTY?: boolean; write(s: string): unknown } = process.stdout) {
+  return (line: string, generated: GeneratedSecrets) => {
+    if (!generated.pin && !generated.walletPassword) return logger.info({ event: 'first-admin' }, line);
+    if (terminal.isTTY) {
+      terminal.write(JSON.stringify({ level: 30, time: Date.now(), event: 'first-admin', msg: `${line} (shown only this once)`, ...generated }) + '\n');
+      return;
+    }
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const file = join(dataDir, 'first-admin.secret');
+    writeFileSync(file, JSON.stringify(generated) + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    logger.info({ event: 'first-admin', secretsFile: file }, `${line}: read them from the file (owner only), then delete it`);
+  };
 }

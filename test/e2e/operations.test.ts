@@ -1,0 +1,106 @@
+import t from 'tap';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '../src/http-client.js';
+import { startStandalone } from '../src/standalone-process.js';
+import { runTool } from '../src/tools.js';
+
+const TOKEN = 'e2e-metrics-token-0123456789';
+
+t.test('operations over real processes: admin offline, lock, metrics, readiness, backup under load, restore, verify', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'comanda-e2e-ops-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const dataDir = join(root, 'data');
+  const env = { COMANDA_DATA_DIR: dataDir };
+
+  // Before the first start: the owner creates an admin and a waiter from the command line.
+  const admin = await runTool('admin', ['create-user', 'Rosa', 'admin'], env, '864213\n');
+  t.equal(admin.code, 0, admin.out);
+  t.match(admin.out, /^created admin Rosa \(id [0-9a-f-]{36}\)\n$/);
+  t.notMatch(admin.out, /864213/, 'the PIN is never echoed');
+  const wallet = await runTool('admin', ['set-wallet-password', 'rosa'], env, 'caja-fuerte-2026\n');
+  t.equal(wallet.code, 0, wallet.out);
+  const duplicate = await runTool('admin', ['create-user', 'ROSA', 'waiter'], env, '1111\n');
+  t.equal(duplicate.code, 1, 'the roster decider refuses a duplicate name offline too');
+  t.match(duplicate.out, /A user named ROSA already exists/);
+  const badPin = await runTool('admin', ['create-user', 'Marisol', 'waiter'], env, '12\n');
+  t.equal(badPin.code, 1);
+  t.match(badPin.out, /PIN must be 4 to 12 digits/);
+  const list = await runTool('admin', ['list-users'], env);
+  t.match(list.out, /^Rosa\tadmin\t[0-9a-f-]{36}\n$/);
+
+  const pos = await startStandalone({ ...env, COMANDA_METRICS_TOKEN: TOKEN, LOG_LEVEL: 'info' });
+  t.teardown(() => pos.stop());
+  t.notMatch(pos.output(), /First admin/, 'no bootstrap admin: the roster already has one');
+  t.notOk(existsSync(join(dataDir, 'first-admin.secret')));
+  for (const line of pos.output().trim().split('\n')) t.doesNotThrow(() => JSON.parse(line), `structured: ${line.slice(0, 60)}`);
+  t.equal((await fetch(`${pos.url}/health/live`)).status, 200);
+  t.equal((await fetch(`${pos.url}/health/ready`)).status, 200, 'ready once it listens: read models were rebuilt first');
+
+  const rosa = new Client(pos.url);
+  const login = await rosa.login('rosa', '864213');
+  t.match(login.body, { user: { name: 'Rosa', role: 'admin' } }, 'a user created offline logs in');
+  t.equal((await rosa.post('/wallet/auth', { password: 'caja-fuerte-2026' })).status, 200, 'and unlocks the wallet');
+
+  // While the standalone owns the data dir, offline writes and a second standalone are refused.
+  const refused = await runTool('admin', ['create-user', 'Marisol', 'waiter'], env, '2580\n');
+  t.equal(refused.code, 2);
+  t.match(refused.out, new RegExp(`in use by a running Comanda \\(pid ${pos.child.pid}\\): stop it first, or make the change through its API`));
+  await t.rejects(startStandalone({ ...env }), /exited with 1:[\s\S]*"event":"data-dir-busy"/);
+
+  // Traffic while a backup is taken from another process.
+  let writing = true;
+  let written = 0;
+  const traffic = (async () => {
+    while (writing) {
+      const res = await rosa.post('/categories', { name: `Especiales ${written}` });
+      if (res.status === 201) written++;
+    }
+  })();
+  while (written < 20) await new Promise((r) => setTimeout(r, 20));
+  const out = join(root, 'backups', 'service.db');
+  mkdirSync(join(root, 'backups'));
+  const beforeBackup = written;
+  const backup = await runTool('backup', ['--out', out], env);
+  const atBackup = written;
+  writing = false;
+  await traffic;
+  t.equal(backup.code, 0, backup.out);
+  const manifest = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { headPosition: string; events: number };
+
+  const scrape = await fetch(`${pos.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  t.equal(scrape.status, 200);
+  const text = await scrape.text();
+  const sample = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN);
+  t.equal(sample(/^comanda_http_requests_total\{method="POST",route="\/categories",status="201"\} (\d+)$/m), written, 'every create counted');
+  t.equal(sample(/^comanda_commands_total\{aggregate="menu",outcome="ok"\} (\d+)$/m), written);
+  t.ok(sample(/^comanda_event_store_head_position (\d+)$/m) > Number(manifest.headPosition));
+  t.match(text, /^comanda_lag_events\{part="projector"\} \d+$/m);
+  t.match(text, /^comanda_lag_events\{part="relay"\} \d+$/m);
+  t.equal((await fetch(`${pos.url}/metrics`)).status, 401);
+  t.equal(await pos.stop(), 0);
+  t.notOk(existsSync(join(dataDir, 'comanda.pid')), 'the lock is released on stop');
+
+  // Restore into a new data dir: refused into the old one, then verified and served.
+  const again = await runTool('restore', [out], env);
+  t.equal(again.code, 1);
+  t.match(again.out, /restore refused: .* is not empty/);
+  const restored = join(root, 'restored');
+  const restore = await runTool('restore', [out], { COMANDA_DATA_DIR: restored });
+  t.equal(restore.code, 0, restore.out);
+  const verify = await runTool('verify', [], { COMANDA_DATA_DIR: restored });
+  t.equal(verify.code, 0);
+  t.match(verify.out, new RegExp(`^OK .*: ${manifest.events} events in \\d+ streams, head position ${manifest.headPosition}\\n$`));
+
+  const back = await startStandalone({ COMANDA_DATA_DIR: restored });
+  t.teardown(() => back.stop());
+  const client = new Client(back.url);
+  await client.login('Rosa', '864213');
+  const categories = (await client.get('/categories')).body as Array<{ name: string }>;
+  t.ok(
+    categories.length >= beforeBackup && categories.length <= atBackup,
+    `the backup holds what was written before it began, and nothing after it ended (${beforeBackup} ≤ ${categories.length} ≤ ${atBackup})`,
+  );
+  t.equal(await back.stop(), 0);
+});
