@@ -43,3 +43,20 @@ t.test('generated secrets persist with mode 0600; the environment wins', async (
   t.equal(statSync(join(dir, 'data', 'master-key.secret')).mode & 0o777, 0o600);
   t.equal(persistentSecret(join(dir, 'data'), 'master-key', 'from-env'), 'from-env');
 });
+
+t.test('operations settings: metrics token, backup schedule', async (t) => {
+  const defaults = loadConfig({});
+  t.match(defaults, { metricsToken: null, backupDir: null, backupEverySeconds: 86_400, backupKeep: 7 });
+  const set = loadConfig({ COMANDA_METRICS_TOKEN: 'a-long-enough-token', COMANDA_BACKUP_DIR: 'backups', COMANDA_BACKUP_EVERY: '6h', COMANDA_BACKUP_KEEP: '3' });
+  t.match(set, { metricsToken: 'a-long-enough-token', backupDir: /\/backups$/, backupEverySeconds: 21_600, backupKeep: 3 });
+  t.equal(loadConfig({ COMANDA_BACKUP_EVERY: '30m' }).backupEverySeconds, 1800);
+  t.equal(loadConfig({ COMANDA_BACKUP_EVERY: '90' }).backupEverySeconds, 90);
+  for (const [variable, value] of [
+    ['COMANDA_METRICS_TOKEN', 'short'],
+    ['COMANDA_BACKUP_EVERY', '10s'],
+    ['COMANDA_BACKUP_EVERY', 'hourly'],
+    ['COMANDA_BACKUP_KEEP', '0'],
+  ] as const) {
+    t.throws(() => loadConfig({ [variable]: value }), { name: 'ConfigError', variable }, `${variable}=${value}`);
+  }
+});
