@@ -1,0 +1,55 @@
+import t from 'tap';
+import { MENU_STREAM, menu, newId } from '@comanda/domain';
+import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
+import { InProcessBus } from '@comanda/bus';
+import { Metrics, commandObserver, instrumentBus, instrumentStore } from '../src/index.js';
+
+const value = async (metrics: Metrics, name: string, labels: Record<string, string> = {}) => {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+  const samples = (metric?.values ?? []) as Array<{ labels: Record<string, unknown>; value: number }>;
+  return samples.filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+};
+
+t.test('command outcomes: ok, conflict retried, rejected, unchanged; appends and head', async (t) => {
+  const metrics = new Metrics({ processMetrics: false });
+  const store = instrumentStore(new MemoryEventStore(), metrics);
+  const commands = new CommandHandler(store, undefined, commandObserver(metrics));
+  const add = (name: string) => commands.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: newId(), name });
+  await add('Tacos');
+  // Both decide on the same revision; the second append conflicts and is decided again.
+  await Promise.all([add('Postres'), add('Bebidas')]);
+  await t.rejects(add('tacos'), /already exists/);
+  t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'ok' }), 2);
+  t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'conflict_retried' }), 1);
+  t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'rejected' }), 1);
+  t.equal(await value(metrics, 'comanda_command_conflicts_total', { aggregate: 'menu' }), 1);
+  t.equal(await value(metrics, 'comanda_event_store_appends_total', { outcome: 'ok' }), 3);
+  t.equal(await value(metrics, 'comanda_event_store_appends_total', { outcome: 'conflict' }), 1);
+  t.equal(await value(metrics, 'comanda_event_store_head_position'), 3);
+  let followed: bigint | null = 1n;
+  metrics.watchFollower('relay', () => followed);
+  t.equal(await value(metrics, 'comanda_lag_events', { part: 'relay' }), 2, 'head − position');
+  followed = 3n;
+  t.equal(await value(metrics, 'comanda_lag_events', { part: 'relay' }), 0);
+});
+
+t.test('bus publishes are counted by family, failures apart', async (t) => {
+  const metrics = new Metrics({ processMetrics: false });
+  const bus = instrumentBus(new InProcessBus(), metrics);
+  await bus.publish('pos.order.OrderPlaced', {}, 'a');
+  // The failing transport sits below the instrumentation, as NATS would when unreachable.
+  const broken = instrumentBus({ ...new InProcessBus(), publish: async () => { throw new Error('bus down'); } } as unknown as InProcessBus, metrics);
+  await t.rejects(broken.publish('pos.order.OrderPlaced', {}, 'b'), /bus down/);
+  t.equal(await value(metrics, 'comanda_bus_published_total', { family: 'order' }), 1);
+  t.equal(await value(metrics, 'comanda_bus_publish_failures_total', { family: 'order' }), 1);
+  await bus.close();
+});
+
+t.test('the text exposition names every family the issue asks for', async (t) => {
+  const text = await new Metrics({ processMetrics: false }).render();
+  for (const name of [
+    'comanda_http_requests_total', 'comanda_http_request_duration_seconds', 'comanda_commands_total', 'comanda_event_store_appends_total',
+    'comanda_event_store_head_position', 'comanda_lag_events', 'comanda_bus_publish_failures_total', 'comanda_webhooks_total',
+    'comanda_wallet_reconciliations_total', 'comanda_login_failures_total', 'comanda_login_throttled_total',
+  ]) t.match(text, new RegExp(`# TYPE ${name} `), name);
+});
