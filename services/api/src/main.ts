@@ -1,6 +1,7 @@
 import { openBus } from '@comanda/bus';
 import { loadConfigOrExit, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
+import { Metrics, commandObserver, instrumentBus, instrumentStore } from '@comanda/metrics';
 import { openReadStore } from '@comanda/read-store';
 import { buildApp } from './app.js';
 import pino from 'pino';
@@ -16,15 +17,19 @@ const config = loadConfigOrExit([
   ['mongoUrl', 'COMANDA_MONGO_URL', 'is required for the API on its own (use npm start for standalone)'],
 ]);
 
-const store = openEventStore(config);
+// /metrics (with COMANDA_METRICS_TOKEN): this replica's requests and commands, the log's head, and
+// the projector's lag read from its checkpoint at scrape time.
+const metrics = new Metrics();
+const store = instrumentStore(openEventStore(config), metrics);
 const readStore = await openReadStore(config);
-const bus = await openBus(config);
+const bus = instrumentBus(await openBus(config), metrics);
+metrics.watchFollower('projector', () => readStore.getCheckpoint('projector'));
 const gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'));
-const commands = new CommandHandler(store);
+const commands = new CommandHandler(store, undefined, commandObserver(metrics));
 const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
 await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(pino({ level: 'info' }), config.dataDir));
 const app = await buildApp({
-  config, store, readStore, bus, gate, commands, masterKey,
+  config, store, readStore, bus, gate, commands, masterKey, metrics,
   health: [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
     { name: 'readStore', check: async () => (await readStore.ping(), 'up') },
