@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqliteEventStore } from '@comanda/event-store';
 import type { Metrics } from '@comanda/metrics';
@@ -31,10 +31,30 @@ export class BackupSchedule {
     },
   ) {}
 
+  /**
+   * The first backup is due one interval after the newest one already in the directory (at once when
+   * that is past, or when there is none), so restarting the service more often than the interval never
+   * skips backups.
+   */
   start(): void {
     mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });
-    this.timer = setInterval(() => void this.runOnce(), this.options.everySeconds * 1000);
+    const every = this.options.everySeconds * 1000;
+    const newest = this.existing().map((f) => statSync(join(this.options.dir, f)).mtimeMs).sort((a, b) => b - a)[0];
+    const due = newest === undefined ? 0 : Math.max(0, newest + every - this.now().getTime());
+    this.timer = setTimeout(() => {
+      void this.runOnce();
+      this.timer = setInterval(() => void this.runOnce(), every);
+      this.timer.unref();
+    }, due);
     this.timer.unref();
+  }
+
+  private now(): Date {
+    return (this.options.now ?? (() => new Date()))();
+  }
+
+  private existing(): string[] {
+    return readdirSync(this.options.dir).filter((f) => NAME.test(f));
   }
 
   /** One backup now, then pruning; resolves when done (never rejects). */
@@ -45,12 +65,13 @@ export class BackupSchedule {
 
   private async backup(): Promise<void> {
     const { dir, keep, dataDir, store, logger, metrics } = this.options;
-    const out = join(dir, scheduledName((this.options.now ?? (() => new Date()))()));
+    const out = join(dir, scheduledName(this.now()));
     try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       const manifest = await backupEventLog({ dataDir, out, ...(store ? { store } : {}) });
       metrics?.backups.inc({ outcome: 'ok' });
       logger.info({ file: out, headPosition: manifest.headPosition, sha256: manifest.sha256 }, 'backup written');
-      const old = readdirSync(dir).filter((f) => NAME.test(f)).sort().slice(0, -keep);
+      const old = this.existing().sort().slice(0, -keep);
       for (const f of old) {
         rmSync(join(dir, f), { force: true });
         rmSync(manifestPath(join(dir, f)), { force: true });
@@ -62,6 +83,7 @@ export class BackupSchedule {
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.timer);
     clearInterval(this.timer);
     await this.running;
   }

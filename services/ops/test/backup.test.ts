@@ -1,6 +1,6 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -81,7 +81,6 @@ t.test('the scheduled backup, taken inside the service while it writes, keeps th
     dir, everySeconds: 3600, keep: 2, dataDir: source.dataDir, store: source.store, logger: pino({ level: 'silent' }),
     now: () => new Date((clock += 60_000)),
   });
-  schedule.start();
   t.teardown(() => schedule.stop());
   const writers = busyWriters(source.commands, source.deps);
   while (writers.written() < 100) await new Promise((r) => setTimeout(r, 10));
@@ -98,6 +97,26 @@ t.test('the scheduled backup, taken inside the service while it writes, keeps th
   t.ok(report.ok);
   t.equal(report.head, head);
   t.same(await restoredModels(target, head), await readModelsUpTo(source.store, head));
+});
+
+t.test('the schedule runs the first backup at once when none is recent, else one interval after the newest', async (t) => {
+  const source = sourceDataDir(t);
+  await busyWriters(source.commands, source.deps, 1).stop();
+  const logger = pino({ level: 'silent' });
+  const empty = join(tempDir(t, 'due'), 'backups');
+  const first = new BackupSchedule({ dir: empty, everySeconds: 3600, keep: 3, dataDir: source.dataDir, store: source.store, logger });
+  first.start();
+  t.teardown(() => first.stop());
+  for (let i = 0; i < 200 && readdirSync(empty).filter((f) => f.endsWith('.db')).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.equal(readdirSync(empty).filter((f) => f.endsWith('.db')).length, 1, 'no backup yet: one at once');
+
+  const recent = tempDir(t, 'recent');
+  writeFileSync(join(recent, 'comanda-20260101T000000000Z.db'), '');
+  const second = new BackupSchedule({ dir: recent, everySeconds: 3600, keep: 3, dataDir: source.dataDir, store: source.store, logger });
+  second.start();
+  t.teardown(() => second.stop());
+  await new Promise((r) => setTimeout(r, 500));
+  t.same(readdirSync(recent), ['comanda-20260101T000000000Z.db'], 'a backup from a moment ago: the next waits its turn');
 });
 
 t.test('restore refuses a data dir that is not empty, and a damaged backup', async (t) => {
