@@ -28,12 +28,21 @@ const gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'
 const commands = new CommandHandler(store, undefined, commandObserver(metrics));
 const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
 await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(pino({ level: 'info' }), config.dataDir));
+// Ready once the projector's read models include every event that was in the log when this replica
+// started (they never fall back behind that point, so it is checked until reached, then remembered).
+const headAtStart = await store.headPosition();
+let caughtUp = headAtStart === null;
+const readModelsCaughtUp = async () => {
+  caughtUp ||= ((await readStore.getCheckpoint('projector')) ?? -1n) >= headAtStart!;
+  return caughtUp ? 'up' : 'catching up';
+};
 const app = await buildApp({
   config, store, readStore, bus, gate, commands, masterKey, metrics,
   health: [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
     { name: 'readStore', check: async () => (await readStore.ping(), 'up') },
     { name: 'bus', check: async () => (await bus.ping(), 'up') },
+    { name: 'readModels', check: readModelsCaughtUp },
   ],
 });
 await app.listen({ host: config.host, port: config.port });
