@@ -69,6 +69,8 @@ t.test('operations over real processes: admin offline, lock, metrics, readiness,
   t.equal(backup.code, 0, backup.out);
   const manifest = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { headPosition: string; events: number };
 
+  const forged = await fetch(`${pos.url}/webhooks/node`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-node-signature': 'forged' }, body: '{}' });
+  t.equal(forged.status, 401);
   const scrape = await fetch(`${pos.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
   t.equal(scrape.status, 200);
   const text = await scrape.text();
@@ -77,6 +79,8 @@ t.test('operations over real processes: admin offline, lock, metrics, readiness,
   t.equal(sample(/^comanda_commands_total\{aggregate="menu",outcome="ok"\} (\d+)$/m), written);
   t.ok(sample(/^comanda_event_store_head_position (\d+)$/m) > Number(manifest.headPosition));
   t.match(text, /^comanda_lag_events\{part="projector"\} \d+$/m);
+  t.equal(sample(/^comanda_webhooks_total\{outcome="bad_signature"\} (\d+)$/m), 1, 'the forged webhook is counted');
+  t.match(text, /^# TYPE comanda_wallet_reconciliations_total counter$/m);
   t.match(text, /^comanda_lag_events\{part="relay"\} \d+$/m);
   t.equal((await fetch(`${pos.url}/metrics`)).status, 401);
   t.equal(await pos.stop(), 0);

@@ -45,12 +45,12 @@ export class Metrics {
     name: 'comanda_bus_published_total', help: 'Messages accepted by the bus, by subject family',
     labelNames: ['family'] as const, registers: [this.registry],
   });
-  /** For the wallet bridge: `accepted`, `bad_signature`, `malformed`, `failed`. */
+  /** The node's webhooks by answer (counted from the HTTP layer): `accepted`, `bad_signature`, `malformed`, `failed`. */
   readonly webhooks = new Counter({
     name: 'comanda_webhooks_total', help: 'Node webhooks received, by outcome',
     labelNames: ['outcome'] as const, registers: [this.registry],
   });
-  /** For the wallet bridge: one per payment reconciled with the node, by outcome (`matched`, `recovered`, `unmatched`, `failed`). */
+  /** Payments the reconciliation with the node handled: `recorded` (missed until then), `already_recorded`, `failed`. */
   readonly reconciliations = new Counter({
     name: 'comanda_wallet_reconciliations_total', help: 'Payments reconciled with the Lightning node, by outcome',
     labelNames: ['outcome'] as const, registers: [this.registry],

@@ -14,22 +14,25 @@ t.test('command outcomes: ok, conflict retried, rejected, unchanged; appends and
   const metrics = new Metrics({ processMetrics: false });
   const store = instrumentStore(new MemoryEventStore(), metrics);
   const commands = new CommandHandler(store, undefined, commandObserver(metrics));
-  const add = (name: string) => commands.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: newId(), name });
+  // A second replica's handler on the same log: commands in one process queue per stream, across
+  // processes they conflict and are decided again.
+  const replica = new CommandHandler(store, undefined, commandObserver(metrics));
+  const add = (name: string, via = commands) => via.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: newId(), name });
   await add('Tacos');
-  // Both decide on the same revision; the second append conflicts and is decided again.
-  await Promise.all([add('Postres'), add('Bebidas')]);
+  await add('Sopas', replica);
+  await Promise.all([add('Postres'), add('Bebidas', replica)]);
   await t.rejects(add('tacos'), /already exists/);
-  t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'ok' }), 2);
+  t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'ok' }), 3);
   t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'conflict_retried' }), 1);
   t.equal(await value(metrics, 'comanda_commands_total', { aggregate: 'menu', outcome: 'rejected' }), 1);
   t.equal(await value(metrics, 'comanda_command_conflicts_total', { aggregate: 'menu' }), 1);
-  t.equal(await value(metrics, 'comanda_event_store_appends_total', { outcome: 'ok' }), 3);
+  t.equal(await value(metrics, 'comanda_event_store_appends_total', { outcome: 'ok' }), 4);
   t.equal(await value(metrics, 'comanda_event_store_appends_total', { outcome: 'conflict' }), 1);
-  t.equal(await value(metrics, 'comanda_event_store_head_position'), 3);
+  t.equal(await value(metrics, 'comanda_event_store_head_position'), 4);
   let followed: bigint | null = 1n;
   metrics.watchFollower('relay', () => followed);
-  t.equal(await value(metrics, 'comanda_lag_events', { part: 'relay' }), 2, 'head − position');
-  followed = 3n;
+  t.equal(await value(metrics, 'comanda_lag_events', { part: 'relay' }), 3, 'head − position');
+  followed = 4n;
   t.equal(await value(metrics, 'comanda_lag_events', { part: 'relay' }), 0);
 });
 

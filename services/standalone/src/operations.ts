@@ -45,6 +45,20 @@ export class Operations {
     }
   }
 
+  /** Counts what each reconciliation pass's record did: recorded now, already recorded, or failed. */
+  reconciled<P>(record: (payment: P) => Promise<boolean>): (payment: P) => Promise<boolean> {
+    return async (payment) => {
+      try {
+        const recorded = await record(payment);
+        this.metrics.reconciliations.inc({ outcome: recorded ? 'recorded' : 'already_recorded' });
+        return recorded;
+      } catch (error) {
+        this.metrics.reconciliations.inc({ outcome: 'failed' });
+        throw error;
+      }
+    };
+  }
+
   /** Scheduled backups of the SQLite log when COMANDA_BACKUP_DIR is set. */
   startBackups(store: EventStore): void {
     const { backupDir, backupEverySeconds, backupKeep, dataDir } = this.config;

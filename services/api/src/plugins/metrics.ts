@@ -13,6 +13,10 @@ declare module 'fastify' {
 /** Endpoints whose 401 is a refused password and whose 429 is the lockout. */
 const LOGINS: Record<string, string> = { '/auth/login': 'login', '/wallet/auth': 'wallet' };
 
+/** The node's payment webhook (wallet bridge): its answer says what became of it. */
+const WEBHOOK_ROUTE = '/webhooks/node';
+const webhookOutcome = (status: number) => (status === 200 ? 'accepted' : status === 401 ? 'bad_signature' : status === 400 ? 'malformed' : 'failed');
+
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
@@ -32,6 +36,7 @@ export default fp(async function metricsPlugin(app: FastifyInstance, deps: AppDe
     const login = LOGINS[route];
     if (login && reply.statusCode === 401) metrics.loginFailures.inc({ endpoint: login });
     if (login && reply.statusCode === 429) metrics.loginThrottled.inc({ endpoint: login });
+    if (route === WEBHOOK_ROUTE) metrics.webhooks.inc({ outcome: webhookOutcome(reply.statusCode) });
   });
 
   const token = deps.config.metricsToken;
