@@ -40,6 +40,8 @@ const KEYS_PER_STREAM = 1000;
 
 const MAX_ATTEMPTS = 20;
 
+const noop = () => {};
+
 /** How each command ended, for metrics; the handler never depends on how they are exported. */
 export interface CommandObserver {
   outcome(stream: string, outcome: 'ok' | 'conflict_retried' | 'rejected' | 'unchanged' | 'replayed' | 'failed'): void;
@@ -47,6 +49,24 @@ export interface CommandObserver {
 }
 
 const silent: CommandObserver = { outcome: () => {}, conflict: () => {} };
+
+interface QueueEntry {
+  /** Resolves once this command has handed its events to the store (or finished without). */
+  handedOver: Promise<void>;
+  /** Resolves once this command and every one before it have finished. */
+  settled: Promise<void>;
+}
+
+/**
+ * Writers in other processes kept winning the race for this stream through every retry: a transient
+ * condition, answered 503 with Retry-After rather than a 500 (nothing was written).
+ */
+export class StreamContended extends Error {
+  constructor(readonly stream: string) {
+    super(`Stream ${stream} kept changing under this command; nothing was written`);
+    this.name = 'StreamContended';
+  }
+}
 
 /**
  * Load → decide → append with the expected revision. On a concurrency conflict the command is decided
@@ -56,8 +76,8 @@ const silent: CommandObserver = { outcome: () => {}, conflict: () => {} };
  */
 export class CommandHandler {
   private readonly cache = new Map<string, Cached<unknown>>();
-  /** The tail of each stream's queue of commands in this process. */
-  private readonly queues = new Map<string, Promise<void>>();
+  /** The last command queued on each stream in this process. */
+  private readonly queues = new Map<string, QueueEntry>();
 
   constructor(
     private readonly store: EventStore,
@@ -93,19 +113,44 @@ export class CommandHandler {
   }
 
   /**
-   * Commands on one stream run one after another in this process, so a process never conflicts with
-   * itself (two payments or two waiters on one order just queue); optimistic concurrency still guards
-   * against other processes (replicas) writing the same stream.
+   * Commands on one stream are queued in this process, so a process never conflicts with itself (two
+   * payments or two waiters on one order just queue). The queue is pipelined: the next command decides
+   * on the state the previous one will produce as soon as its events are handed to the store, so both
+   * land in the same group commit; if the previous append fails, the next one's expected revision fails
+   * too and it decides again on what was really written. A command with an Idempotency-Key waits for
+   * everything ahead to settle, so it always sees the keys recorded before it. Optimistic concurrency
+   * still guards against other processes (replicas) writing the same stream.
    */
   handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string, command: C, context: CommandContext = {}): Promise<CommandResult<E, S>> {
-    const previous = this.queues.get(stream);
-    const run = previous ? previous.then(() => this.decideAndAppend(decider, stream, command, context)) : this.decideAndAppend(decider, stream, command, context);
-    const tail = run.then(() => {}, () => {});
-    this.queues.set(stream, tail);
-    void tail.then(() => {
-      if (this.queues.get(stream) === tail) this.queues.delete(stream);
+    const ahead = this.queues.get(stream);
+    let handOver!: () => void;
+    const handedOver = new Promise<void>((resolve) => (handOver = resolve));
+    const go = () => this.observed(stream, (tries) => this.decideAndAppend(decider, stream, command, context, handOver, tries));
+    const wait = context.idempotency ? ahead?.settled : ahead?.handedOver;
+    const run = wait ? wait.then(go) : go();
+    const done = run.then(noop, noop);
+    void done.then(handOver);
+    const entry: QueueEntry = { handedOver, settled: ahead ? Promise.all([ahead.settled, done]).then(noop) : done };
+    this.queues.set(stream, entry);
+    void entry.settled.then(() => {
+      if (this.queues.get(stream) === entry) this.queues.delete(stream);
     });
     return run;
+  }
+
+  /** Reports the command's outcome to the observer (metrics): decided again after a conflict or not. */
+  private async observed<E, S>(stream: string, run: (tries: { n: number }) => Promise<CommandResult<E, S>>): Promise<CommandResult<E, S>> {
+    const tries = { n: 0 };
+    try {
+      const result = await run(tries);
+      this.observer.outcome(stream, result.replayed ? 'replayed' : result.position === null ? 'unchanged' : tries.n > 1 ? 'conflict_retried' : 'ok');
+      return result;
+    } catch (error) {
+      // A domain refusal, a stale If-Match or a stream contended past the retries: nothing was written.
+      const refused = error instanceof DomainError || error instanceof WrongExpectedRevision || error instanceof StreamContended;
+      this.observer.outcome(stream, refused ? 'rejected' : 'failed');
+      throw error;
+    }
   }
 
   private async decideAndAppend<C, E extends DomainEvent, S>(
@@ -113,39 +158,22 @@ export class CommandHandler {
     stream: string,
     command: C,
     context: CommandContext,
+    handOver: () => void,
+    tries: { n: number },
   ): Promise<CommandResult<E, S>> {
-    try {
-      const result = await this.attempt(decider, stream, command, context);
-      this.observer.outcome(stream, result.replayed ? 'replayed' : result.position === null ? 'unchanged' : result.outcome);
-      return result.value;
-    } catch (error) {
-      // A domain error (or conflicts beyond the retries): the command was refused, nothing was written.
-      const refused = error instanceof DomainError || error instanceof WrongExpectedRevision;
-      this.observer.outcome(stream, refused ? 'rejected' : 'failed');
-      throw error;
-    }
-  }
-
-  private async attempt<C, E extends DomainEvent, S>(
-    decider: Decider<C, E, S>,
-    stream: string,
-    command: C,
-    context: CommandContext,
-  ): Promise<{ value: CommandResult<E, S>; replayed: boolean; position: Position | null; outcome: 'ok' | 'conflict_retried' }> {
-    const done = (value: CommandResult<E, S>, attempt: number) =>
-      ({ value, replayed: value.replayed, position: value.position, outcome: attempt > 1 ? 'conflict_retried' : 'ok' }) as const;
     for (let attempt = 1; ; attempt++) {
+      tries.n = attempt;
       const { revision, state, keys } = await this.load(decider, stream);
       if (context.idempotency) {
         const seen = keys.get(context.idempotency.key);
         if (seen && seen.fingerprint !== context.idempotency.fingerprint) {
           throw conflict('Idempotency-Key was already used for a different request', { code: 'idempotency_key_reused' });
         }
-        if (seen) return done({ events: seen.events as E[], state, revision, position: seen.position, replayed: true }, attempt);
+        if (seen) return { events: seen.events as E[], state, revision, position: seen.position, replayed: true };
       }
       if (context.expectedRevision !== undefined && context.expectedRevision !== revision) throw preconditionFailed();
       const events = decider.decide(command, state);
-      if (events.length === 0) return done({ events, state, revision, position: null, replayed: false }, attempt);
+      if (events.length === 0) return { events, state, revision, position: null, replayed: false };
       const occurredAt = Date.now();
       const toAppend: NewEvent[] = events.map((e) => ({
         id: newId(),
@@ -160,28 +188,38 @@ export class CommandHandler {
           schemaVersion: 1,
         },
       }));
+      let next = state;
+      for (const e of events) next = decider.evolve(next, e);
+      const appending = this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
+      // Speculative until the append resolves: the next queued command decides on it (see handle).
+      this.remember(stream, { revision: revision + events.length, state: next, keys });
+      handOver();
       try {
-        const result = await this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
-        let next = state;
-        for (const e of events) next = decider.evolve(next, e);
+        const result = await appending;
         if (context.idempotency) {
           keys.set(context.idempotency.key, { fingerprint: context.idempotency.fingerprint, events, revision: result.nextRevision, position: result.position });
         }
         this.remember(stream, { revision: result.nextRevision, state: next, keys });
-        return done({ events, state: next, revision: result.nextRevision, position: result.position, replayed: false }, attempt);
+        return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
+        // What was remembered never happened: the next load reads the stream again.
+        this.cache.delete(stream);
         if (!(error instanceof WrongExpectedRevision)) throw error;
         this.observer.conflict(stream);
         if (context.expectedRevision !== undefined) throw preconditionFailed();
-        if (attempt >= MAX_ATTEMPTS) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw new StreamContended(stream);
         // Jitter spreads many writers racing on one hot stream.
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
       }
     }
   }
 
-  /** The folded state of a stream, for commands that need to read another aggregate first. */
+  /**
+   * The folded state of a stream, for commands that need to read another aggregate first. It waits
+   * for the commands queued on that stream in this process, so it never shows a speculative state.
+   */
   async state<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<{ state: S; revision: number }> {
+    await this.queues.get(stream)?.settled;
     const { state, revision } = await this.load(decider, stream);
     return { state, revision };
   }

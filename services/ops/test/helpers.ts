@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MENU_STREAM, menu, newId } from '@comanda/domain';
-import { CommandHandler, SqliteEventStore, WrongExpectedRevision, type RecordedEvent } from '@comanda/event-store';
+import { CommandHandler, SqliteEventStore, StreamContended, WrongExpectedRevision, type RecordedEvent } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { persistentSecret } from '@comanda/config';
@@ -40,8 +40,8 @@ export function busyWriters(commands: CommandHandler, deps: AdminDeps, workers =
         else await commands.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: newId(), name: `dish group ${w}-${i}` });
         written++;
       } catch (error) {
-        // Four writers on one hot stream: a command may lose every retry; the service answers 409 then.
-        if (!(error instanceof WrongExpectedRevision)) throw error;
+        // Writers on one hot stream: a command may lose every retry; the service answers 503 then.
+        if (!(error instanceof WrongExpectedRevision || error instanceof StreamContended)) throw error;
       }
     }
   };

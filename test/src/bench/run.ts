@@ -9,6 +9,7 @@ import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
+import { seatingVsTakeAway } from './seating.js';
 import { webhookIntake } from './webhooks.js';
 
 /**
@@ -126,6 +127,7 @@ try {
   await replayAndStartup();
   await readYourWrites();
   results.push(await webhookIntake(dir));
+  results.push(await seatingVsTakeAway(dir));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
