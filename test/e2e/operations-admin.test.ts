@@ -1,5 +1,5 @@
 import t from 'tap';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '../src/http-client.js';
@@ -8,7 +8,10 @@ import { runTool } from '../src/tools.js';
 
 const TOKEN = 'e2e-metrics-token-0123456789';
 
-t.test('operations over real processes: admin offline, lock, metrics, readiness, backup under load, restore, verify', async (t) => {
+// Several processes start one after another; a loaded machine needs more than the default two minutes.
+t.setTimeout(300_000);
+
+t.test('operations over real processes: admin offline, the data dir lock, metrics, readiness', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'comanda-e2e-ops-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   const dataDir = join(root, 'data');
@@ -49,26 +52,9 @@ t.test('operations over real processes: admin offline, lock, metrics, readiness,
   t.match(refused.out, new RegExp(`in use by a running Comanda \\(pid ${pos.child.pid}\\): stop it first, or make the change through its API`));
   await t.rejects(startStandalone({ ...env }), /exited with 1:[\s\S]*"event":"data-dir-busy"/);
 
-  // Traffic while a backup is taken from another process.
-  let writing = true;
+  // Traffic, then the scrape: every counter moved with it.
   let written = 0;
-  const traffic = (async () => {
-    while (writing) {
-      const res = await rosa.post('/categories', { name: `Especiales ${written}` });
-      if (res.status === 201) written++;
-    }
-  })();
-  while (written < 20) await new Promise((r) => setTimeout(r, 20));
-  const out = join(root, 'backups', 'service.db');
-  mkdirSync(join(root, 'backups'));
-  const beforeBackup = written;
-  const backup = await runTool('backup', ['--out', out], env);
-  const atBackup = written;
-  writing = false;
-  await traffic;
-  t.equal(backup.code, 0, backup.out);
-  const manifest = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as { headPosition: string; events: number };
-
+  for (let i = 0; i < 5; i++) if ((await rosa.post('/categories', { name: `Especiales ${i}` })).status === 201) written++;
   const forged = await fetch(`${pos.url}/webhooks/node`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-node-signature': 'forged' }, body: '{}' });
   t.equal(forged.status, 401);
   const scrape = await fetch(`${pos.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -77,7 +63,7 @@ t.test('operations over real processes: admin offline, lock, metrics, readiness,
   const sample = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN);
   t.equal(sample(/^comanda_http_requests_total\{method="POST",route="\/categories",status="201"\} (\d+)$/m), written, 'every create counted');
   t.equal(sample(/^comanda_commands_total\{aggregate="menu",outcome="ok"\} (\d+)$/m), written);
-  t.ok(sample(/^comanda_event_store_head_position (\d+)$/m) > Number(manifest.headPosition));
+  t.ok(sample(/^comanda_event_store_head_position (\d+)$/m) >= written + 3, 'the head counts the staff and the categories');
   t.match(text, /^comanda_lag_events\{part="projector"\} \d+$/m);
   t.equal(sample(/^comanda_webhooks_total\{outcome="bad_signature"\} (\d+)$/m), 1, 'the forged webhook is counted');
   t.match(text, /^# TYPE comanda_wallet_reconciliations_total counter$/m);
@@ -85,26 +71,4 @@ t.test('operations over real processes: admin offline, lock, metrics, readiness,
   t.equal((await fetch(`${pos.url}/metrics`)).status, 401);
   t.equal(await pos.stop(), 0);
   t.notOk(existsSync(join(dataDir, 'comanda.pid')), 'the lock is released on stop');
-
-  // Restore into a new data dir: refused into the old one, then verified and served.
-  const again = await runTool('restore', [out], env);
-  t.equal(again.code, 1);
-  t.match(again.out, /restore refused: .* is not empty/);
-  const restored = join(root, 'restored');
-  const restore = await runTool('restore', [out], { COMANDA_DATA_DIR: restored });
-  t.equal(restore.code, 0, restore.out);
-  const verify = await runTool('verify', [], { COMANDA_DATA_DIR: restored });
-  t.equal(verify.code, 0);
-  t.match(verify.out, new RegExp(`^OK .*: ${manifest.events} events in \\d+ streams, head position ${manifest.headPosition}\\n$`));
-
-  const back = await startStandalone({ COMANDA_DATA_DIR: restored });
-  t.teardown(() => back.stop());
-  const client = new Client(back.url);
-  await client.login('Rosa', '864213');
-  const categories = (await client.get('/categories')).body as Array<{ name: string }>;
-  t.ok(
-    categories.length >= beforeBackup && categories.length <= atBackup,
-    `the backup holds what was written before it began, and nothing after it ended (${beforeBackup} ≤ ${categories.length} ≤ ${atBackup})`,
-  );
-  t.equal(await back.stop(), 0);
 });
