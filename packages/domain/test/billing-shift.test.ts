@@ -10,12 +10,18 @@ const placed: OrderEvent[] = [
 const billed: OrderEvent = { type: 'OrderBilled', data: { billId: 'b1', ticketIds: ['k1', 'k2'], lineIds: ['l1', 'l2'] } };
 
 t.test('order billing: a line is on at most one live ticket', async (t) => {
-  t.same(given(order, placed).when({ type: 'billLines', billId: 'b1', ticketIds: ['k1', 'k2'], lineIds: ['l1', 'l2'] }), { events: [billed] });
+  t.same(given(order, placed).when({ type: 'billLines', bills: [{ billId: 'b1', ticketIds: ['k1', 'k2'], lineIds: ['l1', 'l2'] }] }), { events: [billed] });
   const g = given(order, [...placed, billed]);
-  t.same(g.when({ type: 'billLines', billId: 'b1', ticketIds: ['k1', 'k2'], lineIds: ['l1', 'l2'] }), { events: [] }, 'the same bill again: nothing (a retried issue)');
-  t.same(g.when({ type: 'billLines', billId: 'b2', ticketIds: ['k3'], lineIds: ['l2', 'l3'] }), { error: { kind: 'conflict', message: 'These lines are already on a ticket: l2', details: { lineIds: ['l2'] } } });
-  t.match(g.when({ type: 'billLines', billId: 'b2', ticketIds: ['k3'], lineIds: ['zz'] }), { error: { kind: 'validation' } });
-  t.same(g.when({ type: 'billLines', billId: 'b2', ticketIds: ['k3'], lineIds: [] }), { error: { kind: 'conflict', message: 'The order has no unbilled lines' } });
+  t.same(g.when({ type: 'billLines', bills: [{ billId: 'b1', ticketIds: ['k1', 'k2'], lineIds: ['l1', 'l2'] }] }), { events: [] }, 'the same bill again: nothing (a retried issue)');
+  t.same(g.when({ type: 'billLines', bills: [{ billId: 'b2', ticketIds: ['k3'], lineIds: ['l2', 'l3'] }] }), { error: { kind: 'conflict', message: 'These lines are already on a ticket: l2', details: { lineIds: ['l2'] } } });
+  t.match(g.when({ type: 'billLines', bills: [{ billId: 'b2', ticketIds: ['k3'], lineIds: ['zz'] }] }), { error: { kind: 'validation' } });
+  t.same(g.when({ type: 'billLines', bills: [{ billId: 'b2', ticketIds: ['k3'], lineIds: [] }] }), { error: { kind: 'conflict', message: 'The order has no unbilled lines' } });
+  t.same(given(order, placed).when({ type: 'billLines', bills: [{ billId: 'b1', ticketIds: ['k1'], lineIds: ['l1'] }, { billId: 'b2', ticketIds: ['k2'], lineIds: ['l2', 'l3'] }] }), {
+    events: [{ type: 'OrderBilled', data: { billId: 'b1', ticketIds: ['k1'], lineIds: ['l1'] } }, { type: 'OrderBilled', data: { billId: 'b2', ticketIds: ['k2'], lineIds: ['l2', 'l3'] } }],
+  }, 'a split by lines: one bill per group, in one append');
+  t.same(given(order, placed).when({ type: 'billLines', bills: [{ billId: 'b1', ticketIds: ['k1'], lineIds: ['l1'] }, { billId: 'b2', ticketIds: ['k2'], lineIds: ['l1'] }] }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'groups', message: 'l1 is in more than one group' }] } },
+  });
   t.equal(g.state.version, 2, 'billing does not change the version a waiter pins');
 });
 
@@ -27,7 +33,7 @@ t.test('billed lines do not change; the order keeps its tickets until they are c
   t.match(g.when({ type: 'removeLine', lineId: 'l3' }), { events: [{ type: 'OrderLineRemoved' }] }, 'an unbilled line still can');
   t.match(g.when({ type: 'changeStatus', to: 'cancelled', at: 2 }), { error: { kind: 'conflict', message: 'The order has live tickets; cancel them first' } });
   t.match(g.when({ type: 'deleteOrder' }), { error: { kind: 'conflict' } });
-  t.match(given(order, [...placed, { type: 'OrderStatusChanged', data: { from: 'pending', to: 'cancelled', at: 2 } }]).when({ type: 'billLines', billId: 'b', ticketIds: ['k'], lineIds: ['l1'] }), { error: { kind: 'conflict', message: 'A cancelled order cannot be billed' } });
+  t.match(given(order, [...placed, { type: 'OrderStatusChanged', data: { from: 'pending', to: 'cancelled', at: 2 } }]).when({ type: 'billLines', bills: [{ billId: 'b', ticketIds: ['k'], lineIds: ['l1'] }] }), { error: { kind: 'conflict', message: 'A cancelled order cannot be billed' } });
 });
 
 t.test('cancelling tickets: the lines come back when the last ticket of their bill is cancelled', async (t) => {
@@ -39,7 +45,7 @@ t.test('cancelling tickets: the lines come back when the last ticket of their bi
   const free = given(order, [...after, ...(second as { events: OrderEvent[] }).events]);
   t.same(free.state.billing, { billedLines: {}, bills: {} });
   t.same(free.when({ type: 'releaseTicket', ticketId: 'k2' }), { events: [] }, 'releasing twice changes nothing');
-  t.match(free.when({ type: 'billLines', billId: 'b2', ticketIds: ['k3'], lineIds: ['l1', 'l2', 'l3'] }), { events: [{ type: 'OrderBilled' }] });
+  t.match(free.when({ type: 'billLines', bills: [{ billId: 'b2', ticketIds: ['k3'], lineIds: ['l1', 'l2', 'l3'] }] }), { events: [{ type: 'OrderBilled' }] });
 });
 
 t.test('shifts: one open at a time; closing needs the open one', async (t) => {

@@ -13,8 +13,8 @@ import { conflict, validationFailed } from '../errors.js';
 export interface Billing {
   /** lineId → the bill it is on. */
   billedLines: Record<string, string>;
-  /** billId → its tickets still live (not cancelled) and its lines. */
-  bills: Record<string, { ticketIds: string[]; lineIds: string[] }>;
+  /** billId → every ticket issued for it (in order: part i of n), those still live (not cancelled), its lines. */
+  bills: Record<string, { ticketIds: string[]; live: string[]; lineIds: string[] }>;
 }
 
 export type BillingEvent =
@@ -22,7 +22,8 @@ export type BillingEvent =
   | { type: 'OrderTicketCancelled'; data: { billId: string; ticketId: string; releasedLineIds: string[] } };
 
 export type BillingCommand =
-  | { type: 'billLines'; billId: string; ticketIds: string[]; lineIds: string[] }
+  /** One bill per group of lines (a split by lines), or one bill of n tickets (an even split): one append. */
+  | { type: 'billLines'; bills: Array<{ billId: string; ticketIds: string[]; lineIds: string[] }> }
   | { type: 'releaseTicket'; ticketId: string };
 
 export const emptyBilling = (): Billing => ({ billedLines: {}, bills: {} });
@@ -33,20 +34,23 @@ export const unbilledLineIds = (lineIds: Iterable<string>, billing: Billing): st
 export function decideBilling(command: BillingCommand, billing: Billing, lineIds: ReadonlySet<string>): BillingEvent[] {
   switch (command.type) {
     case 'billLines': {
-      if (billing.bills[command.billId]) return [];
-      if (command.lineIds.length === 0) throw conflict('The order has no unbilled lines');
-      const unknown = command.lineIds.filter((id) => !lineIds.has(id));
-      if (unknown.length) throw validationFailed(unknown.map((id) => ({ field: 'lines', message: `${id} is not a line of this order` })));
-      const billed = command.lineIds.filter((id) => billing.billedLines[id]);
+      const bills = command.bills.filter((b) => !billing.bills[b.billId]);
+      if (bills.length < command.bills.length) return [];
+      const all = bills.flatMap((b) => b.lineIds);
+      if (bills.length === 0 || bills.some((b) => b.lineIds.length === 0)) throw conflict('The order has no unbilled lines');
+      const unknown = all.filter((id) => !lineIds.has(id));
+      if (unknown.length) throw validationFailed(unknown.map((id) => ({ field: 'groups', message: `${id} is not a line of this order` })));
+      const twice = all.filter((id, i) => all.indexOf(id) !== i);
+      if (twice.length) throw validationFailed(twice.map((id) => ({ field: 'groups', message: `${id} is in more than one group` })));
+      const billed = all.filter((id) => billing.billedLines[id]);
       if (billed.length) throw conflict(`These lines are already on a ticket: ${billed.join(', ')}`, { lineIds: billed });
-      const { billId, ticketIds, lineIds: ids } = command;
-      return [{ type: 'OrderBilled', data: { billId, ticketIds, lineIds: ids } }];
+      return bills.map(({ billId, ticketIds, lineIds: ids }) => ({ type: 'OrderBilled', data: { billId, ticketIds, lineIds: ids } }));
     }
     case 'releaseTicket': {
-      const entry = Object.entries(billing.bills).find(([, b]) => b.ticketIds.includes(command.ticketId));
+      const entry = Object.entries(billing.bills).find(([, b]) => b.live.includes(command.ticketId));
       if (!entry) return [];
       const [billId, bill] = entry;
-      const last = bill.ticketIds.length === 1;
+      const last = bill.live.length === 1;
       return [{ type: 'OrderTicketCancelled', data: { billId, ticketId: command.ticketId, releasedLineIds: last ? bill.lineIds : [] } }];
     }
   }
@@ -58,16 +62,16 @@ export function evolveBilling(billing: Billing, event: BillingEvent): Billing {
       const { billId, ticketIds, lineIds } = event.data;
       const billedLines = { ...billing.billedLines };
       for (const id of lineIds) billedLines[id] = billId;
-      return { billedLines, bills: { ...billing.bills, [billId]: { ticketIds, lineIds } } };
+      return { billedLines, bills: { ...billing.bills, [billId]: { ticketIds, live: ticketIds, lineIds } } };
     }
     case 'OrderTicketCancelled': {
       const { billId, ticketId, releasedLineIds } = event.data;
       const bill = billing.bills[billId]!;
       const billedLines = { ...billing.billedLines };
       for (const id of releasedLineIds) delete billedLines[id];
-      const ticketIds = bill.ticketIds.filter((id) => id !== ticketId);
+      const live = bill.live.filter((id) => id !== ticketId);
       const { [billId]: _done, ...rest } = billing.bills;
-      return { billedLines, bills: ticketIds.length ? { ...rest, [billId]: { ...bill, ticketIds } } : rest };
+      return { billedLines, bills: live.length ? { ...rest, [billId]: { ...bill, live } } : rest };
     }
   }
 }
