@@ -23,3 +23,14 @@ export function centsOf(fields: Array<[field: string, value: number | undefined,
   if (errors.length) throw validationFailed(errors);
   return out;
 }
+
+/**
+ * Fastify's AJV coerces scalars (`true` → 1, `"5"` → 5) before a handler sees them; money must arrive
+ * as a JSON number, so these fields are checked before validation runs.
+ */
+export const jsonNumbers = (...fields: string[]) => async (request: { body: unknown }) => {
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const errors = fields.filter((f) => f in body && typeof (body as Record<string, unknown>)[f] !== 'number');
+  if (errors.length) throw validationFailed(errors.map((field) => ({ field, message: 'must be a JSON number' })));
+};

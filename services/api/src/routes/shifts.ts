@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { closeShift, openShift, shiftReport } from '../bills/shifts.js';
-import { Strict, centsOf } from '../bills/money-input.js';
+import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { ShiftSchema, shiftResponse, zReportResponse } from '../bills/views.js';
 
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'A shift is already open, or `No open shift`' }) };
@@ -19,6 +19,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
 
   app.post('/shifts/open', {
     onRequest: app.authorize('shifts:manage'),
+    preValidation: jsonNumbers('cash_float'),
     schema: {
       tags: ['shifts'], summary: 'Open a shift with the cash float in the drawer', description: 'One shift is open at a time (409 otherwise).',
       body: Strict({ cash_float: Type.Number() }), response: { 201: ShiftSchema, ...errors },
@@ -44,6 +45,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
 
   app.post('/shifts/close', {
     onRequest: app.authorize('shifts:manage'),
+    preValidation: jsonNumbers('counted_cash'),
     schema: {
       tags: ['shifts'], summary: 'Close the open shift with the counted cash: the Z report',
       description: 'Sales, tips by waiter, totals by method, refunds, open (unpaid) amounts, expected and counted cash and the difference, to the cent. Recorded in the shift: a printed report never changes.',

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { refundPayment, takePayment } from '../bills/payments.js';
-import { Strict, centsOf } from '../bills/money-input.js';
+import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { PaymentSchema, TicketSchema, paymentResponse, ticketResponse } from '../bills/views.js';
 
 const errors = {
@@ -35,6 +35,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
 
   app.post('/tickets/:id/payments', {
     onRequest: app.authorize('bills:write'),
+    preValidation: jsonNumbers('amount', 'tip', 'tendered'),
     schema: {
       tags: ['tickets'], summary: 'Take a payment (cash, credit_card, debit_card)',
       description: 'The ticket becomes 2 (paid) when the amounts reach its subtotal. A card never pays more than is due (409); cash over the due is change. Cash needs an open shift (409 `No open shift`); card payments with no shift open go into the next Z report. With an Idempotency-Key a retried payment is taken once; two cashiers paying at once: one payment, the other 409.',
@@ -58,6 +59,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
 
   app.post('/tickets/:id/refunds', {
     onRequest: app.authorize('bills:refund'),
+    preValidation: jsonNumbers('amount'),
     schema: {
       tags: ['tickets'], summary: 'Refund (part of) a payment, with a reason',
       description: 'Never more than is left of that payment (409). A cash refund needs an open shift. The ticket stays paid; the refund is an event with who and why.',

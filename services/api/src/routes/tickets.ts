@@ -8,7 +8,7 @@ import { sendNoContent } from '../http/replies.js';
 import { setEtag, writeContext } from '../http/write-context.js';
 import { issueTickets, type Split } from '../bills/issue.js';
 import { cancelTicket } from '../bills/payments.js';
-import { Strict } from '../bills/money-input.js';
+import { Strict, jsonNumbers } from '../bills/money-input.js';
 import { TicketSchema, ticketResponse } from '../bills/views.js';
 
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Lines already on a ticket, nothing to bill, or a ticket that cannot be cancelled' }) };
@@ -42,6 +42,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
 
   app.post('/orders/:id/tickets', {
     onRequest: app.authorize('bills:write'),
+    preValidation: jsonNumbers('parts'),
     schema: {
       tags: ['tickets'], summary: "Issue the bill for an order's unbilled lines",
       description: 'A line is on at most one live ticket: of two splits at once one wins, the other gets 409. An even split gives tickets whose totals differ by at most one cent and sum exactly. Honours Idempotency-Key.',
