@@ -18,14 +18,25 @@ export async function billsService(env: Record<string, string> = {}) {
   const waiter = as('waiter');
   const manager = as('manager');
   /** An order at table T1 with the dishes given by name (pastor 25.50, suadero 22.00, agua 30.00). */
-  const orderWith = async (dishes: Array<'pastor' | 'suadero' | 'agua'>, table: 't1' | 't2' | 't3' = 't1') => {
+  const orderWith = async (dishes: Array<'pastor' | 'suadero' | 'agua'>, table: 't1' | 't2' | 't3' | null = 't1', waiterName = 'Marisol') => {
     const res = await waiter('POST', '/orders/with-dishes', {
-      order: { user_id: waiterId, table_id: r.tables[table], waiter: 'Marisol' },
+      order: { user_id: waiterId, table_id: table ? r.tables[table] : null, waiter: waiterName },
       dishes: dishes.map((d) => ({ dish_id: r.dishes[d] })),
     });
     if (res.status !== 201) throw new Error(`order: ${res.status} ${JSON.stringify(res.body)}`);
     const lines = (await waiter('GET', `/orders/${res.body.id}/dishes`)).body as Array<{ id: string; price_at_order: number }>;
     return { id: res.body.id as string, lines: lines.map((l) => l.id) };
   };
-  return { ...h, r, cookies, waiterId, as, waiter, manager, admin: as('admin'), kitchen: as('kitchen'), orderWith };
+  /** Moves an order through the kitchen to completed (or as far as `to`). */
+  const finish = async (orderId: string, table: string | null, to = 'completed', waiterName = 'Marisol') => {
+    let last = { status: 0, body: undefined as unknown };
+    const path = ['pending', 'preparing', 'ready', 'completed'];
+    const now = (await waiter('GET', `/orders/${orderId}`)).body.status as string;
+    for (const status of path.slice(path.indexOf(now) + 1)) {
+      last = await waiter('PUT', `/orders/${orderId}`, { user_id: waiterId, table_id: table, waiter: waiterName, status });
+      if (status === to || last.status !== 200) break;
+    }
+    return last;
+  };
+  return { ...h, r, cookies, finish, waiterId, as, waiter, manager, admin: as('admin'), kitchen: as('kitchen'), orderWith };
 }
