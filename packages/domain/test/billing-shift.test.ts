@@ -60,7 +60,7 @@ t.test('shifts: one open at a time; closing needs the open one', async (t) => {
   const closed = given(shifts, [opened]).when({ type: 'closeShift', shiftId: 's1', countedCashCents: 50000, report, at: 3, by: 'm' });
   t.match(closed, { events: [{ type: 'ShiftClosed', data: { shiftId: 's1', closedAt: 3 } }] });
   const next = given(shifts, [opened, ...(closed as { events: ShiftEvent[] }).events]);
-  t.same(next.state, { open: null, count: 1, lastClosedAt: 3 });
+  t.same(next.state, { open: null, count: 1, lastClosedAt: 3, lastClosed: { shiftId: 's1', paymentIds: [], refundIds: [] } });
   t.match(next.when({ type: 'openShift', shiftId: 's2', cashFloatCents: 0, at: 4, by: 'm' }), { events: [{ data: { number: 2 } }] });
 });
 
@@ -68,12 +68,12 @@ t.test('Z report: sales, tips by waiter, methods, refunds, expected and counted 
   const report = zReport({
     cashFloatCents: 50000, countedCashCents: 60000, openCents: 1234,
     payments: [
-      { method: 'cash', amountCents: 3334, tipCents: 0, overpaidCents: 0, waiter: 'Ana' },
-      { method: 'credit_card', amountCents: 3333, tipCents: 0, overpaidCents: 0, waiter: 'Ana' },
-      { method: 'credit_card', amountCents: 3333, tipCents: 500, overpaidCents: 0, waiter: 'Ana' },
-      { method: 'cash', amountCents: 2000, tipCents: 300, overpaidCents: 0, waiter: 'Luis' },
+      { id: 'p1', method: 'cash', amountCents: 3334, tipCents: 0, overpaidCents: 0, waiter: 'Ana' },
+      { id: 'p2', method: 'credit_card', amountCents: 3333, tipCents: 0, overpaidCents: 0, waiter: 'Ana' },
+      { id: 'p3', method: 'credit_card', amountCents: 3333, tipCents: 500, overpaidCents: 0, waiter: 'Ana' },
+      { id: 'p4', method: 'cash', amountCents: 2000, tipCents: 300, overpaidCents: 0, waiter: 'Luis' },
     ],
-    refunds: [{ method: 'cash', amountCents: 100 }, { method: 'credit_card', amountCents: 33 }],
+    refunds: [{ id: 'r1', method: 'cash', amountCents: 100 }, { id: 'r2', method: 'credit_card', amountCents: 33 }],
   });
   t.same(report, {
     salesCents: 12000, tipsCents: 800, tipsByWaiter: { Ana: 500, Luis: 300 }, overpaidCents: 0,
@@ -83,6 +83,7 @@ t.test('Z report: sales, tips by waiter, methods, refunds, expected and counted 
     },
     refundsCents: 133, netCents: 12667, openCents: 1234, cashFloatCents: 50000,
     expectedCashCents: 50000 + 5334 + 300 - 100, countedCashCents: 60000, differenceCents: 60000 - 55534,
+    counted: { paymentIds: ['p1', 'p2', 'p3', 'p4'], refundIds: ['r1', 'r2'] },
   });
 });
 

@@ -1,4 +1,6 @@
 import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { ticket, ticketStream } from '@comanda/domain';
 import { billsService } from './bills-helpers.js';
 
 t.test('open, current, close: the Z report adds up to the cent', async (t) => {
@@ -79,6 +81,23 @@ t.test('shift requests: strict bodies, roles, Idempotency-Key on close', async (
   const retry = await s.manager('POST', '/shifts/close', { counted_cash: 100 }, { 'idempotency-key': 'close-1' });
   t.same([first.status, retry.status], [200, 200]);
   t.same(retry.body, first.body);
+});
+
+t.test('a cash payment that lands just after its shift closed is counted in the next report, once', async (t) => {
+  const s = await billsService();
+  t.teardown(s.close);
+  const first = (await s.manager('POST', '/shifts/open', { cash_float: 100 })).body.id;
+  const o = await s.orderWith(['pastor']);
+  const ticketId = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids[0];
+  t.match((await s.manager('POST', '/shifts/close', { counted_cash: 100 })).body.report, { sales: 0, expected_cash: 100 });
+  // The cashier's request read the shift while it was open; its append lands after the close.
+  const late = await s.commands.handle(ticket, ticketStream(ticketId), { type: 'takePayment', paymentId: randomUUID(), method: 'cash', amountCents: 2550, tipCents: 0, shiftId: first, by: null, at: s.clock.now });
+  await s.app.readYourWrite(late.position);
+  await s.manager('POST', '/shifts/open', { cash_float: 0 });
+  const next = await s.manager('POST', '/shifts/close', { counted_cash: 25.5 });
+  t.match(next.body.report, { sales: 25.5, by_method: { cash: { count: 1, amount: 25.5 } }, expected_cash: 25.5, difference: 0 });
+  await s.manager('POST', '/shifts/open', { cash_float: 0 });
+  t.match((await s.manager('POST', '/shifts/close', { counted_cash: 0 })).body.report, { sales: 0, expected_cash: 0 }, 'not counted again');
 });
 
 t.test('race: two managers opening shifts at once, one opens', async (t) => {

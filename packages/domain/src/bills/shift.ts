@@ -18,6 +18,8 @@ export interface Shifts {
   count: number;
   /** When the last shift closed: card payments taken after it with no shift open go into the next report. */
   lastClosedAt: number;
+  /** The last closed shift and what its report counted: a payment of it that landed after the close is counted next. */
+  lastClosed: { shiftId: string; paymentIds: string[]; refundIds: string[] } | null;
 }
 
 export type ShiftEvent =
@@ -32,7 +34,7 @@ export type ShiftCommand =
 export const noOpenShift = () => conflict('No open shift');
 
 export const shifts: Decider<ShiftCommand, ShiftEvent, Shifts> = {
-  initialState: () => ({ open: null, count: 0, lastClosedAt: 0 }),
+  initialState: () => ({ open: null, count: 0, lastClosedAt: 0, lastClosed: null }),
 
   decide(command, state) {
     switch (command.type) {
@@ -57,7 +59,10 @@ export const shifts: Decider<ShiftCommand, ShiftEvent, Shifts> = {
       case 'ShiftOpened':
         return { ...state, open: event.data, count: event.data.number };
       case 'ShiftClosed':
-        return { ...state, open: null, lastClosedAt: event.data.closedAt };
+        return {
+          ...state, open: null, lastClosedAt: event.data.closedAt,
+          lastClosed: { shiftId: event.data.shiftId, paymentIds: event.data.report.counted.paymentIds, refundIds: event.data.report.counted.refundIds },
+        };
     }
   },
 };

@@ -2,8 +2,8 @@ import type { Cents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods.js';
 
 /** A payment as the Z report counts it. */
-export interface CountedPayment { method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string }
-export interface CountedRefund { method: PaymentMethod; amountCents: Cents }
+export interface CountedPayment { id: string; method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string }
+export interface CountedRefund { id: string; method: PaymentMethod; amountCents: Cents }
 
 export interface ZReport {
   /** What went to bills (without tips). */
@@ -22,6 +22,8 @@ export interface ZReport {
   countedCashCents: Cents;
   /** Counted less expected: negative when the drawer is short. */
   differenceCents: Cents;
+  /** What this report counted, so the next shift counts what arrived late and nothing twice. */
+  counted: { paymentIds: string[]; refundIds: string[] };
 }
 
 /**
@@ -60,5 +62,6 @@ export function zReport(input: {
     expectedCashCents,
     countedCashCents: input.countedCashCents,
     differenceCents: input.countedCashCents - expectedCashCents,
+    counted: { paymentIds: input.payments.map((p) => p.id), refundIds: input.refunds.map((r) => r.id) },
   };
 }

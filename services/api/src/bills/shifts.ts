@@ -1,4 +1,4 @@
-import { SHIFTS_STREAM, noOpenShift, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type ZReport } from '@comanda/domain';
+import { SHIFTS_STREAM, noOpenShift, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type Shifts, type ZReport } from '@comanda/domain';
 import type { CommandContext } from '@comanda/event-store';
 import { ORDERS, TICKETS, type OrderView, type TicketView } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
@@ -11,27 +11,33 @@ export async function openShift(deps: ShiftDeps, shiftId: string, cashFloatCents
   return { shift: r.state.open!, position: r.position, replayed: r.replayed };
 }
 
+/** How far before the last close a payment taken with no shift open is still looked for (clock skew, slow appends). */
+const GRACE_MS = 5 * 60_000;
+
 /**
- * The figures of the open shift up to `until`: its payments and refunds, and the card payments taken
- * with no shift open since the previous one closed. Read from the tickets read model, which includes
- * every acknowledged payment (each payment's answer waited for it).
+ * The figures of the open shift up to `until`: its payments and refunds; those taken with no shift open
+ * since the previous shift closed; and those of the previous shift that landed after its report was
+ * computed (a cash payment racing the close). What a report counted is recorded in it, so nothing is
+ * counted twice. Read from the tickets read model, which includes every acknowledged payment.
  */
-export async function shiftReport(deps: ShiftDeps, shift: OpenShift, since: number, until: number, countedCashCents: number): Promise<ZReport> {
-  const tickets = deps.readStore.collection<TicketView>(TICKETS);
-  const mine = (s: string | null, at: number) => s === shift.shiftId || (s === null && at > since && at <= until);
-  const touched = await tickets.find({
-    $or: [
-      { 'payments.shift_id': { $in: [shift.shiftId, null] } },
-      { 'refunds.shift_id': { $in: [shift.shiftId, null] } },
-    ],
+export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenShift }, until: number, countedCashCents: number): Promise<ZReport> {
+  const shift = state.open;
+  const previous = state.lastClosed;
+  const seen = new Set([...(previous?.paymentIds ?? []), ...(previous?.refundIds ?? [])]);
+  const mine = (id: string, s: string | null, at: number) =>
+    s === shift.shiftId
+    || (!seen.has(id) && ((s === null && at > state.lastClosedAt - GRACE_MS && at <= until) || (previous !== null && s === previous.shiftId)));
+  const shiftIds = [shift.shiftId, null, ...(previous ? [previous.shiftId] : [])];
+  const touched = await deps.readStore.collection<TicketView>(TICKETS).find({
+    $or: [{ 'payments.shift_id': { $in: shiftIds } }, { 'refunds.shift_id': { $in: shiftIds } }],
   });
   const payments: CountedPayment[] = [];
   const refunds: CountedRefund[] = [];
   for (const t of touched) {
     for (const p of t.payments) {
-      if (mine(p.shift_id, p.taken_at)) payments.push({ method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, waiter: t.waiter });
+      if (mine(p.id, p.shift_id, p.taken_at)) payments.push({ id: p.id, method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, waiter: t.waiter });
     }
-    for (const r of t.refunds) if (mine(r.shift_id, r.at)) refunds.push({ method: r.method, amountCents: r.amount_cents });
+    for (const r of t.refunds) if (mine(r.id, r.shift_id, r.at)) refunds.push({ id: r.id, method: r.method, amountCents: r.amount_cents });
   }
   return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds });
 }
@@ -56,7 +62,7 @@ export async function closeShift(deps: ShiftDeps, countedCashCents: number, cont
   const by = context.userId ?? null;
   // With no shift open the handler still runs: a retried close (same Idempotency-Key) is answered from its record.
   const report = state.open
-    ? await shiftReport(deps, state.open, state.lastClosedAt, at, countedCashCents)
+    ? await shiftReport(deps, { ...state, open: state.open }, at, countedCashCents)
     : zReport({ cashFloatCents: 0, countedCashCents, openCents: 0, payments: [], refunds: [] });
   const r = await deps.commands.handle(shifts, SHIFTS_STREAM, { type: 'closeShift', shiftId: state.open?.shiftId ?? '', countedCashCents, report, at, by }, context);
   const closed = r.events.find((e) => e.type === 'ShiftClosed');

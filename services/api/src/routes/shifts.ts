@@ -39,7 +39,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
     const { state } = await app.deps.commands.state(shifts, SHIFTS_STREAM);
     if (!state.open) return reply.code(404).send({ message: noOpenShift().message });
     const s = state.open;
-    const report = await shiftReport(deps, s, state.lastClosedAt, app.now(), 0);
+    const report = await shiftReport(deps, { ...state, open: s }, app.now(), 0);
     return shiftResponse({ id: s.shiftId, number: s.number, status: 'open', cash_float_cents: s.cashFloatCents, opened_at: s.openedAt, closed_at: null }, zReportResponse(report, false));
   });
 
