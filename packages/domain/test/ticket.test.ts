@@ -107,3 +107,32 @@ t.test('money already received (the Lightning extension point) is recorded, over
   const cancelled = [issued, { type: 'TicketCancelled', data: { reason: 'r', by: 'm', at: 2 } }] as TicketEvent[];
   t.match(given(ticket, cancelled).when(received(500)), { events: [{ type: 'PaymentTaken', data: { amountCents: 0, overpaidCents: 500 } }] }, 'late money is kept, for a refund');
 });
+
+t.test('voids: a pending line leaves the subtotal; a paid line is a refund plus the line cancellation', async (t) => {
+  const v = (over: Partial<{ lineId: string; paymentId: string; reason: string; shiftId: string | null }> = {}) => ({
+    type: 'voidLine' as const, lineId: 'l2', reason: 'wrong dish', refundId: 'r1', shiftId: 's1', by: 'm', at: 9, ...over,
+  });
+  const pending = given(ticket, [issued]);
+  t.same(pending.when(v()), { events: [{ type: 'TicketLineVoided', data: { lineId: 'l2', amountCents: 4000, reason: 'wrong dish', by: 'm', at: 9 } }] });
+  const after = given(ticket, [issued, ...(pending.when(v()) as { events: TicketEvent[] }).events]);
+  t.same(ticketFigures(after.state), { subtotal: 6000, tip: 0, total: 6000, paid: 0, refunded: 0, due: 6000 });
+  t.same(after.when(v()), { error: { kind: 'conflict', message: 'The line is already voided' } });
+  t.same(after.when(v({ lineId: 'l1' })), { error: { kind: 'conflict', message: 'The last line of a ticket cannot be voided; refund and cancel the ticket instead' } });
+  t.match(pending.when(v({ lineId: 'zz' })), { error: { kind: 'validation', details: { errors: [{ field: 'line_id' }] } } });
+
+  const partly = given(ticket, [issued, { type: 'PaymentTaken', data: card(7000) }]);
+  t.match(partly.when(v()), { error: { kind: 'validation', details: { errors: [{ field: 'payment_id', message: 'is required: 10.00 was paid for this line' }] } } });
+  t.same(partly.when(v({ paymentId: 'p1' })), {
+    events: [
+      { type: 'TicketLineVoided', data: { lineId: 'l2', amountCents: 4000, reason: 'wrong dish', by: 'm', at: 9 } },
+      { type: 'PaymentRefunded', data: { refundId: 'r1', paymentId: 'p1', method: 'credit_card', amountCents: 1000, reason: 'void: wrong dish', shiftId: 's1', by: 'm', at: 9 } },
+      { type: 'TicketPaid', data: { at: 9 } },
+    ],
+  }, 'paid 70 of 100, the 40 line voided: 10 back and the ticket is settled');
+  const paid = [issued, { type: 'PaymentTaken', data: card(10000) }, { type: 'TicketPaid', data: { at: 5 } }] as TicketEvent[];
+  const voided = given(ticket, paid).when(v({ paymentId: 'p1' })) as { events: TicketEvent[] };
+  t.match(voided, { events: [{ type: 'TicketLineVoided' }, { type: 'PaymentRefunded', data: { amountCents: 4000 } }] });
+  t.same(ticketFigures(fold(ticket, [...paid, ...voided.events])), { subtotal: 6000, tip: 0, total: 6000, paid: 6000, refunded: 4000, due: 0 });
+  const split = given(ticket, [{ type: 'TicketIssued', data: { ...issue, share: { part: 1, parts: 2 }, subtotalCents: 5000 } }]);
+  t.match(split.when(v()), { error: { kind: 'conflict', message: 'A line shared by an even split cannot be voided; cancel the split and bill again' } });
+});

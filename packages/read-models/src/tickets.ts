@@ -15,7 +15,10 @@ export type TicketView = Tracked & {
   lines: TicketLine[]; share: { part: number; parts: number } | null;
   subtotal_cents: number; applied_cents: number; tip_cents: number; received_cents: number; refunded_cents: number;
   status: 1 | 2 | 3; created_at: string; issued_at: number; paid_at: number | null; cancelled_at: number | null;
-  payments: PaymentView[]; refunds: RefundView[]; version: number;
+  payments: PaymentView[]; refunds: RefundView[];
+  /** Lines taken off the bill (still listed in `lines`); `subtotal_cents` is net of them. */
+  voided: Array<{ line_id: string; amount_cents: number; reason: string; by: string | null; at: number }>;
+  version: number;
 };
 
 export const TICKETS = 'tickets';
@@ -23,7 +26,7 @@ const PREFIX = 'ticket-';
 
 export const ticketsProjection: Projection = {
   name: 'tickets',
-  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled'],
+  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided'],
   collections: {
     [TICKETS]: [{ order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
   },
@@ -39,7 +42,7 @@ export const ticketsProjection: Projection = {
           _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, currency_id: d.currencyId,
           lines: d.lines, share: d.share, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
           status: 1, created_at: new Date(d.issuedAt).toISOString(), issued_at: d.issuedAt, paid_at: null, cancelled_at: null,
-          payments: [], refunds: [], version: 1,
+          payments: [], refunds: [], voided: [], version: 1,
         };
       }
       if (!t) return undefined;
@@ -66,6 +69,11 @@ export const ticketsProjection: Projection = {
         }
         case 'TicketCancelled':
           return { ...t, status: 3, cancelled_at: e.data.at, version };
+        case 'TicketLineVoided': {
+          const v = e.data;
+          const voided = [...(t.voided ?? []), { line_id: v.lineId, amount_cents: v.amountCents, reason: v.reason, by: v.by, at: v.at }];
+          return { ...t, voided, subtotal_cents: t.subtotal_cents - v.amountCents, version };
+        }
       }
     });
   },

@@ -124,3 +124,25 @@ t.test('refunds: manager or admin, with a reason, bounded by the payment; cancel
   t.equal(refunds.length, 2);
   t.ok(refunds.every((e) => typeof (e.data as { by: string }).by === 'string' && (e.data as { reason: string }).reason), 'who and why on every refund');
 });
+
+t.test('voids over HTTP: manager, reason, refund of a paid line in the same write', async (t) => {
+  const { s, o, id } = await withTicket();
+  t.teardown(s.close);
+  const [pastor, agua] = o.lines as [string, string];
+  const paid = await s.waiter('POST', `/tickets/${id}/payments`, { method: 'credit_card', amount: 55.5 });
+  t.equal((await s.waiter('POST', `/tickets/${id}/voids`, { line_id: agua, reason: 'spilled' })).status, 403);
+  const needsPayment = await s.manager('POST', `/tickets/${id}/voids`, { line_id: agua, reason: 'spilled' });
+  t.match([needsPayment.status, needsPayment.body], [400, { errors: [{ field: 'payment_id', message: 'is required: 30.00 was paid for this line' }] }]);
+  t.match((await s.manager('POST', `/tickets/${id}/voids`, { line_id: agua, payment_id: paid.body.payment.id })).body, { errors: [{ field: 'reason' }] });
+  const voided = await s.manager('POST', `/tickets/${id}/voids`, { line_id: agua, reason: 'spilled', payment_id: paid.body.payment.id });
+  t.equal(voided.status, 201);
+  t.match(voided.body.ticket, {
+    subtotal: 25.5, total: 25.5, paid: 25.5, refunded: 30, due: 0, status: 2,
+    voids: [{ line_id: agua, amount: 30, reason: 'spilled' }], refunds: [{ amount: 30, reason: 'void: spilled' }],
+  });
+  t.same(voided.body.ticket.lines.map((l: { id: string; voided: boolean }) => [l.id, l.voided]).sort(), [[pastor, false], [agua, true]].sort());
+  const last = await s.manager('POST', `/tickets/${id}/voids`, { line_id: pastor, reason: 'x', payment_id: paid.body.payment.id });
+  t.same([last.status, last.body.message], [409, 'The last line of a ticket cannot be voided; refund and cancel the ticket instead']);
+  const receipt = (await s.waiter('GET', `/tickets/${id}/receipt`)).body as string;
+  t.match(receipt, /  VOID: spilled +-30\.00/);
+});

@@ -58,6 +58,7 @@ export interface Ticket {
   status: TicketStatus | null;
   payments: Record<string, TicketPayment & { refundedCents: Cents }>;
   refunds: TicketRefund[];
+  voided: Record<string, { amountCents: Cents; reason: string }>;
   paidAt: number | null;
   cancelledAt: number | null;
   version: number;
@@ -68,7 +69,8 @@ export type TicketEvent =
   | { type: 'PaymentTaken'; data: TicketPayment }
   | { type: 'TicketPaid'; data: { at: number } }
   | { type: 'PaymentRefunded'; data: TicketRefund }
-  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } };
+  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
+  | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } };
 
 export type TicketCommand =
   | { type: 'issueTicket'; issue: TicketIssue }
@@ -79,13 +81,15 @@ export type TicketCommand =
   /** Money that has already arrived (issue 13's Lightning): recorded whatever the ticket's state. */
   | { type: 'recordReceivedPayment'; paymentId: string; amountCents: Cents; details: PaymentDetails; shiftId: string | null; by: string | null; at: number }
   | { type: 'refundPayment'; refundId: string; paymentId: string; amountCents: Cents; reason: string; shiftId: string | null; by: string | null; at: number }
-  | { type: 'cancelTicket'; reason: string; by: string | null; at: number };
+  | { type: 'cancelTicket'; reason: string; by: string | null; at: number }
+  /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
+  | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number };
 
 const sum = <T>(items: Iterable<T>, f: (item: T) => number) => { let s = 0; for (const i of items) s += f(i); return s; };
 
 /** The figures a ticket shows, all in cents. */
 export function ticketFigures(t: Ticket) {
-  const subtotal = t.issue?.subtotalCents ?? 0;
+  const subtotal = (t.issue?.subtotalCents ?? 0) - sum(Object.values(t.voided), (v) => v.amountCents);
   const payments = Object.values(t.payments);
   const applied = sum(payments, (p) => p.amountCents);
   const tip = sum(payments, (p) => p.tipCents);
@@ -111,11 +115,42 @@ const noOpenShift = () => conflict('No open shift', { reason: 'cash must be coun
 
 function settles(t: Ticket & { issue: TicketIssue }, appliedCents: Cents, at: number): TicketEvent[] {
   const before = sum(Object.values(t.payments), (p) => p.amountCents);
-  return t.status === TICKET_STATUS.pending && before + appliedCents >= t.issue.subtotalCents ? [{ type: 'TicketPaid', data: { at } }] : [];
+  return t.status === TICKET_STATUS.pending && before + appliedCents >= ticketFigures(t).subtotal ? [{ type: 'TicketPaid', data: { at } }] : [];
+}
+
+function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, command: Extract<TicketCommand, { type: 'voidLine' }>): TicketEvent[] {
+  if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is cancelled');
+  if (t.issue.share) throw conflict('A line shared by an even split cannot be voided; cancel the split and bill again');
+  const line = t.issue.lines.find((l) => l.lineId === command.lineId);
+  if (!line) throw validationFailed([{ field: 'line_id', message: 'must name a line of this ticket' }]);
+  if (t.voided[line.lineId]) throw conflict('The line is already voided');
+  if (!command.reason.trim()) throw validationFailed([{ field: 'reason', message: 'is required' }]);
+  const live = t.issue.lines.filter((l) => !t.voided[l.lineId]);
+  if (live.length === 1) throw conflict('The last line of a ticket cannot be voided; refund and cancel the ticket instead');
+  const { subtotal } = ticketFigures(t);
+  const newSubtotal = subtotal - line.priceCents;
+  const applied = sum(Object.values(t.payments), (p) => p.amountCents);
+  // What was paid beyond what the bill now asks is given back, from the payment the manager names
+  // (refunds made before, e.g. a goodwill gesture, stand apart from the void).
+  const refundDue = Math.max(0, applied - newSubtotal);
+  const { by, at } = command;
+  const reason = command.reason.trim();
+  const events: TicketEvent[] = [{ type: 'TicketLineVoided', data: { lineId: line.lineId, amountCents: line.priceCents, reason, by, at } }];
+  if (refundDue > 0) {
+    if (!command.paymentId) throw validationFailed([{ field: 'payment_id', message: `is required: ${money(refundDue)} was paid for this line` }]);
+    const payment = t.payments[command.paymentId];
+    if (!payment) throw validationFailed([{ field: 'payment_id', message: 'must name a payment of this ticket' }]);
+    const refundable = payment.amountCents + payment.tipCents + payment.overpaidCents - payment.refundedCents;
+    if (refundDue > refundable) throw conflict(`A refund cannot exceed what is left of that payment (${money(refundable)})`, { refundable: fromCents(refundable) });
+    if (PAYMENT_METHODS[payment.method].drawer && command.shiftId === null) throw noOpenShift();
+    events.push({ type: 'PaymentRefunded', data: { refundId: command.refundId, paymentId: payment.paymentId, method: payment.method, amountCents: refundDue, reason: `void: ${reason}`, shiftId: command.shiftId, by, at } });
+  }
+  if (t.status === TICKET_STATUS.pending && applied >= newSubtotal && applied > 0) events.push({ type: 'TicketPaid', data: { at } });
+  return events;
 }
 
 export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
-  initialState: () => ({ issue: null, status: null, payments: {}, refunds: [], paidAt: null, cancelledAt: null, version: 0 }),
+  initialState: () => ({ issue: null, status: null, payments: {}, refunds: [], voided: {}, paidAt: null, cancelledAt: null, version: 0 }),
 
   decide(command, state) {
     switch (command.type) {
@@ -179,6 +214,8 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
         const { refundId, paymentId, amountCents, reason, shiftId, by, at } = command;
         return [{ type: 'PaymentRefunded', data: { refundId, paymentId, method: payment.method, amountCents, reason: reason.trim(), shiftId, by, at } }];
       }
+      case 'voidLine':
+        return voidLine(live(state), command);
       case 'cancelTicket': {
         const t = live(state);
         if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is already cancelled');
@@ -204,6 +241,10 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
       }
       case 'TicketCancelled':
         return { ...state, status: TICKET_STATUS.cancelled, cancelledAt: event.data.at, version };
+      case 'TicketLineVoided': {
+        const { lineId, amountCents, reason } = event.data;
+        return { ...state, voided: { ...state.voided, [lineId]: { amountCents, reason } }, version };
+      }
     }
   },
 };

@@ -37,6 +37,15 @@ export async function refundPayment(
   return { state: r.state, position: r.position };
 }
 
+/** Takes a line off a ticket, with a reason; on a paid ticket what was paid for it is refunded in the same append. */
+export async function voidTicketLine(
+  deps: BillDeps, ticketId: string, request: { lineId: string; reason: string; refundId: string; paymentId?: string }, context: CommandContext,
+) {
+  const shiftId = await openShiftId(deps);
+  const r = await deps.commands.handle(ticket, ticketStream(ticketId), { type: 'voidLine', ...request, shiftId, by: context.userId ?? null, at: deps.now() }, context);
+  return { position: r.position };
+}
+
 /** Cancels a ticket (its stream decides: no payments left), then frees its lines on the order. */
 export async function cancelTicket(deps: BillDeps, ticketId: string, reason: string, context: CommandContext): Promise<Position | null> {
   const r = await deps.commands.handle(ticket, ticketStream(ticketId), { type: 'cancelTicket', reason, by: context.userId ?? null, at: deps.now() }, context);

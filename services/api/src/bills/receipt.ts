@@ -37,6 +37,8 @@ function rows(d: ReceiptData): Row[] {
   for (const l of t.lines) {
     out.push({ kind: 'amount', label: d.dishNames[l.dishId] ?? 'Dish', cents: l.priceCents });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
+    const voided = t.voided.find((v) => v.line_id === l.lineId);
+    if (voided) out.push({ kind: 'amount', label: `  VOID: ${voided.reason}`, cents: -voided.amount_cents });
   }
   out.push({ kind: 'rule' });
   if (t.share) out.push({ kind: 'text', text: `Split evenly: part ${t.share.part} of ${t.share.parts}` });

@@ -21,7 +21,7 @@ export const TicketSchema = Type.Object({
   order_id: Type.String(),
   table_id: Type.Union([Type.String(), Type.Null()]),
   waiter: Type.String(),
-  lines: Type.Array(Type.Object({ id: Type.String(), dish_id: Type.String(), price: Money(), notes: Type.String() })),
+  lines: Type.Array(Type.Object({ id: Type.String(), dish_id: Type.String(), price: Money(), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }) })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
   subtotal: Money(), tip: Money(), total: Money('subtotal + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
   status: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], { description: '1 pending, 2 paid, 3 cancelled' }),
@@ -31,6 +31,7 @@ export const TicketSchema = Type.Object({
   paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   payments: Type.Array(PaymentSchema),
   refunds: Type.Array(Type.Object({ id: Type.String(), payment_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }) })),
+  voids: Type.Array(Type.Object({ line_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }) })),
   version: Type.Integer(),
 }, { $id: 'Ticket' });
 
@@ -51,11 +52,12 @@ export function ticketResponse(t: TicketView) {
   const f = ticketFiguresOf(t);
   return {
     id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter,
-    lines: t.lines.map((l) => ({ id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes })),
+    lines: t.lines.map((l) => ({ id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId) })),
     share: t.share, subtotal: fromCents(f.subtotal), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
     refunds: t.refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: fromCents(r.amount_cents), reason: r.reason, at: iso(r.at) })),
+    voids: t.voided.map((v) => ({ line_id: v.line_id, amount: fromCents(v.amount_cents), reason: v.reason, at: iso(v.at) })),
     version: t.version,
   };
 }

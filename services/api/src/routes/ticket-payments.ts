@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
-import { refundPayment, takePayment } from '../bills/payments.js';
+import { refundPayment, takePayment, voidTicketLine } from '../bills/payments.js';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { PaymentSchema, TicketSchema, paymentResponse, ticketResponse } from '../bills/views.js';
 
@@ -55,6 +55,22 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
     if (!payment) throw notFound();
     const change = payment.details.method === 'cash' ? payment.details.changeCents : 0;
     return reply.code(201).header('location', `/tickets/${t.id}`).send({ message: 'Payment taken' as const, payment: paymentResponse(payment), change: fromCents(change), ticket: ticketResponse(t) });
+  });
+
+  app.post('/tickets/:id/voids', {
+    onRequest: app.authorize('bills:refund'),
+    schema: {
+      tags: ['tickets'], summary: 'Void a line of a ticket, with a reason',
+      description: 'The line leaves the subtotal. What was already paid beyond the new subtotal is refunded from `payment_id` in the same append (a void of a paid line is a refund plus a line cancellation). Lines shared by an even split and the last line of a ticket cannot be voided (409).',
+      params: IdParams,
+      body: Strict({ line_id: Type.String({ format: 'uuid' }), reason: Type.String({ minLength: 1, maxLength: 500 }), payment_id: Type.Optional(Type.String({ format: 'uuid' })) }),
+      response: { 201: Type.Object({ message: Type.Literal('Line voided'), ticket: TicketSchema }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { line_id: lineId, reason, payment_id: paymentId } = request.body;
+    const r = await voidTicketLine(deps, request.params.id, { lineId, reason, refundId: newResourceId(request, 'refund'), ...(paymentId ? { paymentId } : {}) }, writeContext(request));
+    await app.readYourWrite(r.position);
+    return reply.code(201).send({ message: 'Line voided' as const, ticket: ticketResponse(await current(request.params.id)) });
   });
 
   app.post('/tickets/:id/refunds', {
