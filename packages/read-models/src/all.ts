@@ -7,6 +7,7 @@ import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
 import { ticketsProjection } from './tickets.js';
 import { shiftsProjection } from './shifts.js';
+import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -18,4 +19,5 @@ export const allProjections: Projection[] = [
   ordersProjection,
   ticketsProjection,
   shiftsProjection,
+  unmatchedPaymentsProjection,
 ];

@@ -8,3 +8,4 @@ export * from './tables.js';
 export * from './orders.js';
 export * from './tickets.js';
 export * from './shifts.js';
+export * from './unmatched-payments.js';

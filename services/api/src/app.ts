@@ -23,6 +23,7 @@ import ticketPaymentRoutes from './routes/ticket-payments.js';
 import receiptRoutes from './routes/receipts.js';
 import shiftRoutes from './routes/shifts.js';
 import currencyRoutes from './routes/currencies.js';
+import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -79,5 +80,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(receiptRoutes);
   await app.register(shiftRoutes);
   await app.register(currencyRoutes);
+  await app.register(walletUnmatchedRoutes);
   return app;
 }
