@@ -21,6 +21,10 @@ export interface Config {
   reconcileEveryS: number;
   logLevel: string;
   production: boolean;
+  /** Completing an order needs every line on a paid ticket (COMANDA_COMPLETE_REQUIRES_PAYMENT). */
+  completeRequiresPayment: boolean;
+  /** Printed on receipts (COMANDA_RESTAURANT_NAME). */
+  restaurantName: string;
   // Operations (issue 17): /metrics and scheduled backups.
   /** Bearer token for GET /metrics; null = the route is not served. */
   metricsToken: string | null;
@@ -70,6 +74,19 @@ function url(env: Env, name: string, schemes: string[]): string | null {
     throw new ConfigError(name, `must use one of ${schemes.join(', ')} (got ${parsed.protocol})`);
   }
   return raw;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function restaurantName(env: Env): string {
+  const name = text(env, 'COMANDA_RESTAURANT_NAME') ?? 'Comanda';
+  if (name.length > 80) throw new ConfigError('COMANDA_RESTAURANT_NAME', 'must be at most 80 characters');
+  return name;
 }
 
 function timezone(env: Env): string {
@@ -141,6 +158,8 @@ export function loadConfig(env: Env = process.env): Config {
     reconcileEveryS: integer(env, 'COMANDA_RECONCILE_EVERY_S', 30, 1, 86_400),
     logLevel,
     production: env.NODE_ENV === 'production',
+    completeRequiresPayment: flag(env, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'),
+    restaurantName: restaurantName(env),
     ...operations(env),
   };
 }

@@ -9,6 +9,7 @@ t.test('defaults match the design table', async (t) => {
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
     adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
+    completeRequiresPayment: false, restaurantName: 'Comanda',
   });
   t.ok(c.dataDir.endsWith('/data'));
 });
@@ -29,7 +30,10 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_CONSISTENCY_WAIT_MS: '-1' }, 'COMANDA_CONSISTENCY_WAIT_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
+    [{ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'yes' }, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'],
+    [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],
   ];
+  t.match(loadConfig({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true', COMANDA_RESTAURANT_NAME: 'La Esquina' }), { completeRequiresPayment: true, restaurantName: 'La Esquina' });
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });
   }

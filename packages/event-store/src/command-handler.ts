@@ -1,4 +1,5 @@
 import { type Decider, DomainError, type DomainEvent, conflict, newId, preconditionFailed } from '@comanda/domain';
+import { type Folded, snapshotIfDue, startingPoint } from './snapshots.js';
 import { type EventStore, type NewEvent, type Position, WrongExpectedRevision } from './types.js';
 
 export interface CommandContext {
@@ -21,19 +22,7 @@ export interface CommandResult<E, S> {
   replayed: boolean;
 }
 
-interface Cached<S> {
-  revision: number;
-  state: S;
-  /** Idempotency keys recorded in this stream → the request fingerprint and what it appended. */
-  keys: Map<string, Replay>;
-}
-
-interface Replay {
-  fingerprint: string;
-  events: DomainEvent[];
-  revision: number;
-  position: Position;
-}
+type Cached<S> = Folded<S>;
 
 /** How many idempotency keys a stream remembers (the newest ones). */
 const KEYS_PER_STREAM = 1000;
@@ -87,10 +76,10 @@ export class CommandHandler {
 
   async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<Cached<S>> {
     const cached = this.cache.get(stream) as Cached<S> | undefined;
-    let state = cached?.state ?? decider.initialState();
-    let revision = cached?.revision ?? -1;
+    const start = cached ?? (await startingPoint(this.store, decider as Decider<unknown, unknown, S>, stream));
+    let { state, revision } = start;
     // Only ever grows with recorded facts, so sharing it with a command in flight is safe.
-    const keys = cached?.keys ?? new Map<string, Replay>();
+    const { keys } = start;
     const fresh = await this.store.readStream(stream, revision + 1);
     for (const e of fresh) {
       state = decider.evolve(state, { type: e.type, data: e.data } as E);
@@ -107,8 +96,10 @@ export class CommandHandler {
         if (keys.size > KEYS_PER_STREAM) keys.delete(keys.keys().next().value!);
       }
     }
-    const loaded = { revision, state, keys };
+    const loaded = { revision, state, keys, snapshotAt: start.snapshotAt };
     if (fresh.length > 0 || !cached) this.remember(stream, loaded);
+    // Only a state read from the store may be saved; a cached one can be speculative (see handle).
+    if (!cached) await this.snapshot(decider, stream, loaded);
     return loaded;
   }
 
@@ -163,7 +154,8 @@ export class CommandHandler {
   ): Promise<CommandResult<E, S>> {
     for (let attempt = 1; ; attempt++) {
       tries.n = attempt;
-      const { revision, state, keys } = await this.load(decider, stream);
+      const loaded = await this.load(decider, stream);
+      const { revision, state, keys } = loaded;
       if (context.idempotency) {
         const seen = keys.get(context.idempotency.key);
         if (seen && seen.fingerprint !== context.idempotency.fingerprint) {
@@ -192,14 +184,18 @@ export class CommandHandler {
       for (const e of events) next = decider.evolve(next, e);
       const appending = this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
       // Speculative until the append resolves: the next queued command decides on it (see handle).
-      this.remember(stream, { revision: revision + events.length, state: next, keys });
+      this.remember(stream, { revision: revision + events.length, state: next, keys, snapshotAt: loaded.snapshotAt });
       handOver();
       try {
         const result = await appending;
         if (context.idempotency) {
           keys.set(context.idempotency.key, { fingerprint: context.idempotency.fingerprint, events, revision: result.nextRevision, position: result.position });
         }
-        this.remember(stream, { revision: result.nextRevision, state: next, keys });
+        const written = { revision: result.nextRevision, state: next, keys, snapshotAt: loaded.snapshotAt };
+        // A command queued behind this one may already have remembered the state after its own events.
+        const current = this.cache.get(stream);
+        if (!current || current.revision <= written.revision) this.remember(stream, written);
+        await this.snapshot(decider, stream, written);
         return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
         // What was remembered never happened: the next load reads the stream again.
@@ -222,6 +218,15 @@ export class CommandHandler {
     await this.queues.get(stream)?.settled;
     const { state, revision } = await this.load(decider, stream);
     return { state, revision };
+  }
+
+  /** Snapshots are a cache of the log: a failure to write one is logged by nobody and costs a longer fold. */
+  private async snapshot<S>(decider: Decider<unknown, unknown, S> | Decider<never, never, S>, stream: string, folded: Cached<S>): Promise<void> {
+    try {
+      await snapshotIfDue(this.store, decider as Decider<unknown, unknown, S>, stream, folded);
+    } catch {
+      // The next one is tried SNAPSHOT_EVERY events later at the latest.
+    }
   }
 
   private remember(stream: string, value: Cached<unknown>): void {

@@ -7,6 +7,7 @@ import {
   type Position,
   type RecordedEvent,
   type Subscription,
+  type StoredSnapshot,
   type SubscriptionHandlers,
   WrongExpectedRevision,
   revisionMatches,
@@ -14,6 +15,16 @@ import {
 
 /** The event store for unit tests: the whole log in one array, position = index + 1. */
 export class MemoryEventStore implements EventStore {
+  private readonly snapshots = new Map<string, StoredSnapshot>();
+
+  async readSnapshot(stream: string): Promise<StoredSnapshot | null> {
+    return this.snapshots.get(stream) ?? null;
+  }
+
+  async writeSnapshot(stream: string, snapshot: StoredSnapshot): Promise<void> {
+    this.snapshots.set(stream, snapshot);
+  }
+
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
   private readonly subscriptions = new Set<LocalSubscription>();

@@ -8,6 +8,7 @@ import {
   type Position,
   type RecordedEvent,
   type Subscription,
+  type StoredSnapshot,
   type SubscriptionHandlers,
   WrongExpectedRevision,
   revisionMatches,
@@ -58,6 +59,8 @@ export class SqliteEventStore implements EventStore {
     readStream: Database.Statement<[string, number]>;
     readAfter: Database.Statement<[number | bigint, number]>;
     head: Database.Statement<[], { p: number | bigint | null }>;
+    readSnapshot: Database.Statement<[string], StoredSnapshot>;
+    writeSnapshot: Database.Statement<[string, number, string, string]>;
   };
   private readonly appendOne: (p: PendingAppend) => { result: AppendResult; recorded: RecordedEvent[] };
   private readonly appendAll: (batch: PendingAppend[]) => Array<{ result?: AppendResult; recorded?: RecordedEvent[]; error?: unknown }>;
@@ -79,6 +82,12 @@ export class SqliteEventStore implements EventStore {
         metadata    TEXT    NOT NULL,
         recorded_at INTEGER NOT NULL,
         UNIQUE (stream, revision)
+      );
+      CREATE TABLE IF NOT EXISTS snapshots (
+        stream   TEXT    PRIMARY KEY,
+        revision INTEGER NOT NULL,
+        schema   TEXT    NOT NULL,
+        body     TEXT    NOT NULL
       );`);
     this.stmt = {
       revision: this.db.prepare('SELECT max(revision) AS r FROM events WHERE stream = ?'),
@@ -88,6 +97,9 @@ export class SqliteEventStore implements EventStore {
       readStream: this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
       readAfter: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare('SELECT max(position) AS p FROM events'),
+      readSnapshot: this.db.prepare('SELECT revision, schema, body FROM snapshots WHERE stream = ?'),
+      // A snapshot is a cache of the log: losing one costs a longer fold, never a fact.
+      writeSnapshot: this.db.prepare('INSERT OR REPLACE INTO snapshots (stream, revision, schema, body) VALUES (?, ?, ?, ?)'),
     };
     this.appendOne = this.db.transaction((p: PendingAppend) => {
       const current = this.stmt.revision.get(p.stream)?.r ?? -1;
@@ -157,6 +169,14 @@ export class SqliteEventStore implements EventStore {
   private remember(events: RecordedEvent[]): void {
     this.recent.push(...events);
     if (this.recent.length > this.recentLimit * 2) this.recent.splice(0, this.recent.length - this.recentLimit);
+  }
+
+  async readSnapshot(stream: string): Promise<StoredSnapshot | null> {
+    return this.stmt.readSnapshot.get(stream) ?? null;
+  }
+
+  async writeSnapshot(stream: string, snapshot: StoredSnapshot): Promise<void> {
+    this.stmt.writeSnapshot.run(stream, snapshot.revision, snapshot.schema, snapshot.body);
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {

@@ -41,7 +41,18 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** A stream's folded state at a revision, tagged with the decider's snapshot schema (`name@version`). */
+export interface StoredSnapshot {
+  revision: number;
+  schema: string;
+  /** JSON text of what the command handler keeps: state and recent idempotency keys. */
+  body: string;
+}
+
 export interface EventStore {
+  /** Optional: stores that can keep snapshots beside the log (SQLite, memory). */
+  readSnapshot?(stream: string): Promise<StoredSnapshot | null>;
+  writeSnapshot?(stream: string, snapshot: StoredSnapshot): Promise<void>;
   append(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** All events of a stream from `fromRevision` (inclusive), oldest first; [] for an unknown stream. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;

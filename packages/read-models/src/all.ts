@@ -5,6 +5,8 @@ import { dishesProjection } from './dishes.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
+import { ticketsProjection } from './tickets.js';
+import { shiftsProjection } from './shifts.js';
 import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
@@ -15,5 +17,7 @@ export const allProjections: Projection[] = [
   spacesProjection,
   tablesProjection,
   ordersProjection,
+  ticketsProjection,
+  shiftsProjection,
   unmatchedPaymentsProjection,
 ];

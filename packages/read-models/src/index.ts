@@ -6,4 +6,6 @@ export * from './dishes.js';
 export * from './spaces.js';
 export * from './tables.js';
 export * from './orders.js';
+export * from './tickets.js';
+export * from './shifts.js';
 export * from './unmatched-payments.js';

@@ -19,6 +19,11 @@ import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
 import walletEventRoutes from './routes/wallet-events.js';
+import ticketRoutes from './routes/tickets.js';
+import ticketPaymentRoutes from './routes/ticket-payments.js';
+import receiptRoutes from './routes/receipts.js';
+import shiftRoutes from './routes/shifts.js';
+import currencyRoutes from './routes/currencies.js';
 import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 
 /** Paths of every secret that could reach a log line. */
@@ -72,6 +77,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(tableRoutes);
   await app.register(walletRoutes);
   await app.register(walletEventRoutes);
+  await app.register(ticketRoutes);
+  await app.register(ticketPaymentRoutes);
+  await app.register(receiptRoutes);
+  await app.register(shiftRoutes);
+  await app.register(currencyRoutes);
   await app.register(walletUnmatchedRoutes);
   return app;
 }

@@ -9,6 +9,7 @@ import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
+import { firstCommandAfterRestart } from './first-command.js';
 import { seatingVsTakeAway } from './seating.js';
 import { webhookIntake } from './webhooks.js';
 
@@ -128,6 +129,7 @@ try {
   await readYourWrites();
   results.push(await webhookIntake(dir));
   results.push(await seatingVsTakeAway(dir));
+  results.push(...(await firstCommandAfterRestart(dir)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

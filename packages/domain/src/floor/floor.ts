@@ -140,6 +140,8 @@ function statusChange(t: Table, target: TableSetup): FloorEvent[] {
 
 export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
   initialState: () => ({ spaces: {}, tables: {} }),
+  // One stream per restaurant that grows with every seating: folded from a snapshot after a restart.
+  snapshot: { name: 'floor', version: 1 },
 
   decide(command, state) {
     switch (command.type) {

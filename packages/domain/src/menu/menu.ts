@@ -92,6 +92,7 @@ const sameDetails = (a: DishDetails, b: DishDetails) => a.name === b.name && a.p
 
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
   initialState: () => ({ categories: {}, dishes: {} }),
+  snapshot: { name: 'menu', version: 1 },
 
   decide(command, state) {
     switch (command.type) {

@@ -2,6 +2,7 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
+import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 
 /**
  * One order (`order-<id>`): its lines, its state in the kitchen's lifecycle and its table. Every rule
@@ -44,6 +45,8 @@ export interface Order {
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
+  /** Lines on live tickets (bills): see billing.ts. Not part of `version`: billing never makes a waiter's If-Match stale. */
+  billing: Billing;
   version: number;
 }
 
@@ -57,7 +60,8 @@ export type OrderEvent =
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
   | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string } }
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
-  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } };
+  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
+  | BillingEvent;
 
 /**
  * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
@@ -83,7 +87,8 @@ export type OrderCommand =
   | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number }
   | { type: 'deleteOrder' }
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
-  | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number };
+  | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
+  | BillingCommand;
 
 export const orderTotal = (order: Pick<Order, 'lines'>): Cents =>
   Object.values(order.lines).reduce((sum, line) => sum + line.priceCents, 0);
@@ -99,15 +104,21 @@ function mayChangeDishes(order: Order & { status: OrderStatus }): void {
   }
 }
 
-function transition(from: OrderStatus, to: OrderStatus, at: number): OrderEvent[] {
+/** An order with live tickets is neither cancelled nor deleted: its tickets are cancelled first. */
+function noLiveTickets(o: Order): void {
+  if (Object.keys(o.billing.bills).length) throw conflict('The order has live tickets; cancel them first');
+}
+
+function transition(from: OrderStatus, to: OrderStatus, at: number, o?: Order): OrderEvent[] {
   if (from === to) return [];
+  if (to === 'cancelled' && o) noLiveTickets(o);
   if (!TRANSITIONS[from].includes(to)) throw conflict(`An order cannot go from ${from} to ${to}`, { from, to });
   return [{ type: 'OrderStatusChanged', data: { from, to, at } }];
 }
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, billing: emptyBilling(), version: 0,
   }),
 
   decide(command, state) {
@@ -128,6 +139,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const line = o.lines[command.lineId];
         if (!line) throw notFound();
         mayChangeDishes(o);
+        lineNotBilled(o.billing, [line.lineId]);
         const priceCents = command.priceCents ?? line.priceCents;
         const notes = command.notes ?? line.notes;
         if (priceCents === line.priceCents && notes === line.notes) return [];
@@ -137,18 +149,20 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const o = existing(state);
         if (!o.lines[command.lineId]) throw notFound();
         mayChangeDishes(o);
+        lineNotBilled(o.billing, [command.lineId]);
         return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId } }];
       }
       case 'clearLines': {
         const o = existing(state);
         mayChangeDishes(o);
         const lineIds = Object.keys(o.lines);
+        lineNotBilled(o.billing, lineIds);
         return lineIds.length ? [{ type: 'OrderLinesCleared', data: { lineIds } }] : [];
       }
       case 'changeStatus': {
         const o = existing(state);
         unchangedSince(o.version, command.ifMatch);
-        return transition(o.status, command.to, command.at);
+        return transition(o.status, command.to, command.at, o);
       }
       case 'updateOrder': {
         const o = existing(state);
@@ -161,7 +175,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
           if (!isActive(o.status)) throw conflict(`A ${o.status} order cannot move to another table`);
           events.push({ type: 'OrderMovedToTable', data: { from: o.tableId, to: command.tableId } });
         }
-        return [...events, ...transition(o.status, command.status, command.at)];
+        return [...events, ...transition(o.status, command.status, command.at, o)];
       }
       case 'deleteOrder': {
         const o = existing(state);
@@ -169,8 +183,16 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         if (o.status !== 'pending' && o.status !== 'cancelled') {
           throw conflict(`Only pending or cancelled orders can be deleted; this one is ${o.status}`);
         }
+        noLiveTickets(o);
         return [{ type: 'OrderDeleted', data: { tableId: o.tableId } }];
       }
+      case 'billLines': {
+        const o = existing(state);
+        if (o.status === 'cancelled') throw conflict('A cancelled order cannot be billed');
+        return decideBilling(command, o.billing, new Set(Object.keys(o.lines)));
+      }
+      case 'releaseTicket':
+        return decideBilling(command, state.billing, new Set());
       case 'recordPayment': {
         if (!state.orderId) throw notFound();
         if (state.payments[command.paymentHash]) return [];
@@ -215,6 +237,9 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const { paymentHash, amountSat, receivedAt } = event.data;
         return { ...state, payments: { ...state.payments, [paymentHash]: { amountSat, receivedAt } }, version };
       }
+      case 'OrderBilled':
+      case 'OrderTicketCancelled':
+        return { ...state, billing: evolveBilling(state.billing, event) };
     }
   },
 };

@@ -20,6 +20,15 @@ export const PERMISSIONS = {
   'orders:status': ['admin', 'manager', 'waiter', 'kitchen'],
   'orders:delete': ['admin', 'manager'],
   'sales:read': ['admin', 'manager'],
+  /** Bills: waiters issue tickets and take payments at the table; refunds, cancels and the till are managers'. */
+  'bills:read': ['admin', 'manager', 'waiter'],
+  'bills:write': ['admin', 'manager', 'waiter'],
+  'bills:refund': ['admin', 'manager'],
+  'bills:cancel': ['admin', 'manager'],
+  'shifts:read': ['admin', 'manager', 'waiter'],
+  'shifts:manage': ['admin', 'manager'],
+  'currencies:read': ['admin', 'manager', 'waiter', 'kitchen'],
+  'currencies:write': ['admin'],
   'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],
   'wallet:admin': ['admin'],
   /** Payments received that need a manager's eye (unmatched, late, after deletion). */

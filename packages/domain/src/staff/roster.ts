@@ -73,6 +73,7 @@ function nameFree(roster: Roster, name: string, except?: string): void {
 
 export const roster: Decider<StaffCommand, StaffEvent, Roster> = {
   initialState: () => ({ members: {} }),
+  snapshot: { name: 'staff', version: 1 },
 
   decide(command, state) {
     switch (command.type) {

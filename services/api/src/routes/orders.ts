@@ -10,6 +10,7 @@ import { idFromKey } from '@comanda/domain';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 import { NewOrderDish, type NewOrderDishBody, linesFrom } from '../orders/lines.js';
 import { later, orderState, releaseAfter, seat, unseat } from '../orders/seating.js';
+import { requirePaid } from '../bills/due.js';
 import { OrderDishSchema, OrderPaymentSchema, OrderSchema, lineResponse, orderResponse } from '../orders/views.js';
 
 const OrderBody = Type.Object({
@@ -134,6 +135,7 @@ export default async function orderRoutes(app: FastifyInstance) {
     if (!isOrderStatus(status)) errs.push({ field: 'status', message: 'must be pending, preparing, ready, completed or cancelled' });
     if (body.user_id !== before.userId) await checkUser(body.user_id, errs);
     if (errs.length) throw validationFailed(errs);
+    if (app.deps.config.completeRequiresPayment && status === 'completed' && before.status !== 'completed') await requirePaid(commands, before);
     const detailsChange = body.user_id !== before.userId || body.waiter.trim() !== before.waiter || body.table_id !== before.tableId;
     if (detailsChange && !may(request.staff!.role, 'orders:write')) throw forbidden();
     const context = writeContext(request);

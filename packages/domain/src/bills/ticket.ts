@@ -1,0 +1,250 @@
+import type { Decider } from '../decider.js';
+import { conflict, notFound, validationFailed } from '../errors.js';
+import { type Cents, fromCents } from '../money.js';
+import { PAYMENT_METHODS, type PaymentDetails, type PaymentMethod, type TillMethod } from './payment-methods.js';
+
+/**
+ * One ticket (the bill a guest pays, `ticket-<id>`): its lines or its share of an even split, its
+ * payments and refunds. Everything about money on a ticket is decided here, so two cashiers paying the
+ * same ticket append with the same expected revision: the second is decided again on the paid ticket.
+ */
+export const ticketStream = (ticketId: string) => `ticket-${ticketId}`;
+
+/** The seed's numeric states. */
+export const TICKET_STATUS = { pending: 1, paid: 2, cancelled: 3 } as const;
+export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
+export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATUS> = { 1: 'pending', 2: 'paid', 3: 'cancelled' };
+
+export interface TicketLine { lineId: string; dishId: string; priceCents: Cents; notes: string }
+
+export interface TicketPayment {
+  paymentId: string;
+  method: PaymentMethod;
+  /** What went to the bill (never more than was due). */
+  amountCents: Cents;
+  tipCents: Cents;
+  /** Money received beyond the due and the tip that was not given back (a late or over-paid Lightning payment). */
+  overpaidCents: Cents;
+  details: PaymentDetails;
+  /** The shift open when it was taken; null for a card or Lightning payment with no shift open. */
+  shiftId: string | null;
+  takenBy: string | null;
+  takenAt: number;
+}
+
+export interface TicketRefund {
+  refundId: string; paymentId: string; method: PaymentMethod; amountCents: Cents; reason: string;
+  shiftId: string | null; by: string | null; at: number;
+}
+
+export interface TicketIssue {
+  ticketId: string;
+  orderId: string;
+  /** The tickets issued together for the same lines share a bill (see order/billing.ts). */
+  billId: string;
+  tableId: string | null;
+  waiter: string;
+  currencyId: string;
+  lines: TicketLine[];
+  /** Part i of n of an even split; null when the ticket carries its lines whole. */
+  share: { part: number; parts: number } | null;
+  subtotalCents: Cents;
+  issuedAt: number;
+  issuedBy: string | null;
+}
+
+export interface Ticket {
+  issue: TicketIssue | null;
+  status: TicketStatus | null;
+  payments: Record<string, TicketPayment & { refundedCents: Cents }>;
+  refunds: TicketRefund[];
+  voided: Record<string, { amountCents: Cents; reason: string }>;
+  paidAt: number | null;
+  cancelledAt: number | null;
+  version: number;
+}
+
+export type TicketEvent =
+  | { type: 'TicketIssued'; data: TicketIssue }
+  | { type: 'PaymentTaken'; data: TicketPayment }
+  | { type: 'TicketPaid'; data: { at: number } }
+  | { type: 'PaymentRefunded'; data: TicketRefund }
+  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
+  | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } };
+
+export type TicketCommand =
+  | { type: 'issueTicket'; issue: TicketIssue }
+  | {
+      type: 'takePayment'; paymentId: string; method: TillMethod; amountCents: Cents; tipCents: Cents;
+      tenderedCents?: Cents; shiftId: string | null; by: string | null; at: number;
+    }
+  /** Money that has already arrived (issue 13's Lightning): recorded whatever the ticket's state. */
+  | { type: 'recordReceivedPayment'; paymentId: string; amountCents: Cents; details: PaymentDetails; shiftId: string | null; by: string | null; at: number }
+  | { type: 'refundPayment'; refundId: string; paymentId: string; amountCents: Cents; reason: string; shiftId: string | null; by: string | null; at: number }
+  | { type: 'cancelTicket'; reason: string; by: string | null; at: number }
+  /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
+  | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number };
+
+const sum = <T>(items: Iterable<T>, f: (item: T) => number) => { let s = 0; for (const i of items) s += f(i); return s; };
+
+/** The figures a ticket shows, all in cents. */
+export function ticketFigures(t: Ticket) {
+  const subtotal = (t.issue?.subtotalCents ?? 0) - sum(Object.values(t.voided), (v) => v.amountCents);
+  const payments = Object.values(t.payments);
+  const applied = sum(payments, (p) => p.amountCents);
+  const tip = sum(payments, (p) => p.tipCents);
+  const received = sum(payments, (p) => p.amountCents + p.tipCents + p.overpaidCents);
+  const refunded = sum(t.refunds, (r) => r.amountCents);
+  const due = t.status === TICKET_STATUS.pending ? Math.max(0, subtotal - applied) : 0;
+  return { subtotal, tip, total: subtotal + tip, paid: received - refunded, refunded, due };
+}
+
+const money = (cents: Cents) => fromCents(cents).toFixed(2);
+
+function live(t: Ticket): Ticket & { issue: TicketIssue; status: TicketStatus } {
+  if (!t.issue || !t.status) throw notFound();
+  return t as Ticket & { issue: TicketIssue; status: TicketStatus };
+}
+
+function payable(t: Ticket & { status: TicketStatus }): void {
+  if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is cancelled');
+  if (t.status === TICKET_STATUS.paid) throw conflict('The ticket is already paid');
+}
+
+const noOpenShift = () => conflict('No open shift', { reason: 'cash must be counted: open a shift first' });
+
+function settles(t: Ticket & { issue: TicketIssue }, appliedCents: Cents, at: number): TicketEvent[] {
+  const before = sum(Object.values(t.payments), (p) => p.amountCents);
+  return t.status === TICKET_STATUS.pending && before + appliedCents >= ticketFigures(t).subtotal ? [{ type: 'TicketPaid', data: { at } }] : [];
+}
+
+function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, command: Extract<TicketCommand, { type: 'voidLine' }>): TicketEvent[] {
+  if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is cancelled');
+  if (t.issue.share) throw conflict('A line shared by an even split cannot be voided; cancel the split and bill again');
+  const line = t.issue.lines.find((l) => l.lineId === command.lineId);
+  if (!line) throw validationFailed([{ field: 'line_id', message: 'must name a line of this ticket' }]);
+  if (t.voided[line.lineId]) throw conflict('The line is already voided');
+  if (!command.reason.trim()) throw validationFailed([{ field: 'reason', message: 'is required' }]);
+  const live = t.issue.lines.filter((l) => !t.voided[l.lineId]);
+  if (live.length === 1) throw conflict('The last line of a ticket cannot be voided; refund and cancel the ticket instead');
+  const { subtotal } = ticketFigures(t);
+  const newSubtotal = subtotal - line.priceCents;
+  const applied = sum(Object.values(t.payments), (p) => p.amountCents);
+  // What was paid beyond what the bill now asks is given back, from the payment the manager names
+  // (refunds made before, e.g. a goodwill gesture, stand apart from the void).
+  const refundDue = Math.max(0, applied - newSubtotal);
+  const { by, at } = command;
+  const reason = command.reason.trim();
+  const events: TicketEvent[] = [{ type: 'TicketLineVoided', data: { lineId: line.lineId, amountCents: line.priceCents, reason, by, at } }];
+  if (refundDue > 0) {
+    if (!command.paymentId) throw validationFailed([{ field: 'payment_id', message: `is required: ${money(refundDue)} was paid for this line` }]);
+    const payment = t.payments[command.paymentId];
+    if (!payment) throw validationFailed([{ field: 'payment_id', message: 'must name a payment of this ticket' }]);
+    const refundable = payment.amountCents + payment.tipCents + payment.overpaidCents - payment.refundedCents;
+    if (refundDue > refundable) throw conflict(`A refund cannot exceed what is left of that payment (${money(refundable)})`, { refundable: fromCents(refundable) });
+    if (PAYMENT_METHODS[payment.method].drawer && command.shiftId === null) throw noOpenShift();
+    events.push({ type: 'PaymentRefunded', data: { refundId: command.refundId, paymentId: payment.paymentId, method: payment.method, amountCents: refundDue, reason: `void: ${reason}`, shiftId: command.shiftId, by, at } });
+  }
+  if (t.status === TICKET_STATUS.pending && applied >= newSubtotal && applied > 0) events.push({ type: 'TicketPaid', data: { at } });
+  return events;
+}
+
+export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
+  initialState: () => ({ issue: null, status: null, payments: {}, refunds: [], voided: {}, paidAt: null, cancelledAt: null, version: 0 }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'issueTicket': {
+        // Re-issuing the same ticket of the same bill completes an interrupted issue; anything else is a clash.
+        if (state.issue) {
+          if (state.issue.billId === command.issue.billId) return [];
+          throw conflict('This ticket already exists');
+        }
+        return [{ type: 'TicketIssued', data: command.issue }];
+      }
+      case 'takePayment': {
+        const t = live(state);
+        if (t.payments[command.paymentId]) return [];
+        payable(t);
+        const rules = PAYMENT_METHODS[command.method];
+        if (rules.drawer && command.shiftId === null) throw noOpenShift();
+        if (!Number.isSafeInteger(command.amountCents) || command.amountCents < 1) throw validationFailed([{ field: 'amount', message: 'must be more than 0' }]);
+        if (!Number.isSafeInteger(command.tipCents) || command.tipCents < 0) throw validationFailed([{ field: 'tip', message: 'must not be negative' }]);
+        if (command.tenderedCents !== undefined && !rules.changeGiven) throw validationFailed([{ field: 'tendered', message: 'is only for cash' }]);
+        const { due } = ticketFigures(t);
+        if (command.amountCents > due && !rules.changeGiven) {
+          throw conflict(`The amount exceeds the amount due (${money(due)})`, { due: fromCents(due) });
+        }
+        const applied = Math.min(command.amountCents, due);
+        let details: PaymentDetails = { method: command.method as 'credit_card' | 'debit_card' };
+        if (command.method === 'cash') {
+          const tendered = command.tenderedCents ?? command.amountCents + command.tipCents;
+          if (tendered < command.amountCents + command.tipCents) throw validationFailed([{ field: 'tendered', message: 'must cover the amount and the tip' }]);
+          details = { method: 'cash', tenderedCents: tendered, changeCents: tendered - applied - command.tipCents };
+        }
+        const payment: TicketPayment = {
+          paymentId: command.paymentId, method: command.method, amountCents: applied, tipCents: command.tipCents, overpaidCents: 0,
+          details, shiftId: command.shiftId, takenBy: command.by, takenAt: command.at,
+        };
+        return [{ type: 'PaymentTaken', data: payment }, ...settles(t, applied, command.at)];
+      }
+      case 'recordReceivedPayment': {
+        const t = live(state);
+        if (t.payments[command.paymentId]) return [];
+        const { due } = ticketFigures(t);
+        const applied = Math.min(command.amountCents, due);
+        const payment: TicketPayment = {
+          paymentId: command.paymentId, method: command.details.method, amountCents: applied, tipCents: 0,
+          overpaidCents: command.amountCents - applied, details: command.details, shiftId: command.shiftId, takenBy: command.by, takenAt: command.at,
+        };
+        return [{ type: 'PaymentTaken', data: payment }, ...(applied > 0 ? settles(t, applied, command.at) : [])];
+      }
+      case 'refundPayment': {
+        const t = live(state);
+        const payment = t.payments[command.paymentId];
+        if (!payment) throw validationFailed([{ field: 'payment_id', message: 'must name a payment of this ticket' }]);
+        if (!command.reason.trim()) throw validationFailed([{ field: 'reason', message: 'is required' }]);
+        if (!Number.isSafeInteger(command.amountCents) || command.amountCents < 1) throw validationFailed([{ field: 'amount', message: 'must be more than 0' }]);
+        if (t.refunds.some((r) => r.refundId === command.refundId)) return [];
+        const refundable = payment.amountCents + payment.tipCents + payment.overpaidCents - payment.refundedCents;
+        if (command.amountCents > refundable) {
+          throw conflict(`A refund cannot exceed what is left of that payment (${money(refundable)})`, { refundable: fromCents(refundable) });
+        }
+        if (PAYMENT_METHODS[payment.method].drawer && command.shiftId === null) throw noOpenShift();
+        const { refundId, paymentId, amountCents, reason, shiftId, by, at } = command;
+        return [{ type: 'PaymentRefunded', data: { refundId, paymentId, method: payment.method, amountCents, reason: reason.trim(), shiftId, by, at } }];
+      }
+      case 'voidLine':
+        return voidLine(live(state), command);
+      case 'cancelTicket': {
+        const t = live(state);
+        if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is already cancelled');
+        if (ticketFigures(t).paid > 0) throw conflict('A ticket with payments cannot be cancelled; refund them first');
+        return [{ type: 'TicketCancelled', data: { reason: command.reason, by: command.by, at: command.at } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    const version = state.version + 1;
+    switch (event.type) {
+      case 'TicketIssued':
+        return { ...state, issue: event.data, status: TICKET_STATUS.pending, version };
+      case 'PaymentTaken':
+        return { ...state, payments: { ...state.payments, [event.data.paymentId]: { ...event.data, refundedCents: 0 } }, version };
+      case 'TicketPaid':
+        return { ...state, status: TICKET_STATUS.paid, paidAt: event.data.at, version };
+      case 'PaymentRefunded': {
+        const p = state.payments[event.data.paymentId]!;
+        const payments = { ...state.payments, [p.paymentId]: { ...p, refundedCents: p.refundedCents + event.data.amountCents } };
+        return { ...state, payments, refunds: [...state.refunds, event.data], version };
+      }
+      case 'TicketCancelled':
+        return { ...state, status: TICKET_STATUS.cancelled, cancelledAt: event.data.at, version };
+      case 'TicketLineVoided': {
+        const { lineId, amountCents, reason } = event.data;
+        return { ...state, voided: { ...state.voided, [lineId]: { amountCents, reason } }, version };
+      }
+    }
+  },
+};

@@ -1,0 +1,67 @@
+import type { Cents } from '../money.js';
+import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods.js';
+
+/** A payment as the Z report counts it. */
+export interface CountedPayment { id: string; method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string }
+export interface CountedRefund { id: string; method: PaymentMethod; amountCents: Cents }
+
+export interface ZReport {
+  /** What went to bills (without tips). */
+  salesCents: Cents;
+  tipsCents: Cents;
+  tipsByWaiter: Record<string, Cents>;
+  overpaidCents: Cents;
+  byMethod: Partial<Record<PaymentMethod, { count: number; amountCents: Cents; tipCents: Cents; refundsCents: Cents }>>;
+  refundsCents: Cents;
+  /** Everything received less everything refunded. */
+  netCents: Cents;
+  /** Still unpaid: pending tickets and unbilled lines of completed orders. */
+  openCents: Cents;
+  cashFloatCents: Cents;
+  expectedCashCents: Cents;
+  countedCashCents: Cents;
+  /** Counted less expected: negative when the drawer is short. */
+  differenceCents: Cents;
+  /** What this report counted, so the next shift counts what arrived late and nothing twice. */
+  counted: { paymentIds: string[]; refundIds: string[] };
+}
+
+/**
+ * The shift's figures, to the cent. The drawer holds the float, every cash payment's amount and tip
+ * (the change went back to the guest) less cash refunds; tips are listed by waiter so they can be paid out.
+ */
+export function zReport(input: {
+  cashFloatCents: Cents; countedCashCents: Cents; openCents: Cents; payments: CountedPayment[]; refunds: CountedRefund[];
+}): ZReport {
+  const byMethod: ZReport['byMethod'] = {};
+  const tipsByWaiter: Record<string, Cents> = {};
+  const row = (m: PaymentMethod) => (byMethod[m] ??= { count: 0, amountCents: 0, tipCents: 0, refundsCents: 0 });
+  let salesCents = 0, tipsCents = 0, overpaidCents = 0, refundsCents = 0, drawer = 0;
+  for (const p of input.payments) {
+    const r = row(p.method);
+    r.count += 1;
+    r.amountCents += p.amountCents + p.overpaidCents;
+    r.tipCents += p.tipCents;
+    salesCents += p.amountCents;
+    tipsCents += p.tipCents;
+    overpaidCents += p.overpaidCents;
+    if (p.tipCents) tipsByWaiter[p.waiter] = (tipsByWaiter[p.waiter] ?? 0) + p.tipCents;
+    if (PAYMENT_METHODS[p.method].drawer) drawer += p.amountCents + p.tipCents + p.overpaidCents;
+  }
+  for (const refund of input.refunds) {
+    row(refund.method).refundsCents += refund.amountCents;
+    refundsCents += refund.amountCents;
+    if (PAYMENT_METHODS[refund.method].drawer) drawer -= refund.amountCents;
+  }
+  const expectedCashCents = input.cashFloatCents + drawer;
+  return {
+    salesCents, tipsCents, tipsByWaiter, overpaidCents, byMethod, refundsCents,
+    netCents: salesCents + tipsCents + overpaidCents - refundsCents,
+    openCents: input.openCents,
+    cashFloatCents: input.cashFloatCents,
+    expectedCashCents,
+    countedCashCents: input.countedCashCents,
+    differenceCents: input.countedCashCents - expectedCashCents,
+    counted: { paymentIds: input.payments.map((p) => p.id), refundIds: input.refunds.map((r) => r.id) },
+  };
+}

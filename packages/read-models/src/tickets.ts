@@ -1,0 +1,80 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import type { PaymentDetails, PaymentMethod, TicketEvent, TicketLine } from '@comanda/domain';
+import type { ReadStore } from '@comanda/read-store';
+import { type Projection, type Tracked, updateDocument } from './projection.js';
+
+export interface PaymentView {
+  id: string; method: PaymentMethod; amount_cents: number; tip_cents: number; overpaid_cents: number; refunded_cents: number;
+  details: PaymentDetails; shift_id: string | null; taken_by: string | null; taken_at: number;
+}
+export interface RefundView { id: string; payment_id: string; method: PaymentMethod; amount_cents: number; reason: string; shift_id: string | null; by: string | null; at: number }
+
+/** A ticket with its payments and refunds embedded: one document per ticket, money in cents. */
+export type TicketView = Tracked & {
+  id: string; order_id: string; bill_id: string; table_id: string | null; waiter: string; currency_id: string;
+  lines: TicketLine[]; share: { part: number; parts: number } | null;
+  subtotal_cents: number; applied_cents: number; tip_cents: number; received_cents: number; refunded_cents: number;
+  status: 1 | 2 | 3; created_at: string; issued_at: number; paid_at: number | null; cancelled_at: number | null;
+  payments: PaymentView[]; refunds: RefundView[];
+  /** Lines taken off the bill (still listed in `lines`); `subtotal_cents` is net of them. */
+  voided: Array<{ line_id: string; amount_cents: number; reason: string; by: string | null; at: number }>;
+  version: number;
+};
+
+export const TICKETS = 'tickets';
+const PREFIX = 'ticket-';
+
+export const ticketsProjection: Projection = {
+  name: 'tickets',
+  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided'],
+  collections: {
+    [TICKETS]: [{ order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
+  },
+  async apply(event: RecordedEvent, store: ReadStore) {
+    // Event names are shared with no other stream today; the prefix keeps it so if another aggregate reuses one.
+    if (!event.stream.startsWith(PREFIX)) return;
+    const e = event as unknown as TicketEvent;
+    const id = event.stream.slice(PREFIX.length);
+    await updateDocument(store.collection<TicketView>(TICKETS), id, event, (t) => {
+      if (e.type === 'TicketIssued') {
+        const d = e.data;
+        return {
+          _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, currency_id: d.currencyId,
+          lines: d.lines, share: d.share, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
+          status: 1, created_at: new Date(d.issuedAt).toISOString(), issued_at: d.issuedAt, paid_at: null, cancelled_at: null,
+          payments: [], refunds: [], voided: [], version: 1,
+        };
+      }
+      if (!t) return undefined;
+      const version = t.version + 1;
+      switch (e.type) {
+        case 'PaymentTaken': {
+          const p = e.data;
+          const payment: PaymentView = {
+            id: p.paymentId, method: p.method, amount_cents: p.amountCents, tip_cents: p.tipCents, overpaid_cents: p.overpaidCents, refunded_cents: 0,
+            details: p.details, shift_id: p.shiftId, taken_by: p.takenBy, taken_at: p.takenAt,
+          };
+          return {
+            ...t, payments: [...t.payments, payment], applied_cents: t.applied_cents + p.amountCents, tip_cents: t.tip_cents + p.tipCents,
+            received_cents: t.received_cents + p.amountCents + p.tipCents + p.overpaidCents, version,
+          };
+        }
+        case 'TicketPaid':
+          return { ...t, status: 2, paid_at: e.data.at, version };
+        case 'PaymentRefunded': {
+          const r = e.data;
+          const refund: RefundView = { id: r.refundId, payment_id: r.paymentId, method: r.method, amount_cents: r.amountCents, reason: r.reason, shift_id: r.shiftId, by: r.by, at: r.at };
+          const payments = t.payments.map((p) => (p.id === r.paymentId ? { ...p, refunded_cents: p.refunded_cents + r.amountCents } : p));
+          return { ...t, payments, refunds: [...t.refunds, refund], refunded_cents: t.refunded_cents + r.amountCents, version };
+        }
+        case 'TicketCancelled':
+          return { ...t, status: 3, cancelled_at: e.data.at, version };
+        case 'TicketLineVoided': {
+          const v = e.data;
+          const voided = [...(t.voided ?? []), { line_id: v.lineId, amount_cents: v.amountCents, reason: v.reason, by: v.by, at: v.at }];
+          return { ...t, voided, subtotal_cents: t.subtotal_cents - v.amountCents, version };
+        }
+      }
+    });
+  },
+};

@@ -1,0 +1,116 @@
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES } from '@comanda/domain';
+import type { TicketView } from '@comanda/read-models';
+import { ticketFiguresOf } from './views.js';
+
+/** An 80 mm thermal printer prints 42 columns of its standard font. */
+export const RECEIPT_WIDTH = 42;
+
+export interface ReceiptData {
+  restaurant: string;
+  ticket: TicketView;
+  dishNames: Record<string, string>;
+  tableName: string | null;
+  timezone: string;
+}
+
+type Row = { kind: 'title' | 'center' | 'rule' | 'text'; text?: string } | { kind: 'amount'; label: string; cents: number; strong?: boolean };
+
+const amount = (cents: number) => (cents < 0 ? '-' : '') + (Math.abs(cents) / 100).toFixed(2);
+
+function when(ms: number, timezone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+}
+
+/** What a receipt says, in order; the text and HTML renderings only lay it out. */
+function rows(d: ReceiptData): Row[] {
+  const t = d.ticket;
+  const f = ticketFiguresOf(t);
+  const out: Row[] = [
+    { kind: 'title', text: d.restaurant },
+    { kind: 'center', text: when(t.issued_at, d.timezone) },
+    { kind: 'text', text: `Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
+    { kind: 'text', text: `Waiter ${t.waiter}` },
+    { kind: 'rule' },
+  ];
+  for (const l of t.lines) {
+    out.push({ kind: 'amount', label: d.dishNames[l.dishId] ?? 'Dish', cents: l.priceCents });
+    if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
+    const voided = t.voided.find((v) => v.line_id === l.lineId);
+    if (voided) out.push({ kind: 'amount', label: `  VOID: ${voided.reason}`, cents: -voided.amount_cents });
+  }
+  out.push({ kind: 'rule' });
+  if (t.share) out.push({ kind: 'text', text: `Split evenly: part ${t.share.part} of ${t.share.parts}` });
+  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal });
+  if (f.tip) out.push({ kind: 'amount', label: 'Tip', cents: f.tip });
+  out.push({ kind: 'amount', label: 'TOTAL', cents: f.total, strong: true });
+  if (t.payments.length || t.refunds.length) out.push({ kind: 'rule' });
+  for (const p of t.payments) {
+    out.push({ kind: 'amount', label: PAYMENT_METHODS[p.method].name, cents: p.amount_cents + p.tip_cents + p.overpaid_cents });
+    if (p.details.method === 'cash') {
+      out.push({ kind: 'amount', label: '  Tendered', cents: p.details.tenderedCents });
+      out.push({ kind: 'amount', label: '  Change', cents: p.details.changeCents });
+    }
+  }
+  for (const r of t.refunds) out.push({ kind: 'amount', label: `Refund: ${r.reason}`, cents: -r.amount_cents });
+  if (f.due) out.push({ kind: 'amount', label: 'DUE', cents: f.due, strong: true });
+  out.push({ kind: 'rule' }, { kind: 'center', text: TICKET_STATUS_NAMES[t.status].toUpperCase() }, { kind: 'center', text: 'Thank you!' });
+  return out;
+}
+
+const fit = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
+const center = (text: string) => {
+  const s = fit(text, RECEIPT_WIDTH);
+  return ' '.repeat(Math.floor((RECEIPT_WIDTH - s.length) / 2)) + s;
+};
+
+/** Plain text, no line longer than 42 characters. */
+export function receiptText(d: ReceiptData): string {
+  const lines = rows(d).map((row) => {
+    switch (row.kind) {
+      case 'title':
+      case 'center':
+        return center(row.text!);
+      case 'rule':
+        return '-'.repeat(RECEIPT_WIDTH);
+      case 'text':
+        return fit(row.text!, RECEIPT_WIDTH);
+      case 'amount': {
+        const value = amount(row.cents);
+        const label = fit(row.label, RECEIPT_WIDTH - value.length - 1);
+        return label + ' '.repeat(RECEIPT_WIDTH - label.length - value.length) + value;
+      }
+    }
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The same receipt as a small self-contained page (for e-mail or a screen). */
+export function receiptHtml(d: ReceiptData): string {
+  const body = rows(d).map((row) => {
+    switch (row.kind) {
+      case 'title':
+        return `<h1>${escape(row.text!)}</h1>`;
+      case 'center':
+        return `<p class="c">${escape(row.text!)}</p>`;
+      case 'rule':
+        return '<hr>';
+      case 'text':
+        return `<p>${escape(row.text!)}</p>`;
+      case 'amount': {
+        const cells = `<span>${escape(row.label)}</span><span>${amount(row.cents)}</span>`;
+        return `<p class="a${row.strong ? ' s' : ''}">${cells}</p>`;
+      }
+    }
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(d.restaurant)} – ticket ${escape(d.ticket.id.slice(0, 8))}</title>
+<style>body{font-family:monospace;max-width:42ch;margin:1em auto}h1{font-size:1.2em;text-align:center}.c{text-align:center}.a{display:flex;justify-content:space-between}.s{font-weight:bold}p{margin:.2em 0}</style>
+</head><body>
+${body.join('\n')}
+</body></html>
+`;
+}

@@ -1,0 +1,94 @@
+import { TICKET_STATUS_NAMES, fromCents, type ZReport } from '@comanda/domain';
+import type { PaymentView, ShiftView, TicketView } from '@comanda/read-models';
+import { Type } from 'typebox';
+
+const Money = (description?: string) => Type.Number(description ? { description } : {});
+
+export const PaymentSchema = Type.Object({
+  id: Type.String(),
+  method: Type.String({ description: 'cash, credit_card, debit_card (lightning later)' }),
+  amount: Money('what went to the bill'),
+  tip: Money(),
+  tendered: Type.Optional(Money('cash handed over')),
+  change: Type.Optional(Money('cash given back')),
+  refunded: Money(),
+  shift_id: Type.Union([Type.String(), Type.Null()]),
+  taken_at: Type.String({ format: 'date-time' }),
+});
+
+export const TicketSchema = Type.Object({
+  id: Type.String(),
+  order_id: Type.String(),
+  table_id: Type.Union([Type.String(), Type.Null()]),
+  waiter: Type.String(),
+  lines: Type.Array(Type.Object({ id: Type.String(), dish_id: Type.String(), price: Money(), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }) })),
+  share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
+  subtotal: Money(), tip: Money(), total: Money('subtotal + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
+  status: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], { description: '1 pending, 2 paid, 3 cancelled' }),
+  status_name: Type.String(),
+  currency_id: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  payments: Type.Array(PaymentSchema),
+  refunds: Type.Array(Type.Object({ id: Type.String(), payment_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }) })),
+  voids: Type.Array(Type.Object({ line_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }) })),
+  version: Type.Integer(),
+}, { $id: 'Ticket' });
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const paymentResponse = (p: PaymentView) => ({
+  id: p.id, method: p.method, amount: fromCents(p.amount_cents + p.overpaid_cents), tip: fromCents(p.tip_cents),
+  ...(p.details.method === 'cash' ? { tendered: fromCents(p.details.tenderedCents), change: fromCents(p.details.changeCents) } : {}),
+  refunded: fromCents(p.refunded_cents), shift_id: p.shift_id, taken_at: iso(p.taken_at),
+});
+
+export function ticketFiguresOf(t: TicketView) {
+  const due = t.status === 1 ? Math.max(0, t.subtotal_cents - t.applied_cents) : 0;
+  return { subtotal: t.subtotal_cents, tip: t.tip_cents, total: t.subtotal_cents + t.tip_cents, paid: t.received_cents - t.refunded_cents, due, refunded: t.refunded_cents };
+}
+
+export function ticketResponse(t: TicketView) {
+  const f = ticketFiguresOf(t);
+  return {
+    id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter,
+    lines: t.lines.map((l) => ({ id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId) })),
+    share: t.share, subtotal: fromCents(f.subtotal), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
+    due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
+    created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
+    refunds: t.refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: fromCents(r.amount_cents), reason: r.reason, at: iso(r.at) })),
+    voids: t.voided.map((v) => ({ line_id: v.line_id, amount: fromCents(v.amount_cents), reason: v.reason, at: iso(v.at) })),
+    version: t.version,
+  };
+}
+
+const MethodRow = Type.Object({ count: Type.Integer(), amount: Money(), tip: Money(), refunds: Money() });
+export const ZReportSchema = Type.Object({
+  sales: Money('paid toward bills, without tips'), tips: Money(), tips_by_waiter: Type.Record(Type.String(), Type.Number()),
+  overpaid: Money(), by_method: Type.Record(Type.String(), MethodRow), refunds: Money(), net: Money('received less refunded'),
+  open: Money('unpaid: due on pending tickets and unbilled lines of orders completed in the shift'),
+  cash_float: Money(), expected_cash: Money(), counted_cash: Type.Union([Money(), Type.Null()]), difference: Type.Union([Money(), Type.Null()]),
+});
+
+export function zReportResponse(r: ZReport, counted = true) {
+  const byMethod: Record<string, { count: number; amount: number; tip: number; refunds: number }> = {};
+  for (const [m, row] of Object.entries(r.byMethod)) byMethod[m] = { count: row.count, amount: fromCents(row.amountCents), tip: fromCents(row.tipCents), refunds: fromCents(row.refundsCents) };
+  return {
+    sales: fromCents(r.salesCents), tips: fromCents(r.tipsCents),
+    tips_by_waiter: Object.fromEntries(Object.entries(r.tipsByWaiter).map(([w, c]) => [w, fromCents(c)])),
+    overpaid: fromCents(r.overpaidCents), by_method: byMethod, refunds: fromCents(r.refundsCents), net: fromCents(r.netCents),
+    open: fromCents(r.openCents), cash_float: fromCents(r.cashFloatCents), expected_cash: fromCents(r.expectedCashCents),
+    counted_cash: counted ? fromCents(r.countedCashCents) : null, difference: counted ? fromCents(r.differenceCents) : null,
+  };
+}
+
+export const ShiftSchema = Type.Object({
+  id: Type.String(), number: Type.Integer(), status: Type.String({ description: 'open or closed' }), cash_float: Money(),
+  opened_at: Type.String({ format: 'date-time' }), closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  report: Type.Union([ZReportSchema, Type.Null()], { description: 'the Z report (closed), or the figures so far (open)' }),
+}, { $id: 'Shift' });
+
+export const shiftResponse = (s: Pick<ShiftView, 'id' | 'number' | 'status' | 'cash_float_cents' | 'opened_at' | 'closed_at'>, report: ReturnType<typeof zReportResponse> | null) => ({
+  id: s.id, number: s.number, status: s.status, cash_float: fromCents(s.cash_float_cents), opened_at: iso(s.opened_at),
+  closed_at: s.closed_at === null ? null : iso(s.closed_at), report,
+});

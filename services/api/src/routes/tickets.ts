@@ -1,0 +1,110 @@
+import { notFound, order, orderStream, validationFailed } from '@comanda/domain';
+import { TICKETS, type TicketView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { IdParams, Pagination, commonErrors, page } from '../http/schemas.js';
+import { sendNoContent } from '../http/replies.js';
+import { setEtag, writeContext } from '../http/write-context.js';
+import { issueTickets, type Split } from '../bills/issue.js';
+import { cancelTicket } from '../bills/payments.js';
+import { Strict, jsonNumbers } from '../bills/money-input.js';
+import { TicketSchema, ticketResponse } from '../bills/views.js';
+
+const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Lines already on a ticket, nothing to bill, or a ticket that cannot be cancelled' }) };
+
+const IssueBody = Strict({
+  split: Type.Union([Type.Literal('none'), Type.Literal('even'), Type.Literal('lines')], { description: 'none: one ticket; even: `parts` tickets; lines: one ticket per group' }),
+  parts: Type.Optional(Type.Integer({ minimum: 2, maximum: 50, description: 'even split: how many tickets' })),
+  groups: Type.Optional(Type.Array(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 200 }), { minItems: 1, maxItems: 50, description: 'lines split: line ids per ticket (by item or seat)' })),
+});
+
+function splitOf(body: { split: 'none' | 'even' | 'lines'; parts?: number; groups?: string[][] }): Split {
+  if (body.split === 'even') {
+    if (body.parts === undefined) throw validationFailed([{ field: 'parts', message: 'is required for an even split' }]);
+    if (body.groups) throw validationFailed([{ field: 'groups', message: 'is only for a split by lines' }]);
+    return { split: 'even', parts: body.parts };
+  }
+  if (body.parts !== undefined) throw validationFailed([{ field: 'parts', message: 'is only for an even split' }]);
+  if (body.split === 'lines') {
+    if (!body.groups) throw validationFailed([{ field: 'groups', message: 'is required for a split by lines' }]);
+    return { split: 'lines', groups: body.groups };
+  }
+  if (body.groups) throw validationFailed([{ field: 'groups', message: 'is only for a split by lines' }]);
+  return { split: 'none' };
+}
+
+/** Tickets (bills): issued from an order's unbilled lines, read, listed, cancelled. Payments: ticket-payments.ts. */
+export default async function ticketRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
+  const deps = { commands: app.deps.commands, now: () => app.now() };
+
+  app.post('/orders/:id/tickets', {
+    onRequest: app.authorize('bills:write'),
+    preValidation: jsonNumbers('parts'),
+    schema: {
+      tags: ['tickets'], summary: "Issue the bill for an order's unbilled lines",
+      description: 'A line is on at most one live ticket: of two splits at once one wins, the other gets 409. An even split gives tickets whose totals differ by at most one cent and sum exactly. Honours Idempotency-Key.',
+      params: IdParams, body: IssueBody,
+      response: { 201: Type.Object({ message: Type.Literal('Tickets issued'), ids: Type.Array(Type.String()), tickets: Type.Array(TicketSchema) }), ...errors },
+    },
+  }, async (request, reply) => {
+    const split = splitOf(request.body);
+    const { ticketIds, position } = await issueTickets(deps, request.params.id, split, writeContext(request));
+    await app.readYourWrite(position);
+    const issued = await Promise.all(ticketIds.map((id) => tickets.get(id)));
+    return reply.code(201).send({ message: 'Tickets issued' as const, ids: ticketIds, tickets: issued.flatMap((t) => (t ? [ticketResponse(t)] : [])) });
+  });
+
+  app.get('/tickets/:id', {
+    onRequest: app.authorize('bills:read'),
+    schema: { tags: ['tickets'], params: IdParams, response: { 200: TicketSchema, ...errors } },
+  }, async (request, reply) => {
+    const t = await tickets.get(request.params.id);
+    if (!t) throw notFound();
+    setEtag(reply, t.version);
+    return ticketResponse(t);
+  });
+
+  app.get('/orders/:id/tickets', {
+    onRequest: app.authorize('bills:read'),
+    schema: { tags: ['tickets'], summary: 'The tickets of an order, cancelled ones included, oldest first', params: IdParams, response: { 200: Type.Array(TicketSchema), 204: Type.Null({ description: 'no tickets yet' }), ...errors } },
+  }, async (request, reply) => {
+    const { state } = await app.deps.commands.state(order, orderStream(request.params.id));
+    if (!state.orderId || state.deleted) throw notFound();
+    const list = await tickets.find({ order_id: request.params.id }, { sort: { issued_at: 1, _id: 1 } });
+    if (list.length === 0) return sendNoContent(reply);
+    return list.map(ticketResponse);
+  });
+
+  app.get('/tickets', {
+    onRequest: app.authorize('bills:read'),
+    schema: {
+      tags: ['tickets'], summary: 'Tickets, oldest first; `status` filters (1 pending, 2 paid, 3 cancelled)',
+      querystring: Type.Intersect([Pagination, Type.Object({ status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })) })]),
+      response: { 200: Type.Array(TicketSchema), 204: Type.Null({ description: 'no tickets' }), ...errors },
+    },
+  }, async (request, reply) => {
+    const q = request.query as { status?: number; limit?: number; offset?: number; all?: boolean };
+    const list = await tickets.find(q.status ? { status: q.status } : {}, { sort: { issued_at: 1, _id: 1 }, ...page(q) });
+    if (list.length === 0) return sendNoContent(reply);
+    return list.map(ticketResponse);
+  });
+
+  app.post('/tickets/:id/cancel', {
+    onRequest: app.authorize('bills:cancel'),
+    schema: {
+      tags: ['tickets'], summary: 'Cancel a ticket with no payments left (state 3); its lines are billable again',
+      description: 'The lines of an even split are billable again once every part is cancelled.',
+      params: IdParams, body: Strict({ reason: Type.String({ minLength: 1, maxLength: 500 }) }),
+      response: { 200: TicketSchema, ...errors },
+    },
+  }, async (request) => {
+    const position = await cancelTicket(deps, request.params.id, request.body.reason.trim(), writeContext(request));
+    await app.readYourWrite(position);
+    const t = await tickets.get(request.params.id);
+    if (!t) throw notFound();
+    return ticketResponse(t);
+  });
+}
