@@ -9,6 +9,8 @@ import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
+import { seatingVsTakeAway } from './seating.js';
+import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
 
 /**
@@ -137,6 +139,8 @@ try {
   await appends();
   await replayAndStartup();
   await readYourWrites();
+  results.push(await webhookIntake(dir));
+  results.push(await seatingVsTakeAway(dir));
   await shapes();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -66,7 +66,7 @@ export default async function walletRoutes(app: FastifyInstance) {
   const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
     const claims = app.readToken(request.cookies[WALLET_COOKIE], 'wallet');
     if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
-    const { state } = await app.deps.commands.state(walletActivity, walletLogStream(String(claims.sub)));
+    const { state } = await app.deps.commands.state(walletActivity, walletLogStream(request.staff!.id));
     const sessionId = typeof claims.wid === 'string' ? claims.wid : undefined;
     if (!walletUnlockOpen(state, sessionId, app.now())) throw new HttpError(401, { message: 'Wallet authentication required' });
   };
