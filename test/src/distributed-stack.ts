@@ -62,7 +62,8 @@ export async function startDistributed(replicas = 2): Promise<DistributedStack> 
   };
   const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector') }, /projector live/, true);
   await projector.start();
-  const walletBridge = new ServiceProcess('wallet-bridge', 'services/wallet-bridge/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'bridge'), PORT: String(bridgePort) }, /wallet-bridge listening/);
+  // It announces itself in its info-level log.
+  const walletBridge = new ServiceProcess('wallet-bridge', 'services/wallet-bridge/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'bridge'), PORT: String(bridgePort), LOG_LEVEL: 'info' }, /wallet-bridge listening/);
   await walletBridge.start();
   const apis: ServiceProcess[] = [];
   const urls: string[] = [];
