@@ -24,11 +24,25 @@ export interface DistributedStack {
  * API processes sharing one master key. The projector is supervised (restarted when it exits).
  */
 export async function startDistributed(replicas = 2): Promise<DistributedStack> {
+  const started: ServiceProcess[] = [];
   const root = mkdtempSync(join(tmpdir(), 'comanda-e2e-dist-'));
   const postgres = await startPostgres();
+  try {
+    return await startServices(root, postgres, replicas, started);
+  } catch (error) {
+    // A process that did not come up must not leave the others (or the cluster) running.
+    await Promise.all(started.map((p) => p.stop('SIGKILL')));
+    await postgres.destroy();
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startServices(root: string, postgres: PostgresServer, replicas: number, started: ServiceProcess[]): Promise<DistributedStack> {
   const natsPort = await freePort();
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   const nats = new ServiceProcess('nats', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(root, 'nats')], {}, /Server is ready/);
+  started.push(nats);
   await nats.start();
 
   const bridgePort = await freePort();
@@ -46,6 +60,7 @@ export async function startDistributed(replicas = 2): Promise<DistributedStack> 
     NODE_SIM_RESTAURANT_WEBHOOK_SECRET: webhookSecret,
     NODE_SIM_RESTAURANT_WEBHOOK_URLS: `http://127.0.0.1:${bridgePort}/webhooks/node`,
   }, /NODE_SIM_READY/);
+  started.push(nodeSim);
   await nodeSim.start();
 
   const common = {
@@ -61,9 +76,11 @@ export async function startDistributed(replicas = 2): Promise<DistributedStack> 
     COMANDA_TIMEZONE: 'America/Mexico_City',
   };
   const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector') }, /projector live/, true);
+  started.push(projector);
   await projector.start();
   // It announces itself in its info-level log.
   const walletBridge = new ServiceProcess('wallet-bridge', 'services/wallet-bridge/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'bridge'), PORT: String(bridgePort), LOG_LEVEL: 'info' }, /wallet-bridge listening/);
+  started.push(walletBridge);
   await walletBridge.start();
   const apis: ServiceProcess[] = [];
   const urls: string[] = [];
@@ -71,6 +88,7 @@ export async function startDistributed(replicas = 2): Promise<DistributedStack> 
     const port = await freePort();
     const api = new ServiceProcess(`api-${i}`, 'services/api/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, `api-${i}`), PORT: String(port) }, /api listening on (http:\/\/\S+)/);
     apis.push(api);
+    started.push(api);
   }
   // Replicas start together, as an orchestrator would start them: the first admin is created once.
   urls.push(...(await Promise.all(apis.map((a) => a.start()))));
