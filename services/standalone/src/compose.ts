@@ -37,7 +37,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   await projector.start();
   // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
   const checkpoint = (name: string) =>
-    config.mongoUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
+    config.readStoreUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
   const relay = new Relay(store, bus, checkpoint('relay'), logger, 'head');
   await relay.start();
   const commands = new CommandHandler(store);
