@@ -16,3 +16,4 @@ export * from './calendar.js';
 export * from './wallet/wallet-payment.js';
 export * from './wallet/wallet-activity.js';
 export * from './wallet/unmatched-payment.js';
+export * from './kitchen/kitchen-ticket.js';

@@ -33,6 +33,15 @@ export interface OrderLine {
   notes: string;
 }
 
+/** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
+export interface FiredLine {
+  lineId: string;
+  stationId: string;
+  ticketId: string;
+  /** The dish's name when fired, so the ticket never depends on a menu that may change. */
+  dishName: string;
+}
+
 export interface Order {
   orderId: string | null;
   status: OrderStatus | null;
@@ -44,6 +53,10 @@ export interface Order {
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
+  /** Lines sent to the kitchen (kept after a line is removed: the kitchen must see it cancelled). */
+  fired: Record<string, FiredLine>;
+  /** The time each firing happened, by firing id. */
+  firings: Record<string, number>;
   version: number;
 }
 
@@ -57,7 +70,8 @@ export type OrderEvent =
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
   | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string } }
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
-  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number } };
+  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number } }
+  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number } };
 
 export type OrderCommand =
   | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: OrderLine[] }
@@ -69,7 +83,12 @@ export type OrderCommand =
   | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number }
   | { type: 'deleteOrder' }
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
-  | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number };
+  | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
+  /**
+   * Sends lines to the kitchen. Lines fired meanwhile (two waiters tapping "fire") are left out, so a
+   * line reaches the kitchen once; a line that does not exist (any more) is not found.
+   */
+  | { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number };
 
 export const orderTotal = (order: Pick<Order, 'lines'>): Cents =>
   Object.values(order.lines).reduce((sum, line) => sum + line.priceCents, 0);
@@ -93,7 +112,7 @@ function transition(from: OrderStatus, to: OrderStatus, at: number): OrderEvent[
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, fired: {}, firings: {}, version: 0,
   }),
 
   decide(command, state) {
@@ -163,6 +182,14 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const { paymentHash, amountSat, receivedAt } = command;
         return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt } }];
       }
+      case 'fireLines': {
+        const o = existing(state);
+        if (o.firings[command.firingId] !== undefined) return [];
+        mayChangeDishes(o);
+        for (const l of command.lines) if (!o.lines[l.lineId]) throw notFound();
+        const lines = command.lines.filter((l) => !o.fired[l.lineId]);
+        return lines.length ? [{ type: 'OrderLinesFired', data: { firingId: command.firingId, lines, at: command.at } }] : [];
+      }
     }
   },
 
@@ -199,6 +226,12 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       case 'OrderPaymentReceived': {
         const { paymentHash, amountSat, receivedAt } = event.data;
         return { ...state, payments: { ...state.payments, [paymentHash]: { amountSat, receivedAt } }, version };
+      }
+      case 'OrderLinesFired': {
+        const fired = { ...state.fired };
+        for (const l of event.data.lines) fired[l.lineId] = l;
+        // Not a change of the order as waiters edit it: its version (ETag) stays, so no If-Match goes stale.
+        return { ...state, fired, firings: { ...state.firings, [event.data.firingId]: event.data.at } };
       }
     }
   },

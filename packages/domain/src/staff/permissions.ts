@@ -20,6 +20,8 @@ export const PERMISSIONS = {
   'orders:status': ['admin', 'manager', 'waiter', 'kitchen'],
   'orders:delete': ['admin', 'manager'],
   'sales:read': ['admin', 'manager'],
+  /** The kitchen screens: read tickets, start, mark lines done, bump, recall. */
+  'kitchen:act': ['admin', 'manager', 'kitchen'],
   'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],
   'wallet:admin': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
