@@ -56,7 +56,7 @@ t.test('a station in use by a category or dish cannot be removed; category and d
 t.test('firing lines: each line once, whatever the races; only while dishes may change', async (t) => {
   const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1 } };
   const added: OrderEvent = { type: 'DishesAdded', data: { lines: [{ lineId: 'l1', dishId: 'd1', priceCents: 100, notes: '' }, { lineId: 'l2', dishId: 'd2', priceCents: 100, notes: '' }] } };
-  const f = (lineId: string, firing = 'f1') => ({ lineId, stationId: 's1', ticketId: `k-${firing}`, dishName: 'X' });
+  const f = (lineId: string, firing = 'f1') => ({ lineId, firingId: firing, dishId: 'd', stationId: 's1', ticketId: `k-${firing}`, dishName: 'X' });
   const fired: OrderEvent = { type: 'OrderLinesFired', data: { firingId: 'f1', lines: [f('l1')], at: 5 } };
   t.same(given(order, [placed, added]).when({ type: 'fireLines', firingId: 'f1', lines: [f('l1')], at: 5 }), { events: [fired] });
   t.same(given(order, [placed, added, fired]).when({ type: 'fireLines', firingId: 'f2', lines: [f('l1', 'f2'), f('l2', 'f2')], at: 6 }), {

@@ -36,6 +36,8 @@ export interface OrderLine {
 /** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
 export interface FiredLine {
   lineId: string;
+  firingId: string;
+  dishId: string;
   stationId: string;
   ticketId: string;
   /** The dish's name when fired, so the ticket never depends on a menu that may change. */
