@@ -5,6 +5,8 @@ import { dishesProjection } from './dishes.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
+import { stationsProjection } from './stations.js';
+import { kitchenTicketsProjection, orderKitchenStatusProjection } from './kitchen-tickets.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -14,4 +16,7 @@ export const allProjections: Projection[] = [
   spacesProjection,
   tablesProjection,
   ordersProjection,
+  stationsProjection,
+  kitchenTicketsProjection,
+  orderKitchenStatusProjection,
 ];

@@ -6,3 +6,5 @@ export * from './dishes.js';
 export * from './spaces.js';
 export * from './tables.js';
 export * from './orders.js';
+export * from './stations.js';
+export * from './kitchen-tickets.js';

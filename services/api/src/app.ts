@@ -18,6 +18,8 @@ import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
 import walletEventRoutes from './routes/wallet-events.js';
+import stationRoutes from './routes/stations.js';
+import kitchenRoutes from './routes/kitchen.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -69,5 +71,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(tableRoutes);
   await app.register(walletRoutes);
   await app.register(walletEventRoutes);
+  await app.register(stationRoutes);
+  await app.register(kitchenRoutes);
   return app;
 }

@@ -4,3 +4,4 @@ export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './che
 export { replay, type ReplayReport } from './replay.js';
 export { Reactor, type Reaction } from './reactor.js';
 export { tableOccupancy } from './process-managers/table-occupancy.js';
+export { kitchenTickets, orderStatusFromKitchen, kitchenReactions } from './process-managers/kitchen.js';

@@ -9,6 +9,7 @@ import { Projector } from './projector.js';
 import { Relay } from './relay.js';
 import { Reactor } from './reactor.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
+import { kitchenReactions } from './process-managers/kitchen.js';
 
 /** The projector and relay on their own (distributed shape): one instance per deployment. */
 const config = loadConfigOrExit([
@@ -27,7 +28,8 @@ try {
   process.exit(1);
 }
 await relay.start();
-const reactor = new Reactor(store, readStoreCheckpoint(readStore, 'reactor'), [tableOccupancy(new CommandHandler(store))], logger);
+const commands = new CommandHandler(store);
+const reactor = new Reactor(store, readStoreCheckpoint(readStore, 'reactor'), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
 await reactor.start();
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

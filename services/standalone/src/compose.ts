@@ -4,7 +4,7 @@ import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
-import { FileCheckpoint, Projector, Reactor, Relay, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
+import { FileCheckpoint, Projector, Reactor, Relay, kitchenReactions, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
 import { NodeClient } from '@comanda/lightning';
 import { DEFAULT_NODES, startNetwork, type SimNetwork } from '@comanda/node-sim';
 import { startPaymentConsumer, webhookReceiver } from '@comanda/wallet-bridge';
@@ -41,7 +41,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const relay = new Relay(store, bus, checkpoint('relay'), logger, 'head');
   await relay.start();
   const commands = new CommandHandler(store);
-  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands)], logger);
+  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
   await reactor.start();
 
   const health: HealthCheck[] = [

@@ -102,8 +102,8 @@ export const kitchenTicket: Decider<KitchenTicketCommand, KitchenTicketEvent, Ki
       }
       case 'startTicket': {
         const t = opened(state);
+        // A bumped ticket was started by its bump: starting it again changes nothing.
         if (t.startedAt !== null) return [];
-        if (t.bumpedAt !== null) throw conflict('This ticket was already bumped');
         return [{ type: 'KitchenTicketStarted', data: { ...about, at: command.at } }];
       }
       case 'markLineDone': {
