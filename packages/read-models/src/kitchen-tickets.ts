@@ -66,6 +66,14 @@ export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): T
   }
 }
 
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A ticket as screens receive it (HTTP and bus alike): times as ISO 8601, no internal fields. */
+export const ticketForScreens = (t: TicketFields) => ({
+  id: t.id, order_id: t.order_id, station_id: t.station_id, table_id: t.table_id, table_name: t.table_name, waiter: t.waiter,
+  status: t.status, fired_at: iso(t.fired_at)!, started_at: iso(t.started_at), bumped_at: iso(t.bumped_at), lines: t.lines, version: t.version,
+});
+
 export const kitchenTicketsProjection: Projection = {
   name: 'kitchen-tickets',
   handles: KITCHEN_TICKET_EVENTS,

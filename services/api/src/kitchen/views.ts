@@ -1,7 +1,6 @@
-import type { KitchenTicketView } from '@comanda/read-models';
+import { ticketForScreens } from '@comanda/read-models';
 import { Type } from 'typebox';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 /** A ticket as a kitchen screen shows it: everything on it, no other lookup needed. */
@@ -26,7 +25,5 @@ export const KitchenTicketSchema = Type.Object({
   version: Type.Integer(),
 }, { $id: 'KitchenTicket' });
 
-export const ticketResponse = (t: KitchenTicketView) => ({
-  id: t.id, order_id: t.order_id, station_id: t.station_id, table_id: t.table_id, table_name: t.table_name, waiter: t.waiter,
-  status: t.status, fired_at: iso(t.fired_at)!, started_at: iso(t.started_at), bumped_at: iso(t.bumped_at), lines: t.lines, version: t.version,
-});
+/** The same shape the bus carries to kitchen screens. */
+export const ticketResponse = ticketForScreens;
