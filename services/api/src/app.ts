@@ -20,6 +20,8 @@ import walletRoutes from './routes/wallet.js';
 import walletEventRoutes from './routes/wallet-events.js';
 import stationRoutes from './routes/stations.js';
 import kitchenRoutes from './routes/kitchen.js';
+import kitchenEventRoutes from './routes/kitchen-events.js';
+import kitchenPage from './routes/kitchen-page.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -73,5 +75,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(walletEventRoutes);
   await app.register(stationRoutes);
   await app.register(kitchenRoutes);
+  await app.register(kitchenEventRoutes);
+  await app.register(kitchenPage);
   return app;
 }

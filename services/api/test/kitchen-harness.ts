@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { Reactor, kitchenReactions, type CheckpointStore } from '@comanda/projector';
+import { Reactor, Relay, kitchenPublications, kitchenReactions, type CheckpointStore } from '@comanda/projector';
 import { testApp } from './harness.js';
 import { setUpRestaurant } from './restaurant.js';
 
@@ -22,6 +22,8 @@ export async function kitchenService() {
   const h = await testApp();
   const reactor = new Reactor(h.store, memoryCheckpoint(), kitchenReactions(h.commands), pino({ level: 'silent' }));
   await reactor.start();
+  const kitchenRelay = new Relay(h.store, h.bus, memoryCheckpoint(), pino({ level: 'silent' }), 'start', kitchenPublications(h.store));
+  await kitchenRelay.start();
   const [admin, waiter, kitchen, manager] = [await h.as('admin'), await h.as('waiter'), await h.as('kitchen'), await h.as('manager')];
   const call = (cookie: string) => async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
     const res = await h.app.inject({ method: method as 'GET', url, headers: { cookie, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -34,6 +36,7 @@ export async function kitchenService() {
     asAdmin: call(admin), asWaiter: call(waiter), asKitchen: call(kitchen), asManager: call(manager), anonymous: call(''),
     close: async () => {
       await reactor.stop();
+      await kitchenRelay.stop();
       await h.close();
     },
   };

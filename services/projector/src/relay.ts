@@ -22,7 +22,13 @@ export const relayBody = (e: RecordedEvent) => ({
 /** Streams whose events carry credentials (PIN hashes, sessions): never published on the bus. */
 export const PRIVATE_AGGREGATES = new Set(['staff', 'session']);
 
-const isPublic = (e: RecordedEvent) => !PRIVATE_AGGREGATES.has(e.stream.split('-')[0]!);
+/** Streams with a publisher of their own (kitchen tickets: `pos.kitchen.<station>.<EventType>`). */
+export const OWN_PUBLISHER = new Set(['kitchenticket']);
+
+const isPublic = (e: RecordedEvent) => {
+  const aggregate = e.stream.split('-')[0]!;
+  return !PRIVATE_AGGREGATES.has(aggregate) && !OWN_PUBLISHER.has(aggregate);
+};
 
 /** One message for the bus; the event id is always its de-duplication id. */
 export interface Publication {
