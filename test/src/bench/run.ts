@@ -9,6 +9,7 @@ import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
+import { kitchenLatency } from './kitchen-latency.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -124,6 +125,7 @@ try {
   await appends();
   await replayAndStartup();
   await readYourWrites();
+  results.push(...(await kitchenLatency()));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
