@@ -8,7 +8,7 @@ t.test('defaults match the design table', async (t) => {
   const c = loadConfig({});
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
-    adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, production: false,
+    adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
   });
   t.ok(c.dataDir.endsWith('/data'));
 });
@@ -28,6 +28,7 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_MASTER_KEY: 'short' }, 'COMANDA_MASTER_KEY'],
     [{ COMANDA_CONSISTENCY_WAIT_MS: '-1' }, 'COMANDA_CONSISTENCY_WAIT_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
   ];
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });

@@ -48,6 +48,8 @@ const MAX_ATTEMPTS = 20;
  */
 export class CommandHandler {
   private readonly cache = new Map<string, Cached<unknown>>();
+  /** The tail of each stream's queue of commands in this process. */
+  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -81,11 +83,27 @@ export class CommandHandler {
     return loaded;
   }
 
-  async handle<C, E extends DomainEvent, S>(
+  /**
+   * Commands on one stream run one after another in this process, so a process never conflicts with
+   * itself (two payments or two waiters on one order just queue); optimistic concurrency still guards
+   * against other processes (replicas) writing the same stream.
+   */
+  handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string, command: C, context: CommandContext = {}): Promise<CommandResult<E, S>> {
+    const previous = this.queues.get(stream);
+    const run = previous ? previous.then(() => this.decideAndAppend(decider, stream, command, context)) : this.decideAndAppend(decider, stream, command, context);
+    const tail = run.then(() => {}, () => {});
+    this.queues.set(stream, tail);
+    void tail.then(() => {
+      if (this.queues.get(stream) === tail) this.queues.delete(stream);
+    });
+    return run;
+  }
+
+  private async decideAndAppend<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
     stream: string,
     command: C,
-    context: CommandContext = {},
+    context: CommandContext,
   ): Promise<CommandResult<E, S>> {
     for (let attempt = 1; ; attempt++) {
       const { revision, state, keys } = await this.load(decider, stream);

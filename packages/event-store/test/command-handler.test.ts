@@ -70,3 +70,29 @@ t.test('an Idempotency-Key replays the first result and writes nothing more', as
     { kind: 'conflict', details: { code: 'idempotency_key_reused' } },
   );
 });
+
+t.test('one process queues commands per stream: it never conflicts with itself, and a failure does not block the queue', async (t) => {
+  const store = new MemoryEventStore();
+  let conflicts = 0;
+  const append = store.append.bind(store);
+  store.append = async (...args) => {
+    try {
+      return await append(...args);
+    } catch (error) {
+      conflicts++;
+      throw error;
+    }
+  };
+  const handler = new CommandHandler(store);
+  await handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  const outcomes = await Promise.allSettled([
+    ...Array.from({ length: 100 }, (_, i) => handler.handle(tab, 'tab-1', { type: 'add', cents: i + 1 })),
+    handler.handle(tab, 'tab-2', { type: 'add', cents: 1 }), // another stream, refused: its own queue
+  ]);
+  t.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 100);
+  t.equal(conflicts, 0, 'no optimistic-concurrency conflict inside one process');
+  const { state } = await handler.state(tab, 'tab-1');
+  t.equal(state.lines.length, 100);
+  await t.rejects(handler.handle(tab, 'tab-3', { type: 'add', cents: 1 }), DomainError);
+  t.equal((await handler.handle(tab, 'tab-3', { type: 'open', tab: 'T3' })).revision, 0, 'a stream whose last command failed takes the next');
+});

@@ -7,6 +7,7 @@ import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
 import { stationsProjection } from './stations.js';
 import { kitchenTicketsProjection, orderKitchenStatusProjection } from './kitchen-tickets.js';
+import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -19,4 +20,5 @@ export const allProjections: Projection[] = [
   stationsProjection,
   kitchenTicketsProjection,
   orderKitchenStatusProjection,
+  unmatchedPaymentsProjection,
 ];

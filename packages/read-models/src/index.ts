@@ -8,3 +8,4 @@ export * from './tables.js';
 export * from './orders.js';
 export * from './stations.js';
 export * from './kitchen-tickets.js';
+export * from './unmatched-payments.js';

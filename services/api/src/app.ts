@@ -22,6 +22,7 @@ import stationRoutes from './routes/stations.js';
 import kitchenRoutes from './routes/kitchen.js';
 import kitchenEventRoutes from './routes/kitchen-events.js';
 import kitchenPage from './routes/kitchen-page.js';
+import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 
 /** Paths of every secret that could reach a log line. */
 export const REDACT = [
@@ -77,5 +78,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(kitchenRoutes);
   await app.register(kitchenEventRoutes);
   await app.register(kitchenPage);
+  await app.register(walletUnmatchedRoutes);
   return app;
 }

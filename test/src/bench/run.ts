@@ -10,6 +10,7 @@ import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import { kitchenLatency } from './kitchen-latency.js';
+import { webhookIntake } from './webhooks.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -126,6 +127,7 @@ try {
   await replayAndStartup();
   await readYourWrites();
   results.push(...(await kitchenLatency()));
+  results.push(await webhookIntake(dir));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
