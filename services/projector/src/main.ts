@@ -7,8 +7,10 @@ import pino from 'pino';
 import { readStoreCheckpoint } from './checkpoint-file.js';
 import { Projector } from './projector.js';
 import { Relay } from './relay.js';
+import { kitchenPublications } from './kitchen-publications.js';
 import { Reactor } from './reactor.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
+import { kitchenReactions } from './process-managers/kitchen.js';
 
 /** The projector and relay on their own (distributed shape): one instance per deployment. */
 const config = loadConfigOrExit([
@@ -28,7 +30,11 @@ try {
   process.exit(1);
 }
 await relay.start();
-const reactor = new Reactor(store, readStoreCheckpoint(readStore, 'reactor'), [tableOccupancy(new CommandHandler(store))], logger);
+// Kitchen screens get every kitchen event ever written (from the start of the log on a first run).
+const kitchenRelay = new Relay(store, bus, readStoreCheckpoint(readStore, 'kitchen-relay'), logger, 'start', kitchenPublications(store));
+await kitchenRelay.start();
+const commands = new CommandHandler(store);
+const reactor = new Reactor(store, readStoreCheckpoint(readStore, 'reactor'), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
 await reactor.start();
 console.log(`projector live at position ${projector.position()?.toString() ?? 'none'}`);
 
@@ -46,6 +52,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
     await reactor.stop();
     await relay.stop();
+    await kitchenRelay.stop();
     await projector.stop();
     await Promise.all([bus.close(), readStore.close(), store.close()]);
     process.exit(0);

@@ -11,6 +11,7 @@ import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import { firstCommandAfterRestart } from './first-command.js';
 import { seatingVsTakeAway } from './seating.js';
+import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
 
@@ -140,6 +141,7 @@ try {
   await appends();
   await replayAndStartup();
   await readYourWrites();
+  results.push(...(await kitchenLatency()));
   results.push(await webhookIntake(dir));
   results.push(await seatingVsTakeAway(dir));
   results.push(...(await firstCommandAfterRestart(dir)));
