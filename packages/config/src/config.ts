@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   dataDir: string;
   eventStoreUrl: string | null;
+  /** Read models: PostgreSQL or MongoDB by scheme (COMANDA_READSTORE_URL, else COMANDA_MONGO_URL). */
+  readStoreUrl: string | null;
   mongoUrl: string | null;
   natsUrl: string | null;
   nodeUrl: string | null;
@@ -143,7 +145,10 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),
     dataDir: resolve(text(env, 'COMANDA_DATA_DIR') ?? './data'),
-    eventStoreUrl: url(env, 'COMANDA_EVENTSTORE_URL', ['esdb', 'esdb+discover', 'kurrentdb', 'kdb']),
+    eventStoreUrl: url(env, 'COMANDA_EVENTSTORE_URL', ['postgres', 'postgresql', 'esdb', 'esdb+discover', 'kurrentdb', 'kdb']),
+    readStoreUrl:
+      url(env, 'COMANDA_READSTORE_URL', ['postgres', 'postgresql', 'mongodb', 'mongodb+srv']) ??
+      url(env, 'COMANDA_MONGO_URL', ['mongodb', 'mongodb+srv']),
     mongoUrl: url(env, 'COMANDA_MONGO_URL', ['mongodb', 'mongodb+srv']),
     natsUrl: url(env, 'COMANDA_NATS_URL', ['nats', 'tls']),
     nodeUrl,

@@ -39,6 +39,16 @@ t.test('values are read and validated, each error names its variable', async (t)
   }
 });
 
+t.test('store URLs choose the adapter by scheme; COMANDA_MONGO_URL still names a MongoDB read store', async (t) => {
+  const pg = loadConfig({ COMANDA_EVENTSTORE_URL: 'postgres://u:p@db:5432/comanda', COMANDA_READSTORE_URL: 'postgresql://u:p@db/comanda' });
+  t.equal(pg.eventStoreUrl, 'postgres://u:p@db:5432/comanda');
+  t.equal(pg.readStoreUrl, 'postgresql://u:p@db/comanda');
+  t.equal(loadConfig({ COMANDA_MONGO_URL: 'mongodb://m:27017/comanda' }).readStoreUrl, 'mongodb://m:27017/comanda');
+  t.equal(loadConfig({ COMANDA_EVENTSTORE_URL: 'esdb://es:2113?tls=false' }).eventStoreUrl, 'esdb://es:2113?tls=false');
+  t.throws(() => loadConfig({ COMANDA_READSTORE_URL: 'mysql://x/y' }), { variable: 'COMANDA_READSTORE_URL' });
+  t.throws(() => loadConfig({ COMANDA_EVENTSTORE_URL: 'mongodb://x/y' }), { variable: 'COMANDA_EVENTSTORE_URL' });
+});
+
 t.test('generated secrets persist with mode 0600; the environment wins', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-cfg-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

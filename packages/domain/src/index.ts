@@ -23,3 +23,4 @@ export * from './bills/ticket.js';
 export * from './bills/shift.js';
 export * from './bills/z-report.js';
 export * from './bills/base-currency.js';
+export * from './kitchen/kitchen-ticket.js';

@@ -3,4 +3,5 @@ export { MemoryEventStore } from './memory.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite.js';
 export { EsdbEventStore, packPosition, unpackPosition } from './esdb.js';
 export { CommandHandler, StreamContended, type CommandContext, type CommandObserver, type CommandResult } from './command-handler.js';
-export { openEventStore } from './open.js';
+export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres.js';
+export { openEventStore, isPostgresUrl } from './open.js';

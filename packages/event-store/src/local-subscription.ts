@@ -1,8 +1,19 @@
 import type { Position, RecordedEvent, Subscription, SubscriptionHandlers } from './types.js';
 
-/** What the embedded logs (memory, SQLite) give a subscription: a synchronous page read. */
+/** What a log gives a subscription: a page read (synchronous for the embedded logs, async over a network). */
 export interface LocalLogReader {
-  readAfter(after: Position | null, limit: number): RecordedEvent[];
+  readAfter(after: Position | null, limit: number): RecordedEvent[] | Promise<RecordedEvent[]>;
+}
+
+export interface SubscriptionOptions {
+  /**
+   * A failed page read (the server restarting) is retried after this many ms instead of stopping
+   * the subscription; a handler's error still stops it. Unset: a read error stops it too.
+   */
+  retryReadsAfterMs?: number;
+  /** Reads again at this interval even without a nudge (the nudge may come from another process). */
+  pollMs?: number;
+  onReadError?(error: unknown): void;
 }
 
 const PAGE = 2000;
@@ -18,12 +29,14 @@ export class LocalSubscription implements Subscription {
   private nudged = false;
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly log: LocalLogReader,
     after: Position | null,
     private readonly handlers: SubscriptionHandlers,
     private readonly onClose: (s: LocalSubscription) => void,
+    private readonly options: SubscriptionOptions = {},
   ) {
     this.position = after;
     // Never call the handler before subscribeToAll has returned, as a network adapter would not.
@@ -41,12 +54,21 @@ export class LocalSubscription implements Subscription {
   }
 
   private async pump(): Promise<void> {
+    let retryIn: number | undefined;
     try {
       do {
         this.nudged = false;
         for (;;) {
           if (this.closed) return;
-          const page = this.log.readAfter(this.position, PAGE);
+          let page: RecordedEvent[];
+          try {
+            page = await this.log.readAfter(this.position, PAGE);
+          } catch (error) {
+            if (this.options.retryReadsAfterMs === undefined) throw error;
+            this.options.onReadError?.(error);
+            retryIn = this.options.retryReadsAfterMs;
+            return;
+          }
           if (page.length === 0) break;
           await this.handlers.onEvents(page);
           this.position = page[page.length - 1]!.position;
@@ -58,11 +80,20 @@ export class LocalSubscription implements Subscription {
       this.handlers.onError?.(error);
     } finally {
       this.pumping = false;
+      this.schedule(retryIn ?? this.options.pollMs);
     }
+  }
+
+  private schedule(ms: number | undefined): void {
+    if (ms === undefined || this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.nudge(), ms);
+    this.timer.unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.timer);
     this.onClose(this);
     await this.idle;
   }

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { EsdbEventStore, MemoryEventStore, SqliteEventStore } from '../src/index.js';
+import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
+import { EsdbEventStore, MemoryEventStore, PostgresEventStore, SqliteEventStore } from '../src/index.js';
 import { eventStoreContract } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'comanda-es-'));
@@ -13,6 +14,12 @@ eventStoreContract('memory', async () => new MemoryEventStore());
 eventStoreContract('sqlite', async () => new SqliteEventStore({ filename: join(dir, 'events.db') }));
 // A tiny in-memory window forces the disk path for catch-up reads.
 eventStoreContract('sqlite (disk reads)', async () => new SqliteEventStore({ filename: join(dir, 'events2.db'), recentEvents: 1 }));
+
+if (postgresAvailable() || process.env.COMANDA_TEST_POSTGRES_URL) {
+  eventStoreContract('postgresql', async () => new PostgresEventStore((await sharedPostgres()).url));
+} else {
+  t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL): its contract must run');
+}
 
 const esdb = process.env.COMANDA_TEST_ESDB_URL;
 if (esdb) eventStoreContract('eventstoredb', async () => new EsdbEventStore(esdb));

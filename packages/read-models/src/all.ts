@@ -7,6 +7,8 @@ import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
 import { ticketsProjection } from './tickets.js';
 import { shiftsProjection } from './shifts.js';
+import { stationsProjection } from './stations.js';
+import { kitchenTicketsProjection, orderKitchenStatusProjection } from './kitchen-tickets.js';
 import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
@@ -19,5 +21,8 @@ export const allProjections: Projection[] = [
   ordersProjection,
   ticketsProjection,
   shiftsProjection,
+  stationsProjection,
+  kitchenTicketsProjection,
+  orderKitchenStatusProjection,
   unmatchedPaymentsProjection,
 ];

@@ -5,14 +5,14 @@ import { type Projection, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
 
 /** A dish as the seed shows it: the price a decimal number, the category by id. */
-export type DishView = Tracked & { id: string; name: string; price: number; category_id: string; version: number };
+export type DishView = Tracked & { id: string; name: string; price: number; category_id: string; station_id: string | null; version: number };
 
 export const DISHES = 'dishes';
 
 export const dishesProjection: Projection = {
   name: 'dishes',
   handles: ['DishAdded', 'DishUpdated', 'DishRemoved'],
-  collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }] },
+  collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }, { station_id: 1 }] },
   async apply(event: RecordedEvent, store: ReadStore) {
     const e = event as unknown as MenuEvent & RecordedEvent;
     if (e.type !== 'DishAdded' && e.type !== 'DishUpdated' && e.type !== 'DishRemoved') return;
@@ -20,9 +20,9 @@ export const dishesProjection: Projection = {
     await updateDocument(store.collection<DishView>(DISHES), dishId, event, (dish) => {
       switch (e.type) {
         case 'DishAdded':
-          return { _id: dishId, id: dishId, name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, version: 1 };
+          return { _id: dishId, id: dishId, name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, station_id: e.data.stationId ?? null, version: 1 };
         case 'DishUpdated':
-          return bump(dish, { name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId });
+          return bump(dish, { name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, station_id: e.data.stationId ?? null });
         case 'DishRemoved':
           return null;
       }

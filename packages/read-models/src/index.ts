@@ -8,4 +8,6 @@ export * from './tables.js';
 export * from './orders.js';
 export * from './tickets.js';
 export * from './shifts.js';
+export * from './stations.js';
+export * from './kitchen-tickets.js';
 export * from './unmatched-payments.js';

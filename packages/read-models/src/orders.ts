@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { OrderEvent, OrderLine } from '@comanda/domain';
+import type { KitchenStatus, OrderEvent, OrderLine } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 
@@ -20,6 +20,8 @@ export type OrderView = Tracked & {
   lines: OrderLine[];
   payments: Array<{ payment_hash: string; amount_sat: number; received_at: number }>;
   paid_sat: number;
+  /** Kitchen status by line id (kitchen-tickets.ts); a line not in it is `pending`. */
+  kitchen_status?: Record<string, KitchenStatus>;
   version: number;
 };
 

@@ -1,4 +1,5 @@
 export * from './types.js';
 export { MemoryReadStore } from './memory.js';
 export { MongoReadStore } from './mongo.js';
+export { PostgresReadStore } from './postgres.js';
 export { openReadStore } from './open.js';

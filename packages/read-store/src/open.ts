@@ -1,11 +1,20 @@
 import { MemoryReadStore } from './memory.js';
 import { MongoReadStore } from './mongo.js';
+import { PostgresReadStore } from './postgres.js';
 import type { ReadStore } from './types.js';
 
-/** MongoDB when a URL is configured, otherwise memory (rebuilt from the event log at start). */
-export async function openReadStore(config: { mongoUrl: string | null }): Promise<ReadStore> {
-  if (!config.mongoUrl) return new MemoryReadStore();
-  const store = new MongoReadStore(config.mongoUrl);
+/**
+ * PostgreSQL or MongoDB by the URL's scheme (`COMANDA_READSTORE_URL`, or the older
+ * `COMANDA_MONGO_URL`), otherwise memory (rebuilt from the event log at start).
+ */
+export async function openReadStore(
+  config: { readStoreUrl?: string | null; mongoUrl?: string | null },
+  onError?: (error: unknown) => void,
+): Promise<ReadStore> {
+  const url = config.readStoreUrl ?? config.mongoUrl ?? null;
+  if (!url) return new MemoryReadStore();
+  if (/^postgres(ql)?:\/\//i.test(url)) return PostgresReadStore.open(url, onError);
+  const store = new MongoReadStore(url);
   await store.ready();
   return store;
 }

@@ -27,6 +27,12 @@ export interface ReadStore {
   /** Checkpoints are kept as decimal strings: positions are bigints and may exceed 2^53. */
   getCheckpoint(name: string): Promise<bigint | null>;
   setCheckpoint(name: string, position: bigint): Promise<void>;
+  /**
+   * Optional: runs `work` against a view of the store whose writes (documents and checkpoints)
+   * commit together or not at all. Adapters that cannot (memory, MongoDB without a replica set)
+   * leave it out, and the projector falls back to at-least-once with per-document guards.
+   */
+  transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
   /** Removes every document and checkpoint: a replay starts from nothing. */
   clear(): Promise<void>;
   ping(): Promise<void>;

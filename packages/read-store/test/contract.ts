@@ -49,6 +49,47 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       t.same(await orders.find({}, { sort: { created: 1 }, skip: 10 }), []);
     });
 
+    t.test('a transaction commits documents and checkpoint together, or neither', async (t) => {
+      if (!store.transaction) {
+        t.comment(`${name} has no transactions: the projector relies on per-document guards (at least once)`);
+        return;
+      }
+      const name_ = `tx_${randomUUID().slice(0, 8)}`;
+      const docs = (s: ReadStore) => s.collection<Order>(name_, [{ status: 1 }]);
+      await store.transaction(async (tx) => {
+        await docs(tx).upsert({ ...seed[0]!, _id: 'kept' });
+        await tx.setCheckpoint(name_, 7n);
+        t.equal((await docs(tx).get('kept'))?._id, 'kept', 'the transaction reads its own writes');
+      });
+      t.equal((await docs(store).get('kept'))?._id, 'kept');
+      await t.rejects(
+        store.transaction(async (tx) => {
+          await docs(tx).upsert({ ...seed[0]!, _id: 'lost' });
+          await docs(tx).delete('kept');
+          await tx.setCheckpoint(name_, 8n);
+          throw new Error('crash mid-batch');
+        }),
+        /crash mid-batch/,
+      );
+      t.equal(await docs(store).get('lost'), null, 'no document of a failed transaction');
+      t.ok(await docs(store).get('kept'), 'no delete of a failed transaction');
+      t.equal(await store.getCheckpoint(name_), 7n, 'no checkpoint of a failed transaction');
+    });
+
+    t.test('more operators: $ne, $nin, $lte, $exists, $or, null', async (t) => {
+      const ids = (docs: Order[]) => docs.map((d) => d._id).sort();
+      t.same(ids(await orders.find({ status: { $ne: 'pending' } })), ['o2', 'o3']);
+      t.same(ids(await orders.find({ status: { $nin: ['pending', 'ready'] } })), ['o3']);
+      t.same(ids(await orders.find({ total: { $lte: 1000 } })), ['o1', 'o3']);
+      t.same(ids(await orders.find({ $or: [{ waiter: 'carla' }, { total: 400 }] })), ['o3', 'o4']);
+      t.same(ids(await orders.find({ missing: { $exists: false }, created: { $gt: 3 } })), ['o4']);
+      t.same(ids(await orders.find({ missing: null, total: { $lt: 1000 } })), ['o3']);
+      t.same(ids(await orders.find({ _id: { $in: ['o2', 'o9'] } })), ['o2']);
+      t.same(await orders.find({ total: { $gte: '1000' } }), [], 'a string bound does not match numbers');
+      const sorted = await orders.find({}, { sort: { waiter: 1 } });
+      t.same(sorted.map((d) => d.waiter), ['Ana', 'Ana María', 'Bruno', 'carla'], 'strings sort by code point');
+    });
+
     t.test('checkpoints keep bigints exactly', async (t) => {
       const name = `proj_${randomUUID().slice(0, 8)}`;
       t.equal(await store.getCheckpoint(name), null);

@@ -1,8 +1,15 @@
 import t from 'tap';
-import { MemoryReadStore, MongoReadStore, positionKey } from '../src/index.js';
+import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
+import { MemoryReadStore, MongoReadStore, PostgresReadStore, positionKey } from '../src/index.js';
 import { readStoreContract } from './contract.js';
 
 readStoreContract('memory', async () => new MemoryReadStore());
+
+if (postgresAvailable() || process.env.COMANDA_TEST_POSTGRES_URL) {
+  readStoreContract('postgresql', async () => PostgresReadStore.open((await sharedPostgres()).url));
+} else {
+  t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL): its contract must run');
+}
 
 const mongo = process.env.COMANDA_TEST_MONGO_URL;
 if (mongo) {

@@ -24,6 +24,10 @@ import ticketPaymentRoutes from './routes/ticket-payments.js';
 import receiptRoutes from './routes/receipts.js';
 import shiftRoutes from './routes/shifts.js';
 import currencyRoutes from './routes/currencies.js';
+import stationRoutes from './routes/stations.js';
+import kitchenRoutes from './routes/kitchen.js';
+import kitchenEventRoutes from './routes/kitchen-events.js';
+import kitchenPage from './routes/kitchen-page.js';
 import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 
 /** Paths of every secret that could reach a log line. */
@@ -82,6 +86,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(receiptRoutes);
   await app.register(shiftRoutes);
   await app.register(currencyRoutes);
+  await app.register(stationRoutes);
+  await app.register(kitchenRoutes);
+  await app.register(kitchenEventRoutes);
+  await app.register(kitchenPage);
   await app.register(walletUnmatchedRoutes);
   return app;
 }

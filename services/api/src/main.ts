@@ -2,6 +2,7 @@ import { openBus } from '@comanda/bus';
 import { loadConfigOrExit, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { Metrics, commandObserver, instrumentBus, instrumentStore } from '@comanda/metrics';
+import { NodeClient } from '@comanda/lightning';
 import { openReadStore } from '@comanda/read-store';
 import { buildApp } from './app.js';
 import pino from 'pino';
@@ -9,19 +10,22 @@ import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
 import { PollingCheckpointGate } from './polling-gate.js';
 
 /**
- * The API on its own (distributed shape): any number of replicas share EventStoreDB, MongoDB and NATS;
+ * The API on its own (distributed shape): any number of replicas share the event store (PostgreSQL or
+ * EventStoreDB), the read store (PostgreSQL or MongoDB) and NATS;
  * the projector runs as its own process and read-your-writes polls its checkpoint.
  */
 const config = loadConfigOrExit([
   ['eventStoreUrl', 'COMANDA_EVENTSTORE_URL', 'is required for the API on its own (use npm start for standalone)'],
-  ['mongoUrl', 'COMANDA_MONGO_URL', 'is required for the API on its own (use npm start for standalone)'],
+  ['readStoreUrl', 'COMANDA_READSTORE_URL', 'is required for the API on its own (use npm start for standalone)'],
 ]);
 
+// A store briefly away (restart, failover) is logged; its pool reconnects on the next query.
+const storeError = (error: unknown) => console.error(`store connection: ${(error as Error).message}`);
 // /metrics (with COMANDA_METRICS_TOKEN): this replica's requests and commands, the log's head, and
 // the projector's lag read from its checkpoint at scrape time.
 const metrics = new Metrics();
-const store = instrumentStore(openEventStore(config), metrics);
-const readStore = await openReadStore(config);
+const store = instrumentStore(openEventStore(config, storeError), metrics);
+const readStore = await openReadStore(config, storeError);
 const bus = instrumentBus(await openBus(config), metrics);
 metrics.watchFollower('projector', () => readStore.getCheckpoint('projector'));
 const gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'));
@@ -38,6 +42,7 @@ const readModelsCaughtUp = async () => {
 };
 const app = await buildApp({
   config, store, readStore, bus, gate, commands, masterKey, metrics,
+  node: config.nodeUrl ? new NodeClient({ url: config.nodeUrl, password: config.nodePassword ?? '' }) : undefined,
   health: [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
     { name: 'readStore', check: async () => (await readStore.ping(), 'up') },
@@ -45,7 +50,8 @@ const app = await buildApp({
     { name: 'readModels', check: readModelsCaughtUp },
   ],
 });
-await app.listen({ host: config.host, port: config.port });
+const address = await app.listen({ host: config.host, port: config.port });
+console.log(`api listening on ${address}`);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {

@@ -87,19 +87,26 @@ export class Projector {
 
   private async apply(events: RecordedEvent[]): Promise<void> {
     this.eventsSeen += events.length;
-    for (const event of events) {
-      const projections = this.byType.get(event.type);
-      if (!projections) continue;
-      for (const p of projections) {
-        try {
-          await p.apply(event, this.options.readStore);
-        } catch (cause) {
-          throw new ProjectionFailed(p.name, event, cause);
+    const last = events[events.length - 1]!.position;
+    const batch = async (readStore: ReadStore) => {
+      for (const event of events) {
+        const projections = this.byType.get(event.type);
+        if (!projections) continue;
+        for (const p of projections) {
+          try {
+            await p.apply(event, readStore);
+          } catch (cause) {
+            throw new ProjectionFailed(p.name, event, cause);
+          }
         }
       }
-    }
-    const last = events[events.length - 1]!.position;
-    await this.options.readStore.setCheckpoint(this.name, last);
+      await readStore.setCheckpoint(this.name, last);
+    };
+    // Where the read store has transactions (PostgreSQL), a batch's documents and its checkpoint
+    // commit together: a crash re-applies nothing. Elsewhere the per-document guard absorbs it.
+    const { readStore } = this.options;
+    if (readStore.transaction) await readStore.transaction(batch);
+    else await batch(readStore);
     this.processed = last;
     this.onBatch?.();
     this.releaseWaiters();

@@ -22,7 +22,25 @@ export const relayBody = (e: RecordedEvent) => ({
 /** Streams whose events carry credentials (PIN hashes, sessions): never published on the bus. */
 export const PRIVATE_AGGREGATES = new Set(['staff', 'session']);
 
-const isPublic = (e: RecordedEvent) => !PRIVATE_AGGREGATES.has(e.stream.split('-')[0]!);
+/** Streams with a publisher of their own (kitchen tickets: `pos.kitchen.<station>.<EventType>`). */
+export const OWN_PUBLISHER = new Set(['kitchenticket']);
+
+const isPublic = (e: RecordedEvent) => {
+  const aggregate = e.stream.split('-')[0]!;
+  return !PRIVATE_AGGREGATES.has(aggregate) && !OWN_PUBLISHER.has(aggregate);
+};
+
+/** One message for the bus; the event id is always its de-duplication id. */
+export interface Publication {
+  subject: string;
+  body: unknown;
+}
+
+/** What the relay publishes for an event: none, one or more messages. */
+export type Publish = (e: RecordedEvent) => Promise<Publication[]> | Publication[];
+
+/** The default: every public domain event as `pos.<aggregate>.<EventType>`. */
+export const domainEvents: Publish = (e) => (isPublic(e) ? [{ subject: subjectFor(e), body: relayBody(e) }] : []);
 
 /**
  * Publishes every domain event to the bus (kitchen screens, other consumers) with the event id as
@@ -41,6 +59,7 @@ export class Relay {
     private readonly logger: Logger,
     /** Where to begin when no checkpoint exists: 'start' replays history, 'head' only new events. */
     private readonly fresh: 'start' | 'head' = 'head',
+    private readonly publications: Publish = domainEvents,
   ) {}
 
   async start(): Promise<void> {
@@ -50,7 +69,9 @@ export class Relay {
     this.position = from;
     this.subscription = this.store.subscribeToAll(from, {
       onEvents: async (events) => {
-        for (const e of events) if (isPublic(e)) await this.bus.publish(subjectFor(e), relayBody(e), e.id);
+        for (const e of events) {
+          for (const p of await this.publications(e)) await this.bus.publish(p.subject, p.body, e.id);
+        }
         this.position = events[events.length - 1]!.position;
         await this.checkpoint.set(this.position);
       },

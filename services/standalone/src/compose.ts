@@ -4,7 +4,7 @@ import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
-import { FileCheckpoint, Projector, Reactor, Relay, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
+import { FileCheckpoint, Projector, Reactor, Relay, kitchenPublications, kitchenReactions, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
 import { NodeClient } from '@comanda/lightning';
 import { DEFAULT_NODES, startNetwork, type SimNetwork } from '@comanda/node-sim';
 import { paymentIntake, recordAndAnnounce, startPaymentConsumer, startPaymentWatch, webhookReceiver } from '@comanda/wallet-bridge';
@@ -43,11 +43,14 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   await projector.start();
   // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
   const checkpoint = (name: string) =>
-    config.mongoUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
+    config.readStoreUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
   const relay = new Relay(store, bus, checkpoint('relay'), logger, 'head');
   await relay.start();
+  // Kitchen screens get every kitchen event ever written (from the start of the log on a first run).
+  const kitchenRelay = new Relay(store, bus, checkpoint('kitchen-relay'), logger, 'start', kitchenPublications(store));
+  await kitchenRelay.start();
   const commands = new CommandHandler(store, undefined, ops.commandObserver);
-  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands)], logger);
+  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
   await reactor.start();
   ops.follow({ projector, relay, processManagers: reactor });
   ops.startBackups(store);
@@ -58,6 +61,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'bus', check: async () => (await bus.ping(), 'up') },
     { name: 'projector', check: async () => projector.state },
     { name: 'relay', check: async () => relay.state },
+    { name: 'kitchenRelay', check: async () => kitchenRelay.state },
     { name: 'processManagers', check: async () => reactor.state },
   ];
   // The restaurant's Lightning node: the configured one, or the built-in simulator (restaurant and
@@ -119,6 +123,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
         await network?.close();
         await reactor.stop();
         await relay.stop();
+        await kitchenRelay.stop();
         await projector.stop();
         await bus.close();
         await readStore.close();

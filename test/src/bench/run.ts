@@ -11,7 +11,9 @@ import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import { firstCommandAfterRestart } from './first-command.js';
 import { seatingVsTakeAway } from './seating.js';
+import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
+import { standaloneBesideTwoReplicas } from './http-shapes.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -123,13 +125,27 @@ async function readYourWrites() {
   await store.close();
 }
 
+async function shapes() {
+  const figures = await standaloneBesideTwoReplicas();
+  if (typeof figures === 'string') {
+    results.push({ measure: 'two API replicas on PostgreSQL beside standalone', value: `not measured: ${figures}`, target: 'reported', ok: true });
+    return;
+  }
+  const { standalone: s, replicas: r } = figures;
+  const f = (x: number) => Math.round(x).toLocaleString('en');
+  results.push({ measure: 'POST /orders over HTTP, 16 at a time: two replicas on PostgreSQL + NATS beside standalone', value: `${f(r.commandsPerSecond)}/s vs ${f(s.commandsPerSecond)}/s (${(r.commandsPerSecond / s.commandsPerSecond).toFixed(2)}×)`, target: 'reported', ok: true });
+  results.push({ measure: 'GET /orders/{id} over HTTP, 16 at a time: two replicas on PostgreSQL beside standalone', value: `${f(r.getsPerSecond)}/s vs ${f(s.getsPerSecond)}/s (${(r.getsPerSecond / s.getsPerSecond).toFixed(2)}×)`, target: 'reported', ok: true });
+}
+
 try {
   await appends();
   await replayAndStartup();
   await readYourWrites();
+  results.push(...(await kitchenLatency()));
   results.push(await webhookIntake(dir));
   results.push(await seatingVsTakeAway(dir));
   results.push(...(await firstCommandAfterRestart(dir)));
+  await shapes();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

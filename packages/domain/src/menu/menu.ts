@@ -5,16 +5,28 @@ import { nameErrors, sameName } from '../names.js';
 import { unchangedSince } from '../versions.js';
 
 /**
- * The menu: dish categories and dishes of one restaurant in one stream (`menu`). A menu is small
- * (hundreds of dishes at most), and one stream makes its rules hold under any concurrency, because
- * each is checked against the whole menu inside the same append: category names are unique, a dish
- * belongs to a category that exists, a category with dishes cannot be removed.
+ * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
+ * one stream (`menu`). A menu is small (hundreds of dishes at most), and one stream makes its rules
+ * hold under any concurrency, because each is checked against the whole menu inside the same append:
+ * category names are unique, a dish belongs to a category that exists, a category with dishes cannot
+ * be removed, a station that a category or dish routes to cannot be removed.
  */
 export const MENU_STREAM = 'menu';
 
 export interface Category {
   id: string;
   name: string;
+  /** The kitchen station its dishes are cooked at; null: the default station. */
+  stationId: string | null;
+  version: number;
+}
+
+/** A kitchen station (Grill, Bar, Cold): one screen on the kitchen wall. */
+export interface Station {
+  id: string;
+  name: string;
+  /** Creation order: the default station is the first one created unless another is chosen. */
+  seq: number;
   version: number;
 }
 
@@ -23,12 +35,18 @@ export interface Dish {
   name: string;
   price: Cents;
   categoryId: string;
+  /** Overrides the category's station; null: the category decides. */
+  stationId: string | null;
   version: number;
 }
 
 export interface Menu {
   categories: Record<string, Category>;
   dishes: Record<string, Dish>;
+  stations: Record<string, Station>;
+  /** The station chosen as default; null: the first one created (see defaultStation). */
+  defaultStationId: string | null;
+  stationSeq: number;
 }
 
 /** What a dish is, as the kitchen and the bill see it. */
@@ -36,19 +54,30 @@ export interface DishDetails {
   name: string;
   price: Cents;
   categoryId: string;
+  /** Absent in events written before stations existed, and in commands that keep the current one. */
+  stationId?: string | null;
 }
 
 export type MenuEvent =
-  | { type: 'CategoryAdded'; data: { categoryId: string; name: string } }
+  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null } }
   | { type: 'CategoryRenamed'; data: { categoryId: string; name: string } }
+  | { type: 'CategoryStationChanged'; data: { categoryId: string; stationId: string | null } }
+  | { type: 'StationAdded'; data: { stationId: string; name: string } }
+  | { type: 'StationRenamed'; data: { stationId: string; name: string } }
+  | { type: 'StationMadeDefault'; data: { stationId: string } }
+  | { type: 'StationRemoved'; data: { stationId: string } }
   | { type: 'CategoryRemoved'; data: { categoryId: string } }
   | { type: 'DishAdded'; data: { dishId: string } & DishDetails }
   | { type: 'DishUpdated'; data: { dishId: string } & DishDetails }
   | { type: 'DishRemoved'; data: { dishId: string } };
 
 export type MenuCommand =
-  | { type: 'addCategory'; categoryId: string; name: string }
-  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number }
+  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null }
+  /** stationId undefined keeps the category's station. */
+  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null }
+  | { type: 'addStation'; stationId: string; name: string; makeDefault?: boolean }
+  | { type: 'renameStation'; stationId: string; name: string; ifMatch?: number; makeDefault?: boolean }
+  | { type: 'removeStation'; stationId: string }
   | { type: 'removeCategory'; categoryId: string }
   | ({ type: 'addDish'; dishId: string } & DishDetails)
   | ({ type: 'updateDish'; dishId: string; ifMatch?: number } & DishDetails)
@@ -69,13 +98,43 @@ function dish(state: Menu, dishId: string): Dish {
   return d;
 }
 
+function station(state: Menu, stationId: string): Station {
+  const s = state.stations[stationId];
+  if (!s) throw notFound();
+  return s;
+}
+
+function stationErrors(state: Menu, stationId: string | null | undefined): FieldError[] {
+  return stationId && !state.stations[stationId] ? [{ field: 'station_id', message: 'must reference an existing kitchen station' }] : [];
+}
+
+function stationNameFree(state: Menu, name: string, except?: string): void {
+  const holder = Object.values(state.stations).find((s) => sameName(s.name, name));
+  if (holder && holder.id !== except) throw conflict(`A kitchen station named ${holder.name} already exists`);
+}
+
+/** The station for lines whose dish and category name none: the chosen one, else the first created. */
+export function defaultStation(state: Menu): Station | null {
+  if (state.defaultStationId && state.stations[state.defaultStationId]) return state.stations[state.defaultStationId]!;
+  return Object.values(state.stations).sort((a, b) => a.seq - b.seq)[0] ?? null;
+}
+
+/** Where a dish is cooked: its own station, else its category's, else the default station. */
+export function stationOf(state: Menu, dishId: string): Station | null {
+  const d = state.dishes[dishId];
+  const own = d?.stationId ? state.stations[d.stationId] : undefined;
+  const c = d ? state.categories[d.categoryId] : undefined;
+  const viaCategory = c?.stationId ? state.stations[c.stationId] : undefined;
+  return own ?? viaCategory ?? defaultStation(state);
+}
+
 function categoryNameFree(state: Menu, name: string, except?: string): void {
   const holder = Object.values(state.categories).find((c) => sameName(c.name, name));
   if (holder && holder.id !== except) throw conflict(`A dish category named ${holder.name} already exists`);
 }
 
-function validDish(state: Menu, details: DishDetails): DishDetails {
-  const errors: FieldError[] = [...nameErrors(details.name)];
+function validDish(state: Menu, details: DishDetails, current?: Dish): DishDetails & { stationId: string | null } {
+  const errors: FieldError[] = [...nameErrors(details.name), ...stationErrors(state, details.stationId)];
   if (!Number.isSafeInteger(details.price) || details.price <= 0) {
     errors.push({ field: 'price', message: 'must be a positive amount with at most two decimals' });
   }
@@ -83,34 +142,78 @@ function validDish(state: Menu, details: DishDetails): DishDetails {
     errors.push({ field: 'category_id', message: 'must reference an existing dish category' });
   }
   if (errors.length > 0) throw validationFailed(errors);
-  return { name: details.name, price: details.price, categoryId: details.categoryId };
+  const stationId = details.stationId === undefined ? (current?.stationId ?? null) : details.stationId;
+  return { name: details.name, price: details.price, categoryId: details.categoryId, stationId };
 }
 
 const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes).filter((d) => d.categoryId === categoryId);
 
-const sameDetails = (a: DishDetails, b: DishDetails) => a.name === b.name && a.price === b.price && a.categoryId === b.categoryId;
+/** Event payload: a dish routed by its category carries no stationId (as before stations existed). */
+const dishData = ({ stationId, ...rest }: DishDetails): DishDetails => (stationId ? { ...rest, stationId } : rest);
+
+const sameDetails = (a: DishDetails, b: Dish) =>
+  a.name === b.name && a.price === b.price && a.categoryId === b.categoryId && a.stationId === b.stationId;
 
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
-  initialState: () => ({ categories: {}, dishes: {} }),
-  snapshot: { name: 'menu', version: 1 },
+  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0 }),
+  snapshot: { name: 'menu', version: 2 },
 
   decide(command, state) {
     switch (command.type) {
       case 'addCategory': {
-        const errors = nameErrors(command.name);
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId)];
         if (errors.length > 0) throw validationFailed(errors);
         if (state.categories[command.categoryId]) throw conflict('This dish category already exists');
         categoryNameFree(state, command.name);
-        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name } }];
+        const station = command.stationId ? { stationId: command.stationId } : {};
+        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station } }];
       }
       case 'renameCategory': {
         const c = category(state, command.categoryId);
         unchangedSince(c.version, command.ifMatch);
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId)];
+        if (errors.length > 0) throw validationFailed(errors);
+        const events: MenuEvent[] = [];
+        if (command.name !== c.name) {
+          categoryNameFree(state, command.name, c.id);
+          events.push({ type: 'CategoryRenamed', data: { categoryId: c.id, name: command.name } });
+        }
+        if (command.stationId !== undefined && command.stationId !== c.stationId) {
+          events.push({ type: 'CategoryStationChanged', data: { categoryId: c.id, stationId: command.stationId } });
+        }
+        return events;
+      }
+      case 'addStation': {
         const errors = nameErrors(command.name);
         if (errors.length > 0) throw validationFailed(errors);
-        if (command.name === c.name) return [];
-        categoryNameFree(state, command.name, c.id);
-        return [{ type: 'CategoryRenamed', data: { categoryId: c.id, name: command.name } }];
+        if (state.stations[command.stationId]) throw conflict('This kitchen station already exists');
+        stationNameFree(state, command.name);
+        const added: MenuEvent = { type: 'StationAdded', data: { stationId: command.stationId, name: command.name } };
+        return command.makeDefault ? [added, { type: 'StationMadeDefault', data: { stationId: command.stationId } }] : [added];
+      }
+      case 'renameStation': {
+        const s = station(state, command.stationId);
+        unchangedSince(s.version, command.ifMatch);
+        const errors = nameErrors(command.name);
+        if (errors.length > 0) throw validationFailed(errors);
+        const events: MenuEvent[] = [];
+        if (command.name !== s.name) {
+          stationNameFree(state, command.name, s.id);
+          events.push({ type: 'StationRenamed', data: { stationId: s.id, name: command.name } });
+        }
+        if (command.makeDefault && defaultStation(state)?.id !== s.id) events.push({ type: 'StationMadeDefault', data: { stationId: s.id } });
+        return events;
+      }
+      case 'removeStation': {
+        const s = station(state, command.stationId);
+        const categoryCount = Object.values(state.categories).filter((c) => c.stationId === s.id).length;
+        const dishCount = Object.values(state.dishes).filter((d) => d.stationId === s.id).length;
+        if (categoryCount + dishCount > 0) {
+          throw conflict(`Kitchen station ${s.name} is used by ${categoryCount} dish categories and ${dishCount} dishes: route them elsewhere first`, {
+            category_count: categoryCount, dish_count: dishCount,
+          });
+        }
+        return [{ type: 'StationRemoved', data: { stationId: s.id } }];
       }
       case 'removeCategory': {
         const c = category(state, command.categoryId);
@@ -123,14 +226,14 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       case 'addDish': {
         const details = validDish(state, command);
         if (state.dishes[command.dishId]) throw conflict('This dish already exists');
-        return [{ type: 'DishAdded', data: { dishId: command.dishId, ...details } }];
+        return [{ type: 'DishAdded', data: { dishId: command.dishId, ...dishData(details) } }];
       }
       case 'updateDish': {
         const d = dish(state, command.dishId);
         unchangedSince(d.version, command.ifMatch);
-        const details = validDish(state, command);
+        const details = validDish(state, command, d);
         if (sameDetails(details, d)) return [];
-        return [{ type: 'DishUpdated', data: { dishId: d.id, ...details } }];
+        return [{ type: 'DishUpdated', data: { dishId: d.id, ...dishData(details) } }];
       }
       case 'removeDish': {
         const d = dish(state, command.dishId);
@@ -142,8 +245,29 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
   evolve(state, event) {
     switch (event.type) {
       case 'CategoryAdded': {
-        const { categoryId, name } = event.data;
-        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, version: 1 } } };
+        const { categoryId, name, stationId = null } = event.data;
+        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, version: 1 } } };
+      }
+      case 'CategoryStationChanged': {
+        const c = state.categories[event.data.categoryId]!;
+        return { ...state, categories: { ...state.categories, [c.id]: { ...c, stationId: event.data.stationId, version: c.version + 1 } } };
+      }
+      case 'StationAdded': {
+        const { stationId, name } = event.data;
+        const seq = state.stationSeq + 1;
+        return { ...state, stationSeq: seq, stations: { ...state.stations, [stationId]: { id: stationId, name, seq, version: 1 } } };
+      }
+      case 'StationRenamed': {
+        const s = state.stations[event.data.stationId]!;
+        return { ...state, stations: { ...state.stations, [s.id]: { ...s, name: event.data.name, version: s.version + 1 } } };
+      }
+      case 'StationMadeDefault': {
+        const s = state.stations[event.data.stationId]!;
+        return { ...state, defaultStationId: s.id, stations: { ...state.stations, [s.id]: { ...s, version: s.version + 1 } } };
+      }
+      case 'StationRemoved': {
+        const { [event.data.stationId]: _removed, ...stations } = state.stations;
+        return { ...state, stations, defaultStationId: state.defaultStationId === event.data.stationId ? null : state.defaultStationId };
       }
       case 'CategoryRenamed': {
         const c = state.categories[event.data.categoryId]!;
@@ -154,13 +278,13 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         return { ...state, categories };
       }
       case 'DishAdded': {
-        const { dishId, name, price, categoryId } = event.data;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { id: dishId, name, price, categoryId, version: 1 } } };
+        const { dishId, name, price, categoryId, stationId = null } = event.data;
+        return { ...state, dishes: { ...state.dishes, [dishId]: { id: dishId, name, price, categoryId, stationId, version: 1 } } };
       }
       case 'DishUpdated': {
-        const { dishId, name, price, categoryId } = event.data;
+        const { dishId, name, price, categoryId, stationId = null } = event.data;
         const d = state.dishes[dishId]!;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { ...d, name, price, categoryId, version: d.version + 1 } } };
+        return { ...state, dishes: { ...state.dishes, [dishId]: { ...d, name, price, categoryId, stationId, version: d.version + 1 } } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;

@@ -34,6 +34,17 @@ export interface OrderLine {
   notes: string;
 }
 
+/** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
+export interface FiredLine {
+  lineId: string;
+  firingId: string;
+  dishId: string;
+  stationId: string;
+  ticketId: string;
+  /** The dish's name when fired, so the ticket never depends on a menu that may change. */
+  dishName: string;
+}
+
 export interface Order {
   orderId: string | null;
   status: OrderStatus | null;
@@ -47,6 +58,10 @@ export interface Order {
   payments: Record<string, { amountSat: number; receivedAt: number }>;
   /** Lines on live tickets (bills): see billing.ts. Not part of `version`: billing never makes a waiter's If-Match stale. */
   billing: Billing;
+  /** Lines sent to the kitchen (kept after a line is removed: the kitchen must see it cancelled). */
+  fired: Record<string, FiredLine>;
+  /** The time each firing happened, by firing id. */
+  firings: Record<string, number>;
   version: number;
 }
 
@@ -61,7 +76,8 @@ export type OrderEvent =
   | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string } }
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
   | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
-  | BillingEvent;
+  | BillingEvent
+  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number } };
 
 /**
  * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
@@ -88,7 +104,12 @@ export type OrderCommand =
   | { type: 'deleteOrder' }
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
-  | BillingCommand;
+  | BillingCommand
+  /**
+   * Sends lines to the kitchen. Lines fired meanwhile (two waiters tapping "fire") are left out, so a
+   * line reaches the kitchen once; a line that does not exist (any more) is not found.
+   */
+  | { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number };
 
 export const orderTotal = (order: Pick<Order, 'lines'>): Cents =>
   Object.values(order.lines).reduce((sum, line) => sum + line.priceCents, 0);
@@ -118,7 +139,7 @@ function transition(from: OrderStatus, to: OrderStatus, at: number, o?: Order): 
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, billing: emptyBilling(), version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
   }),
 
   decide(command, state) {
@@ -200,6 +221,14 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const flag = paymentFlag(state);
         return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt, ...(flag ? { flag } : {}) } }];
       }
+      case 'fireLines': {
+        const o = existing(state);
+        if (o.firings[command.firingId] !== undefined) return [];
+        mayChangeDishes(o);
+        for (const l of command.lines) if (!o.lines[l.lineId]) throw notFound();
+        const lines = command.lines.filter((l) => !o.fired[l.lineId]);
+        return lines.length ? [{ type: 'OrderLinesFired', data: { firingId: command.firingId, lines, at: command.at } }] : [];
+      }
     }
   },
 
@@ -240,6 +269,12 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       case 'OrderBilled':
       case 'OrderTicketCancelled':
         return { ...state, billing: evolveBilling(state.billing, event) };
+      case 'OrderLinesFired': {
+        const fired = { ...state.fired };
+        for (const l of event.data.lines) fired[l.lineId] = l;
+        // Not a change of the order as waiters edit it: its version (ETag) stays, so no If-Match goes stale.
+        return { ...state, fired, firings: { ...state.firings, [event.data.firingId]: event.data.at } };
+      }
     }
   },
 };

@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   'shifts:manage': ['admin', 'manager'],
   'currencies:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'currencies:write': ['admin'],
+  /** The kitchen screens: read tickets, start, mark lines done, bump, recall. */
+  'kitchen:act': ['admin', 'manager', 'kitchen'],
   'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],
   'wallet:admin': ['admin'],
   /** Payments received that need a manager's eye (unmatched, late, after deletion). */

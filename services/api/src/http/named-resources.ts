@@ -18,8 +18,10 @@ export interface NamedResource<C, E extends DomainEvent, S> extends Omit<Resourc
   writePermission: Permission;
   decider: Decider<C, E, S>;
   stream: string;
-  add(id: string, name: string): C;
-  rename(id: string, name: string, ifMatch: number | undefined): C;
+  add(id: string, name: string, body: Record<string, unknown>): C;
+  rename(id: string, name: string, ifMatch: number | undefined, body: Record<string, unknown>): C;
+  /** Fields beside the name (a category's station_id): optional in the body, answered by reads. */
+  fields?: Record<string, TSchema>;
   remove(id: string): C;
   /** The id a first event created: a replayed request answers the id of the first one. */
   createdId(event: E): string;
@@ -28,11 +30,13 @@ export interface NamedResource<C, E extends DomainEvent, S> extends Omit<Resourc
 
 /** The five routes of a named resource: list, read, add (201), rename (If-Match) and delete. */
 export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyInstance, o: NamedResource<C, E, S>): void {
-  const schema = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() });
-  resourceReads<Named>(app, { ...o, schema, view: (d) => ({ id: d.id, name: d.name }) });
+  const fields = o.fields ?? {};
+  const schema = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), ...fields });
+  const view = (d: Named) => ({ id: d.id, name: d.name, ...Object.fromEntries(Object.keys(fields).map((k) => [k, d[k]])) });
+  resourceReads<Named>(app, { ...o, schema, view });
 
   const onRequest = app.authorize(o.writePermission);
-  const body = Type.Object({ name: PlaceName });
+  const body = Type.Object({ name: PlaceName, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) });
   const errors = { ...commonErrors, 409: Conflict(o.describe.conflict, o.describe.conflictFields), 412: Stale };
   const message = (done: string) => `${o.noun} ${done} successfully`;
 
@@ -40,8 +44,8 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
     onRequest,
     schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: Confirmation, ...errors } },
   }, async (request, reply) => {
-    const { name } = request.body as { name: string };
-    const result = await app.deps.commands.handle(o.decider, o.stream, o.add(newResourceId(request, o.kind), name.trim()), writeContext(request));
+    const { name, ...rest } = request.body as { name: string };
+    const result = await app.deps.commands.handle(o.decider, o.stream, o.add(newResourceId(request, o.kind), name.trim(), rest), writeContext(request));
     await app.readYourWrite(result.position);
     const id = o.createdId(result.events[0]!);
     return reply.code(201).header('location', `${o.path}/${id}`).send({ id, message: message('added') });
@@ -52,8 +56,8 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
     schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params as { id: string };
-    const { name } = request.body as { name: string };
-    const result = await app.deps.commands.handle(o.decider, o.stream, o.rename(id, name.trim(), ifMatch(request)), writeContext(request));
+    const { name, ...rest } = request.body as { name: string };
+    const result = await app.deps.commands.handle(o.decider, o.stream, o.rename(id, name.trim(), ifMatch(request), rest), writeContext(request));
     await app.readYourWrite(result.position);
     return { id, message: message('updated') };
   });

@@ -25,6 +25,7 @@ export const OrderDishSchema = Type.Object({
   dish_id: Type.String(),
   price_at_order: Type.Number(),
   notes: Type.String(),
+  kitchen_status: Type.String({ description: 'pending (not fired), sent, in_progress, done or cancelled' }),
 }, { $id: 'OrderDish' });
 
 export const orderResponse = (o: OrderView) => ({
@@ -32,6 +33,7 @@ export const orderResponse = (o: OrderView) => ({
   total: fromCents(o.total_cents), created_at: o.created_at, paid_sat: o.paid_sat,
 });
 
-export const lineResponse = (orderId: string, l: OrderLine) => ({
+export const lineResponse = (orderId: string, l: OrderLine, kitchen: OrderView['kitchen_status'] = {}) => ({
   id: l.lineId, order_id: orderId, dish_id: l.dishId, price_at_order: fromCents(l.priceCents), notes: l.notes,
+  kitchen_status: kitchen[l.lineId] ?? 'pending',
 });

@@ -13,12 +13,17 @@ export default async function categoryRoutes(app: FastifyInstance) {
     path: '/categories', tags: ['categories'], plural: 'dish categories', noun: 'Category', kind: 'category',
     permission: 'menu:read', writePermission: 'menu:write', collection: CATEGORIES,
     decider: menu, stream: MENU_STREAM,
-    add: (categoryId, name) => ({ type: 'addCategory', categoryId, name }),
-    rename: (categoryId, name, ifMatch) => ({ type: 'renameCategory', categoryId, name, ifMatch }),
+    add: (categoryId, name, body) => ({ type: 'addCategory', categoryId, name, stationId: body.station_id as string | null | undefined }),
+    rename: (categoryId, name, ifMatch, body) => ({ type: 'renameCategory', categoryId, name, ifMatch, stationId: body.station_id as string | null | undefined }),
+    fields: {
+      station_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'The kitchen station its dishes are sent to; null: the default station. Absent on PUT: unchanged',
+      }),
+    },
     remove: (categoryId) => ({ type: 'removeCategory', categoryId }),
     createdId: (event) => (event.data as { categoryId: string }).categoryId,
     describe: {
-      add: 'Names are unique ignoring case: a duplicate answers 409.',
+      add: 'Names are unique ignoring case: a duplicate answers 409. station_id must name an existing kitchen station (400).',
       remove: 'Refused with 409 while dishes use the category: move or delete those dishes first.',
       conflict: 'Another category has this name (ignoring case), or dishes still use the category (counted by dish_count)',
       conflictFields: { dish_count: Type.Integer() },

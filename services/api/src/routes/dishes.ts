@@ -13,22 +13,26 @@ const Dish = Type.Object({
   name: Type.String(),
   price: Type.Number({ description: 'Decimal number, at most two decimals' }),
   category_id: Type.String({ format: 'uuid' }),
+  station_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's kitchen station; null: the category decides" }),
 });
 const Body = Type.Object({
   name: PlaceName,
   price: Type.Number({ exclusiveMinimum: 0, description: 'Positive, with at most two decimals' }),
   category_id: Type.String({ format: 'uuid', description: 'An existing dish category' }),
+  station_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: "A kitchen station overriding the category's; null: the category's. Absent on PUT: unchanged",
+  })),
 });
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
-const view = (d: DishView) => ({ id: d.id, name: d.name, price: d.price, category_id: d.category_id });
+const view = (d: DishView) => ({ id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null });
 
 /** The body as the menu decider takes it: the name trimmed and the price in exact cents. */
 function dishDetails(request: FastifyRequest): DishDetails {
-  const body = request.body as { name: string; price: number; category_id: string };
+  const body = request.body as { name: string; price: number; category_id: string; station_id?: string | null };
   const price = toCents(body.price);
   if (price === null) throw validationFailed([{ field: 'price', message: 'must have at most two decimals' }]);
-  return { name: body.name.trim(), price, categoryId: body.category_id };
+  return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id };
 }
 
 /** The seed's dishes, answering its bare JSON strings. */

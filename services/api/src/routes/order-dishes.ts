@@ -22,7 +22,7 @@ export default async function orderDishRoutes(app: FastifyInstance) {
   }, async (request) => {
     const o = await orders.get((request.params as { id: string }).id);
     if (!o) throw notFound();
-    return o.lines.map((l) => lineResponse(o.id, l));
+    return o.lines.map((l) => lineResponse(o.id, l, o.kitchen_status));
   });
 
   app.post('/orders/:id/dishes', {

@@ -89,7 +89,7 @@ export default async function orderRoutes(app: FastifyInstance) {
     const o = await orders.get((request.params as { id: string }).id);
     if (!o) throw notFound();
     setEtag(reply, o.version);
-    return { order: orderResponse(o), dishes: o.lines.map((l) => lineResponse(o.id, l)), payments: o.payments };
+    return { order: orderResponse(o), dishes: o.lines.map((l) => lineResponse(o.id, l, o.kitchen_status)), payments: o.payments };
   });
 
   app.post('/orders', {

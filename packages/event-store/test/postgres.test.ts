@@ -1,0 +1,87 @@
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { postgresAvailable, sharedPostgres, startPostgres } from '@comanda/postgres';
+import { type NewEvent, PostgresEventStore, type RecordedEvent, WrongExpectedRevision } from '../src/index.js';
+
+const ev = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data, metadata: {} });
+
+if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
+  t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
+} else {
+  const { url } = await sharedPostgres();
+
+  t.test('a retried append with the same event ids answers as the first one did', async (t) => {
+    const store = new PostgresEventStore(url);
+    t.teardown(() => store.close());
+    const stream = `idem-${randomUUID()}`;
+    const events = [ev('Placed'), ev('Added')];
+    const first = await store.append(stream, events, 'no_stream');
+    const again = await store.append(stream, events, 'no_stream');
+    t.same(again, first, 'same revision and position, nothing written twice');
+    t.equal((await store.readStream(stream)).length, 2);
+    const other = await store.append(stream, [ev('Next')], 1);
+    t.equal(other.nextRevision, 2);
+    await t.rejects(store.append(`idem-${randomUUID()}`, [events[0]!], 'any'), /already recorded/, 'an id reused on another stream is refused');
+    await t.rejects(store.append(stream, [ev('Stale')], 0), WrongExpectedRevision, 'new ids at a stale revision still conflict');
+  });
+
+  t.test('under concurrent appends from many connections a subscriber in another process sees every event once, in position order, with no gap', async (t) => {
+    const writer = new PostgresEventStore(url);
+    // A second store instance: its subscriptions wake on NOTIFY only, as in another process.
+    const reader = new PostgresEventStore(url, { pollMs: 60_000 });
+    t.teardown(async () => {
+      await writer.close();
+      await reader.close();
+    });
+    const start = await writer.headPosition();
+    const prefix = `race${randomUUID().slice(0, 8)}`;
+    const received: RecordedEvent[] = [];
+    const total = 300;
+    const done = new Promise<void>((resolve, reject) => {
+      const sub = reader.subscribeToAll(start, {
+        onEvents: (events) => {
+          received.push(...events);
+          if (received.filter((e) => e.stream.startsWith(prefix)).length >= total) void sub.close().then(resolve);
+        },
+        onError: reject,
+      });
+    });
+    // 30 streams × 10 appends, all in flight at once: commits interleave in every order.
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, s) => {
+        for (let i = 0; i < 10; i++) await writer.append(`${prefix}-${s}`, [ev('Added', { i })], i === 0 ? 'no_stream' : i - 1);
+      }),
+    );
+    await done;
+    const positions = received.map((e) => e.position);
+    for (let i = 1; i < positions.length; i++) {
+      if (positions[i] !== positions[i - 1]! + 1n) t.fail(`gap or disorder between ${positions[i - 1]} and ${positions[i]}`);
+    }
+    t.equal(positions[0], (start ?? 0n) + 1n, 'starts right after the checkpoint');
+    t.equal(new Set(received.map((e) => e.id)).size, received.length, 'no event delivered twice');
+    t.equal(received.filter((e) => e.stream.startsWith(prefix)).length, total);
+  });
+
+  t.test('appends and subscriptions resume after the server restarts', async (t) => {
+    const server = await startPostgres();
+    t.teardown(() => server.destroy());
+    const errors: unknown[] = [];
+    const store = new PostgresEventStore(server.url, { pollMs: 200, onError: (e) => errors.push(e) });
+    t.teardown(() => store.close());
+    const seen: string[] = [];
+    const sub = store.subscribeToAll(null, { onEvents: (events) => void seen.push(...events.map((e) => e.type)) });
+    t.teardown(() => sub.close());
+    await store.append('order-1', [ev('Before')], 'no_stream');
+    await server.crash();
+    await t.rejects(store.append('order-1', [ev('WhileDown')], 0), 'an append while the server is down fails (nothing acknowledged)');
+    await server.start();
+    let result;
+    for (let attempt = 0; !result && attempt < 50; attempt++) {
+      result = await store.append('order-1', [ev('After')], 0).catch(() => new Promise<undefined>((r) => setTimeout(r, 100)));
+    }
+    t.equal(result?.nextRevision, 1, 'the pool reconnects');
+    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    t.same(seen, ['Before', 'After'], 'the subscription resumed where it was');
+    t.ok(errors.length > 0, 'the outage was reported, not thrown');
+  });
+}

@@ -1,0 +1,110 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import type { KitchenStatus, KitchenTicketEvent, OrderEvent } from '@comanda/domain';
+import type { ReadStore } from '@comanda/read-store';
+import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { ORDERS, type OrderView } from './orders.js';
+
+export type KitchenTicketLineView = { line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus };
+
+/** A kitchen ticket as a screen shows it: self-contained, `status` open until bumped. */
+export type KitchenTicketView = Tracked & TicketFields;
+
+export type TicketFields = {
+  _id: string;
+  id: string;
+  order_id: string;
+  station_id: string;
+  table_id: string | null;
+  table_name: string | null;
+  waiter: string;
+  fired_at: number;
+  started_at: number | null;
+  bumped_at: number | null;
+  status: 'open' | 'done';
+  lines: KitchenTicketLineView[];
+  version: number;
+};
+
+export const KITCHEN_TICKETS = 'kitchen_tickets';
+
+export const KITCHEN_TICKET_EVENTS: ReadonlyArray<KitchenTicketEvent['type']> = [
+  'KitchenTicketOpened', 'KitchenTicketStarted', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenTicketRecalled',
+  'KitchenLineNotesChanged', 'KitchenLineCancelled', 'KitchenTicketMoved',
+];
+
+const setLines = (t: TicketFields, change: (l: KitchenTicketLineView) => KitchenTicketLineView) => t.lines.map(change);
+
+/** The next view of a ticket after one of its events (also what the bus carries to kitchen screens). */
+export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): TicketFields | undefined {
+  if (e.type === 'KitchenTicketOpened') {
+    const d = e.data;
+    return {
+      _id: d.ticketId, id: d.ticketId, order_id: d.orderId, station_id: d.stationId, table_id: d.tableId, table_name: d.tableName, waiter: d.waiter,
+      fired_at: d.firedAt, started_at: null, bumped_at: null, status: 'open', version: 1,
+      lines: d.lines.map((l) => ({ line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent' })),
+    };
+  }
+  if (!t) return undefined;
+  const next: TicketFields = { ...t, version: t.version + 1 };
+  switch (e.type) {
+    case 'KitchenTicketStarted':
+      return { ...next, started_at: e.data.at, lines: setLines(t, (l) => (l.kitchen_status === 'sent' ? { ...l, kitchen_status: 'in_progress' } : l)) };
+    case 'KitchenLineDone':
+      return { ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, kitchen_status: 'done' } : l)) };
+    case 'KitchenTicketBumped': {
+      const done = new Set(e.data.lineIds);
+      return { ...next, status: 'done', bumped_at: e.data.at, lines: setLines(next, (l) => (done.has(l.line_id) ? { ...l, kitchen_status: 'done' } : l)) };
+    }
+    case 'KitchenTicketRecalled':
+      return { ...next, status: 'open', bumped_at: null };
+    case 'KitchenLineNotesChanged':
+      return { ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, notes: e.data.notes } : l)) };
+    case 'KitchenLineCancelled':
+      return { ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, kitchen_status: 'cancelled' } : l)) };
+    case 'KitchenTicketMoved':
+      return { ...next, table_id: e.data.tableId, table_name: e.data.tableName };
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A ticket as screens receive it (HTTP and bus alike): times as ISO 8601, no internal fields. */
+export const ticketForScreens = (t: TicketFields) => ({
+  id: t.id, order_id: t.order_id, station_id: t.station_id, table_id: t.table_id, table_name: t.table_name, waiter: t.waiter,
+  status: t.status, fired_at: iso(t.fired_at)!, started_at: iso(t.started_at), bumped_at: iso(t.bumped_at), lines: t.lines, version: t.version,
+});
+
+export const kitchenTicketsProjection: Projection = {
+  name: 'kitchen-tickets',
+  handles: KITCHEN_TICKET_EVENTS,
+  collections: { [KITCHEN_TICKETS]: [{ station_id: 1, status: 1, fired_at: 1 }, { order_id: 1 }] },
+  async apply(event: RecordedEvent, store: ReadStore) {
+    const e = event as unknown as KitchenTicketEvent;
+    await updateDocument(store.collection<KitchenTicketView>(KITCHEN_TICKETS), e.data.ticketId, event, (t) => nextTicketView(t, e));
+  },
+};
+
+/**
+ * `kitchen_status` of each order line, kept on the order's document: `sent` when fired, then as its
+ * ticket moves. Lines missing from the map are `pending` (not fired). Only this projection writes the
+ * map, and it handles no event the orders projection handles, so their position checks never collide.
+ */
+export const orderKitchenStatusProjection: Projection = {
+  name: 'order-kitchen-status',
+  handles: ['OrderLinesFired', ...KITCHEN_TICKET_EVENTS],
+  async apply(event: RecordedEvent, store: ReadStore) {
+    const orders = store.collection<OrderView>(ORDERS);
+    const e = event as unknown as KitchenTicketEvent | Extract<OrderEvent, { type: 'OrderLinesFired' }>;
+    if (e.type === 'OrderLinesFired') {
+      const orderId = event.stream.slice('order-'.length);
+      return updateDocument(orders, orderId, event, (o) =>
+        o ? { ...o, kitchen_status: { ...o.kitchen_status, ...Object.fromEntries(e.data.lines.map((l) => [l.lineId, 'sent' as const])) } } : undefined);
+    }
+    if (e.type === 'KitchenTicketOpened' || e.type === 'KitchenTicketRecalled' || e.type === 'KitchenTicketMoved' || e.type === 'KitchenLineNotesChanged') return;
+    const ticket = await store.collection<KitchenTicketView>(KITCHEN_TICKETS).get(e.data.ticketId);
+    if (!ticket) return;
+    // The ticket's projection ran first (it comes earlier in allProjections): copy its line statuses.
+    await updateDocument(orders, e.data.orderId, event, (o) =>
+      o ? { ...o, kitchen_status: { ...o.kitchen_status, ...Object.fromEntries(ticket.lines.map((l) => [l.line_id, l.kitchen_status])) } } : undefined);
+  },
+};

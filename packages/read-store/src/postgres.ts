@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { inTransaction, openPool } from '@comanda/postgres';
+import type pg from 'pg';
+import { SqlParams, orderBy, textField, where } from './postgres-filter.js';
+import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
+
+const SCHEMA_LOCK = 7_236_611_003;
+const PREFIX = 'rm_';
+const CHECKPOINTS = 'comanda_checkpoints';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+function tableName(collection: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(collection)) throw new Error(`Collection names are letters, digits and _: ${collection}`);
+  const name = `${PREFIX}${collection.toLowerCase()}`;
+  return name.length <= 63 ? name : `${PREFIX}${createHash('sha256').update(collection).digest('hex').slice(0, 40)}`;
+}
+
+/** Tables, their indexes and the checkpoint table, created once per process (and idempotently). */
+class Schema {
+  private readonly tables = new Map<string, Promise<void>>();
+  private readonly checkpoints: Promise<void>;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.checkpoints = this.ddl([`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`]);
+    this.checkpoints.catch(() => undefined);
+  }
+
+  /** DDL under an advisory lock: replicas starting together would race on CREATE … IF NOT EXISTS. */
+  private async ddl(statements: string[]): Promise<void> {
+    await inTransaction(
+      this.pool,
+      async (client) => {
+        for (const sql of statements) await client.query(sql);
+      },
+      `BEGIN; SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
+    );
+  }
+
+  table(collection: string, indexes: IndexSpec[]): Promise<void> {
+    const name = tableName(collection);
+    let ready = this.tables.get(name);
+    if (!ready) {
+      const statements = [`CREATE TABLE IF NOT EXISTS ${quote(name)} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`];
+      for (const spec of indexes) {
+        const fields = Object.entries(spec);
+        const index = `${name}_${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 12)}`;
+        const columns = fields.map(([f, dir]) => `${textField(f)}${dir === -1 ? ' DESC' : ''}`).join(', ');
+        statements.push(`CREATE INDEX IF NOT EXISTS ${quote(index)} ON ${quote(name)} (${columns})`);
+      }
+      ready = this.ddl(statements);
+      // A failure (server not up yet) is not remembered: the next use tries again.
+      ready.catch(() => this.tables.delete(name));
+      this.tables.set(name, ready);
+    }
+    return ready;
+  }
+
+  async checkpointTable(): Promise<void> {
+    await this.checkpoints.catch(() => this.ddl([`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`]));
+  }
+}
+
+class PostgresCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly ready: () => Promise<void>,
+    name: string,
+  ) {
+    this.table = quote(tableName(name));
+  }
+
+  async get(id: string): Promise<T | null> {
+    await this.ready();
+    const r = await this.db.query<{ doc: T }>(`SELECT doc FROM ${this.table} WHERE id = $1`, [id]);
+    return r.rows[0]?.doc ?? null;
+  }
+
+  async upsert(doc: T): Promise<void> {
+    await this.ready();
+    await this.db.query(
+      `INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+      [doc._id, JSON.stringify(doc)],
+    );
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.ready();
+    await this.db.query(`DELETE FROM ${this.table} WHERE id = $1`, [id]);
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    await this.ready();
+    const p = new SqlParams();
+    let sql = `SELECT doc FROM ${this.table} WHERE ${where(filter, p)} ${orderBy(options.sort)}`;
+    if (options.limit !== undefined) sql += ` LIMIT ${p.add(options.limit)}`;
+    if (options.skip) sql += ` OFFSET ${p.add(options.skip)}`;
+    return (await this.db.query<{ doc: T }>(sql, p.values)).rows.map((r) => r.doc);
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    await this.ready();
+    const p = new SqlParams();
+    const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE ${where(filter, p)}`, p.values);
+    return r.rows[0]!.n;
+  }
+}
+
+/**
+ * Read models in PostgreSQL: one table per collection (`rm_<name>`, the document as jsonb, indexes
+ * on the fields the projections declare), checkpoints in `comanda_checkpoints`. `transaction` lets
+ * the projector write a batch's documents and its checkpoint in one commit: exactly once.
+ */
+export class PostgresReadStore implements ReadStore {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly schema: Schema,
+    private readonly db: Queryable,
+    private readonly owner: boolean,
+  ) {}
+
+  static open(url: string, onError?: (error: unknown) => void): PostgresReadStore {
+    const pool = openPool(url, { onError });
+    return new PostgresReadStore(pool, new Schema(pool), pool, true);
+  }
+
+  collection<T extends Doc = Doc>(name: string, indexes: IndexSpec[] = []): Collection<T> {
+    return new PostgresCollection<T>(this.db, () => this.schema.table(name, indexes), name);
+  }
+
+  async getCheckpoint(name: string): Promise<bigint | null> {
+    await this.schema.checkpointTable();
+    const r = await this.db.query<{ position: string }>(`SELECT position FROM ${CHECKPOINTS} WHERE name = $1`, [name]);
+    return r.rows[0] ? BigInt(r.rows[0].position) : null;
+  }
+
+  async setCheckpoint(name: string, position: bigint): Promise<void> {
+    await this.schema.checkpointTable();
+    await this.db.query(
+      `INSERT INTO ${CHECKPOINTS} (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
+      [name, position.toString()],
+    );
+  }
+
+  /** Everything `work` does through the store it is given commits together, or not at all. */
+  async transaction<R>(work: (store: ReadStore) => Promise<R>): Promise<R> {
+    return inTransaction(this.pool, (client) => work(new PostgresReadStore(this.pool, this.schema, client, false)));
+  }
+
+  async clear(): Promise<void> {
+    await this.schema.checkpointTable();
+    const tables = await this.db.query<{ t: string }>(
+      `SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE '${PREFIX.replace('_', '\\_')}%'`,
+    );
+    const names = [...tables.rows.map((r) => quote(r.t)), CHECKPOINTS];
+    await this.db.query(`TRUNCATE ${names.join(', ')}`);
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.owner) await this.pool.end();
+  }
+}

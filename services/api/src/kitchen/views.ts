@@ -1,0 +1,29 @@
+import { ticketForScreens } from '@comanda/read-models';
+import { Type } from 'typebox';
+
+const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+/** A ticket as a kitchen screen shows it: everything on it, no other lookup needed. */
+export const KitchenTicketSchema = Type.Object({
+  id: Type.String(),
+  order_id: Type.String(),
+  station_id: Type.String(),
+  table_id: Type.Union([Type.String(), Type.Null()]),
+  table_name: Type.Union([Type.String(), Type.Null()]),
+  waiter: Type.String(),
+  status: Type.Union([Type.Literal('open'), Type.Literal('done')]),
+  fired_at: Type.String({ format: 'date-time' }),
+  started_at: Time,
+  bumped_at: Time,
+  lines: Type.Array(Type.Object({
+    line_id: Type.String(),
+    dish_id: Type.String(),
+    dish_name: Type.String(),
+    notes: Type.String(),
+    kitchen_status: Type.String({ description: 'sent, in_progress, done or cancelled (struck through)' }),
+  })),
+  version: Type.Integer(),
+}, { $id: 'KitchenTicket' });
+
+/** The same shape the bus carries to kitchen screens. */
+export const ticketResponse = ticketForScreens;

@@ -1,0 +1,98 @@
+import type { BusSubscription } from '@comanda/bus';
+import { positionKey } from '@comanda/read-store';
+import { KITCHEN_TICKETS, type KitchenTicketView, ticketForScreens } from '@comanda/read-models';
+import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { Type } from 'typebox';
+
+const HEARTBEAT_MS = 15_000;
+/** Bumped tickets a screen gets on a fresh start, for its recall button. */
+const RECENTLY_BUMPED = 10;
+
+type KitchenMessage = { position: string; ticket: ReturnType<typeof ticketForScreens> };
+
+const frame = (position: string, ticket: unknown) => `event: ticket\nid: ${position}\ndata: ${JSON.stringify(ticket)}\n\n`;
+
+/**
+ * GET /kitchen/events: one station's tickets as Server-Sent Events, fed by the bus. Each `ticket` event
+ * carries a whole ticket (the GET /kitchen/tickets shape) and, as its `id`, the log position of the
+ * change. A screen that comes back with `Last-Event-ID` (or `?last_event_id=`, for a reconnect the
+ * page makes itself after renewing its token) first receives every ticket of the station changed since
+ * then, from the read model, then live changes: nothing is missed and nothing older overwrites newer.
+ * Without one it receives every open ticket and the last bumped ones. `: caught-up` marks the end of
+ * the catch-up.
+ */
+export default async function kitchenEventRoutes(app: FastifyInstance) {
+  const tickets = app.deps.readStore.collection<KitchenTicketView>(KITCHEN_TICKETS);
+  const open = new Set<ServerResponse>();
+  // preClose, not onClose: the server cannot finish closing while these streams stay open.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
+
+  app.get('/kitchen/events', {
+    onRequest: app.authorize('kitchen:act'),
+    schema: {
+      tags: ['kitchen'],
+      summary: "A station's kitchen tickets, live, as Server-Sent Events",
+      description: 'text/event-stream of `event: ticket` (`id` = log position, `data` = the whole ticket). Resume with the Last-Event-ID header or `last_event_id`: every ticket of the station changed since is sent first. `: caught-up` ends the catch-up; `: keep-alive` every 15 s.',
+      querystring: Type.Object({
+        station_id: Type.String({ format: 'uuid' }),
+        last_event_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })),
+      }),
+      headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })) }),
+    },
+  }, async (request, reply) => {
+    const q = request.query as { station_id: string; last_event_id?: string };
+    const since = (request.headers['last-event-id'] as string | undefined) ?? q.last_event_id;
+    const res = reply.raw;
+    let subscription: BusSubscription | undefined;
+    let closed = false;
+    let live = false;
+    let sentUpTo = 0n;
+    const buffered: KitchenMessage[] = [];
+    const stop = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(heartbeat);
+      open.delete(res);
+      void subscription?.close();
+    };
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    request.raw.on('close', stop);
+    reply.hijack();
+    const send = (m: KitchenMessage) => {
+      const at = BigInt(m.position);
+      // Already covered by the catch-up (the read model had applied it), or a redelivery.
+      if (at <= sentUpTo) return;
+      sentUpTo = at;
+      res.write(frame(m.position, m.ticket));
+    };
+    // Subscribed before reading the read model: a change made meanwhile is in one or the other.
+    subscription = await app.deps.bus.subscribe<KitchenMessage>(`pos.kitchen.${q.station_id}.>`, (message) => {
+      if (closed) return;
+      if (live) send(message.payload);
+      else buffered.push(message.payload);
+    });
+    if (closed) return void subscription.close();
+    open.add(res);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(': connected\n\n');
+    const catchUp = since !== undefined
+      ? await tickets.find({ station_id: q.station_id, _position: { $gt: positionKey(BigInt(since)) } }, { sort: { _position: 1 } })
+      : [
+          ...(await tickets.find({ station_id: q.station_id, status: 'done' }, { sort: { bumped_at: -1 }, limit: RECENTLY_BUMPED })),
+          ...(await tickets.find({ station_id: q.station_id, status: 'open' })),
+        ].sort((a, b) => (a._position < b._position ? -1 : 1));
+    if (since !== undefined) sentUpTo = BigInt(since);
+    for (const t of catchUp) {
+      const position = BigInt(t._position).toString();
+      res.write(frame(position, ticketForScreens(t)));
+      if (BigInt(position) > sentUpTo) sentUpTo = BigInt(position);
+    }
+    res.write(': caught-up\n\n');
+    live = true;
+    for (const m of buffered.splice(0)) send(m);
+    res.on('close', stop);
+  });
+}

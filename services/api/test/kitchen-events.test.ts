@@ -1,0 +1,102 @@
+import t from 'tap';
+import { kitchenService } from './kitchen-harness.js';
+
+/** Reads `ticket` events of a Server-Sent Events response; `caughtUp` resolves at `: caught-up`. */
+async function screen(url: string, cookie: string, lastEventId?: string) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers: { cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: controller.signal });
+  const events: Array<{ id: string; ticket: { id: string; status: string; version: number; lines: Array<{ kitchen_status: string }> } }> = [];
+  let caughtUp!: () => void;
+  const ready = new Promise<void>((r) => (caughtUp = r));
+  if (res.status !== 200) return { status: res.status, events, ready: Promise.resolve(), close: () => controller.abort() };
+  void (async () => {
+    const reader = res.body!.getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += new TextDecoder().decode(value);
+        let cut;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (block.startsWith(': caught-up')) caughtUp();
+          const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+          if (fields.event === 'ticket') events.push({ id: fields.id!, ticket: JSON.parse(fields.data!) });
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { status: res.status, contentType: res.headers.get('content-type'), events, ready, close: () => controller.abort() };
+}
+
+const until = async (check: () => boolean, what: string) => {
+  const end = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from Last-Event-ID', async (t) => {
+  const s = await kitchenService();
+  t.teardown(s.close);
+  const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  const grill = (await s.asAdmin('POST', '/stations', { name: 'Grill' })).body.id as string;
+  const kitchen = await s.as('kitchen');
+  const url = `${base}/kitchen/events?station_id=${grill}`;
+  t.equal((await screen(url, '')).status, 401);
+  t.equal((await screen(url, await s.as('waiter'))).status, 403);
+  t.equal((await screen(`${base}/kitchen/events`, kitchen)).status, 400, 'a station is required');
+  t.equal((await screen(url, kitchen, 'abc')).status, 400, 'Last-Event-ID is a position');
+
+  const live = await screen(url, kitchen);
+  t.teardown(live.close);
+  t.match(live.contentType, /^text\/event-stream/);
+  await live.ready;
+  const fire = async (notes: string) => {
+    const orderId = (await s.asWaiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' })).body.id;
+    await s.asWaiter('POST', `/orders/${orderId}/dishes`, [{ dish_id: s.r.dishes.pastor, notes }]);
+    return (await s.asWaiter('POST', `/orders/${orderId}/fire`)).body.tickets[0].id as string;
+  };
+  const first = await fire('uno');
+  await until(() => live.events.some((e) => e.ticket.id === first), 'the fired ticket');
+  t.match(live.events[0]!.ticket, { id: first, status: 'open', station_id: grill, lines: [{ notes: 'uno', kitchen_status: 'sent' }] });
+  await s.asKitchen('POST', `/kitchen/tickets/${first}/bump`);
+  await until(() => live.events.some((e) => e.ticket.id === first && e.ticket.status === 'done'), 'the bump');
+  const lastSeen = live.events[live.events.length - 1]!.id;
+  t.ok(live.events.every((e, i) => i === 0 || BigInt(e.id) > BigInt(live.events[i - 1]!.id)), 'ids (log positions) increase');
+  live.close();
+
+  // While this screen is away: a new ticket, and the bumped one recalled.
+  const second = await fire('dos');
+  await s.asKitchen('POST', `/kitchen/tickets/${first}/recall`);
+  const back = await screen(url, kitchen, lastSeen);
+  t.teardown(back.close);
+  await back.ready;
+  t.same(back.events.map((e) => [e.ticket.id, e.ticket.status]).sort(), [[first, 'open'], [second, 'open']].sort(), 'exactly what changed since, in its latest state');
+
+  const fresh = await screen(url, kitchen);
+  t.teardown(fresh.close);
+  await fresh.ready;
+  t.same(fresh.events.map((e) => e.ticket.id).sort(), [first, second].sort(), 'a fresh screen gets every open ticket');
+  const third = await fire('tres');
+  await until(() => fresh.events.some((e) => e.ticket.id === third), 'live after the catch-up');
+  t.equal(fresh.events.filter((e) => e.ticket.id === third).length, 1, 'once');
+});
+
+t.test('GET /kitchen serves the display page and its assets, no build step', async (t) => {
+  const s = await kitchenService();
+  t.teardown(s.close);
+  const page = await s.app.inject({ method: 'GET', url: '/kitchen' });
+  t.equal(page.statusCode, 200);
+  t.match(page.headers['content-type'], /^text\/html/);
+  t.match(page.body, /<script src="\/kitchen\/assets\/kitchen.js" type="module">/);
+  const js = await s.app.inject({ method: 'GET', url: '/kitchen/assets/kitchen.js' });
+  t.same([js.statusCode, /javascript/.test(String(js.headers['content-type']))], [200, true]);
+  t.equal((await s.app.inject({ method: 'GET', url: '/kitchen/assets/kitchen.css' })).statusCode, 200);
+  t.equal((await s.app.inject({ method: 'GET', url: '/kitchen/assets/../../package.json' })).statusCode, 404, 'nothing outside the page');
+});

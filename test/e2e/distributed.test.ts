@@ -1,0 +1,156 @@
+import t from 'tap';
+import { writeFileSync } from 'node:fs';
+import { NatsBus, natsServerAvailable } from '@comanda/bus';
+import { postgresAvailable } from '@comanda/postgres';
+import { Client } from '../src/http-client.js';
+import { startDistributed } from '../src/distributed-stack.js';
+import { crash, eventually } from '../src/processes.js';
+
+type Res = { status: number; body: unknown; headers: Headers };
+const ok = (res: Res, status: number) => {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, unknown> & { id: string };
+};
+
+/** One tablet's session used against both replicas: tokens signed by one replica work on the other. */
+function sameSession(a: Client, url: string): Client {
+  const b = new Client(url);
+  (b as unknown as { cookies: Map<string, string> }).cookies = (a as unknown as { cookies: Map<string, string> }).cookies;
+  return b;
+}
+
+if (!postgresAvailable() || !natsServerAvailable()) {
+  t.fail('the distributed end-to-end test needs postgresql and nats-server installed (.ci/run installs both)');
+} else {
+  t.test('the distributed shape on PostgreSQL + NATS: two API replicas, projector, wallet bridge, node simulator', async (t) => {
+    const stack = await startDistributed(2);
+    t.teardown(async () => {
+      // On a failure, what each process said is the first thing to read.
+      if (!t.passing()) for (const p of [stack.projector, stack.walletBridge, ...stack.apis, stack.nodeSim]) t.comment(`--- ${p.name}\n${p.output().slice(-3000)}`);
+      await stack.close();
+    });
+    if (process.env.COMANDA_E2E_DEBUG) {
+      process.on('exit', () => {
+        const dump = [stack.projector, stack.walletBridge, ...stack.apis, stack.nodeSim].map((p) => `--- ${p.name} (${p.starts} starts)\n${p.output()}`);
+        writeFileSync(process.env.COMANDA_E2E_DEBUG!, dump.join('\n'));
+      });
+    }
+    const [urlA, urlB] = stack.urls as [string, string];
+    const a = new Client(urlA);
+    await a.login('admin', '1234');
+    const b = sameSession(a, urlB);
+    const kitchen = await NatsBus.connect(stack.natsUrl, 'e2e-kitchen');
+    t.teardown(() => kitchen.close());
+    const kitchenSaw: Array<{ type: string; stream: string }> = [];
+    await kitchen.subscribe<{ type: string; stream: string }>('pos.order.>', (m) => void kitchenSaw.push(m.payload));
+
+    const me = ok(await b.get('/auth/me'), 200).id;
+    const category = ok(await a.post('/categories', { name: 'Antojitos' }), 201).id;
+    t.ok(((await b.get('/categories')).body as Array<{ id: string }>).some((c) => c.id === category), 'a category posted on A is listed by B');
+    const dishRes = await b.post('/dishes', { name: 'Tacos al pastor', price: 95, category_id: category });
+    const dish = dishRes.headers.get('location')!.split('/').pop()!;
+    t.equal(ok(await a.get(`/dishes/${dish}`), 200).name, 'Tacos al pastor', 'a dish posted on B is read on A');
+    const space = ok(await a.post('/spaces', { name: 'Salón' }), 201).id;
+    const tables: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const via = i % 2 ? b : a;
+      tables.push(ok(await via.post('/tables', { name: `S${i}`, status: 'available', space_id: space, order_id: null }), 201).id);
+    }
+    t.equal(((await b.get(`/tables/by-space/${space}`)).body as unknown[]).length, 8);
+
+    t.test('a dinner service through both replicas alternately; the kitchen sees it on NATS', async (t) => {
+      const order = ok(await a.post('/orders', { user_id: me, table_id: tables[0], waiter: 'Ana', status: 'pending', total: 0 }), 201).id;
+      t.equal(ok(await b.get(`/orders/${order}`), 200).status, 'pending', 'POST on A, GET on B sees it');
+      ok(await b.post(`/orders/${order}/dishes`, [{ dish_id: dish, price_at_order: 95, notes: '' }, { dish_id: dish, price_at_order: 95, notes: 'sin cebolla' }]), 201);
+      t.equal((ok(await a.get(`/orders/${order}`), 200).total as number), 190, 'dishes added on B, total read on A');
+      for (const [i, status] of ['preparing', 'ready', 'completed'].entries()) {
+        ok(await (i % 2 ? a : b).put(`/orders/${order}`, { user_id: me, table_id: tables[0], waiter: 'Ana', status }), 200);
+        t.equal(ok(await (i % 2 ? b : a).get(`/orders/${order}`), 200).status, status, `${status} on one replica, seen on the other`);
+      }
+      const table = ((await a.get(`/tables/by-space/${space}`)).body as Array<{ id: string; status: string }>).find((x) => x.id === tables[0]);
+      t.equal(table?.status, 'available', 'the table was released');
+      await eventually(() => kitchenSaw.some((e) => e.type === 'OrderStatusChanged' && e.stream === `order-${order}`), 'the kitchen to see the order on NATS');
+      t.ok(kitchenSaw.some((e) => e.type === 'OrderPlaced' && e.stream === `order-${order}`));
+    });
+
+    t.test('a Lightning payment reaches its order through node → wallet-bridge → NATS → event store → projector', async (t) => {
+      const order = ok(await b.post('/orders', { user_id: me, table_id: tables[1], waiter: 'Ana', status: 'pending', total: 0 }), 201).id;
+      const invoice = ok(await a.post('/wallet/createinvoice', { description: 'Mesa S1', amountSat: 2100, externalId: order }), 200) as unknown as { serialized: string; paymentHash: string };
+      const paid = await fetch(`${stack.customer.url}/payinvoice`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`:${stack.customer.password}`).toString('base64')}` },
+        body: new URLSearchParams({ invoice: invoice.serialized }),
+      });
+      t.equal(paid.status, 200, 'the customer node paid');
+      await eventually(async () => (ok(await b.get(`/orders/${order}`), 200).paid_sat as number) === 2100, 'the payment on the order');
+      const complete = ok(await a.get(`/orders/${order}/complete`), 200) as unknown as { payments: unknown[] };
+      t.match(complete.payments, [{ payment_hash: invoice.paymentHash, amount_sat: 2100 }]);
+      t.equal(complete.payments.length, 1, 'recorded once');
+    });
+
+    t.test('kill -9 the projector mid-load: it restarts, the read models converge, nothing applied twice', async (t) => {
+      const placed: string[] = [];
+      const load = (async () => {
+        for (let i = 0; i < 24; i++) {
+          const via = i % 2 ? a : b;
+          const id = ok(await via.post('/orders', { user_id: me, table_id: null, waiter: 'Load', status: 'pending', total: 0 }), 201).id;
+          ok(await (i % 2 ? b : a).post(`/orders/${id}/dishes`, [{ dish_id: dish, price_at_order: 95, notes: '' }]), 201);
+          ok(await via.post(`/orders/${id}/dishes`, [{ dish_id: dish, price_at_order: 95, notes: 'otra' }]), 201);
+          placed.push(id);
+        }
+      })();
+      await eventually(() => placed.length >= 6, 'some load before the crash');
+      const startsBefore = stack.projector.starts;
+      await crash(stack.projector);
+      await load;
+      await eventually(() => stack.projector.starts > startsBefore && stack.projector.running, 'the supervisor to restart the projector');
+      await eventually(async () => {
+        const views = await Promise.all(placed.map(async (id) => ok(await b.get(`/orders/${id}`), 200)));
+        return views.every((v) => v.total === 190);
+      }, 'every order to show its two lines');
+      for (const id of placed) {
+        const v = ok(await a.get(`/orders/${id}`), 200);
+        const lines = (await a.get(`/orders/${id}/dishes`)).body as unknown[];
+        if (lines.length !== 2 || v.total !== 190) t.fail(`order ${id}: ${JSON.stringify(v)} ${JSON.stringify(lines)}`);
+      }
+      t.pass(`${placed.length} orders, each exactly two lines and 190 after the crash`);
+    });
+
+    t.test('kill one API replica: the other keeps serving reads and writes', async (t) => {
+      await crash(stack.apis[0]!);
+      const order = ok(await b.post('/orders', { user_id: me, table_id: tables[2], waiter: 'Beto', status: 'pending', total: 0 }), 201).id;
+      t.equal(ok(await b.get(`/orders/${order}`), 200).waiter, 'Beto');
+      const restarted = await stack.apis[0]!.start();
+      const again = sameSession(a, restarted);
+      t.equal(ok(await again.get(`/orders/${order}`), 200).waiter, 'Beto', 'the restarted replica reads what B wrote');
+    });
+
+    t.test('restart NATS: the relay and the bridge resume; nothing lost or duplicated', async (t) => {
+      await stack.nats.stop();
+      const during = ok(await b.post('/orders', { user_id: me, table_id: tables[3], waiter: 'Caro', status: 'pending', total: 0 }), 201).id;
+      await stack.nats.start();
+      const after = ok(await b.post('/orders', { user_id: me, table_id: tables[4], waiter: 'Caro', status: 'pending', total: 0 }), 201).id;
+      await eventually(() => [during, after].every((id) => kitchenSaw.some((e) => e.type === 'OrderPlaced' && e.stream === `order-${id}`)), 'the kitchen to see both orders', 30_000);
+      await new Promise((r) => setTimeout(r, 500));
+      for (const id of [during, after]) {
+        t.equal(kitchenSaw.filter((e) => e.type === 'OrderPlaced' && e.stream === `order-${id}`).length, 1, `order ${id.slice(0, 8)} seen once`);
+      }
+      await eventually(async () => (await fetch(`${stack.urls[1]}/health`)).status === 200, 'the API to be healthy again');
+    });
+
+    t.test('restart PostgreSQL: processes reconnect, acknowledged writes are all there', async (t) => {
+      const before = ((await b.get('/orders?limit=500')).body as Array<{ id: string }>).map((o) => o.id);
+      await stack.postgres.crash();
+      await stack.postgres.start();
+      let order: string | undefined;
+      await eventually(async () => {
+        const res = await b.post('/orders', { user_id: me, table_id: tables[5], waiter: 'Dani', status: 'pending', total: 0 });
+        if (res.status === 201) order = (res.body as { id: string }).id;
+        return res.status === 201;
+      }, 'a write after the restart', 30_000);
+      await eventually(async () => (ok(await sameSession(a, stack.urls[0]!).get(`/orders/${order}`), 200).waiter as string) === 'Dani', 'the projector to catch up after the restart', 30_000);
+      const after = ((await b.get('/orders?limit=500')).body as Array<{ id: string }>).map((o) => o.id);
+      t.ok(before.every((id) => after.includes(id)), `all ${before.length} orders acknowledged before the restart are there`);
+    });
+  });
+}

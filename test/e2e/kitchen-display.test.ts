@@ -1,0 +1,111 @@
+import t from 'tap';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { Client } from '../src/http-client.js';
+import { kitchenRestaurant } from '../src/kitchen-setup.js';
+import { startStandalone } from '../src/standalone-process.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT = process.env.KITCHEN_SCREENSHOT ?? join(tmpdir(), 'comanda-kitchen-display.png');
+
+t.test('the kitchen display in a real browser: live tickets, tap to bump, catch-up after a server restart', async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.comment(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+    return;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-kds-'));
+  const profile = mkdtempSync(join(tmpdir(), 'comanda-chromium-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  t.teardown(() => rmSync(profile, { recursive: true, force: true }));
+  const env = { COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234' };
+  let pos = await startStandalone(env);
+  t.teardown(() => pos.stop());
+  const r = await kitchenRestaurant(pos.url);
+
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${profile}`],
+  });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 800 });
+  const browserLog: string[] = [];
+  page.on('console', (m) => browserLog.push(`console ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (err) => browserLog.push(`console pageerror: ${err}`));
+  page.on('response', (res) => browserLog.push(`${res.status()} ${res.request().method()} ${res.url()}`));
+  t.teardown(() => { if (t.passing() === false) console.error(browserLog.join('\n')); });
+  // Polled from here: puppeteer's in-page `hidden` polling never fired in headless Chromium here.
+  const gone = async (selector: string, ms = 10_000) => {
+    const until = Date.now() + ms;
+    while (await page.$(selector)) {
+      if (Date.now() > until) throw new Error(`${selector} still on the page after ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await page.goto(`${pos.url}/kitchen`);
+  await page.waitForSelector('#login:not([hidden])');
+  await page.type('#name', 'chef');
+  await page.type('#pin', '3690');
+  await page.click('#login button[type=submit]');
+  await page.waitForSelector('#station:not([hidden])');
+  t.equal(await page.$eval('#station', (s) => (s as HTMLSelectElement).value), r.grill, 'the default station is picked');
+
+  // A ticket fired through the API shows within a second.
+  const one = await r.fireOrder('sin cebolla, extra piña');
+  const ticket = one.tickets.find((k) => k.station_id === r.grill)!.id;
+  await page.waitForSelector(`[data-ticket-id="${ticket}"]`, { timeout: 1000 });
+  t.pass('the fired ticket is on the screen within 1 s');
+  t.match(await page.$eval(`[data-ticket-id="${ticket}"]`, (e) => e.textContent), /T7[\s\S]*Marisol[\s\S]*Taco al pastor[\s\S]*sin cebolla, extra piña/);
+
+  // A second order, one of its lines removed after firing: struck through, not gone.
+  const two = await r.fireOrder('doble tortilla');
+  const second = two.tickets.find((k) => k.station_id === r.grill)!.id;
+  await page.waitForSelector(`[data-ticket-id="${second}"]`);
+  const lineId = (await r.waiter.get(`/orders/${two.orderId}/dishes`)).body as Array<{ id: string; dish_id: string }>;
+  t.equal((await r.waiter.delete(`/orders/${two.orderId}/dishes/${lineId.find((l) => l.dish_id === r.pastor)!.id}`)).status, 200);
+  await page.waitForSelector(`[data-ticket-id="${second}"] .line.cancelled`);
+  t.equal(await page.$eval(`[data-ticket-id="${second}"] .line.cancelled .dish`, (e) => getComputedStyle(e).textDecorationLine), 'line-through', 'a removed line is struck through');
+
+  // Tap a line: done. Tap the header: bumped, off the screen; recall brings it back.
+  await page.click(`[data-ticket-id="${ticket}"] .line`);
+  await page.waitForSelector(`[data-ticket-id="${ticket}"] .line.done`);
+  await page.screenshot({ path: SCREENSHOT });
+  t.comment(`screenshot: ${SCREENSHOT}`);
+  await page.click(`[data-ticket-id="${ticket}"] .ticket-header`);
+  await gone(`[data-ticket-id="${ticket}"]`);
+  const chef = new Client(pos.url);
+  await chef.login('chef', '3690');
+  t.match((await chef.get(`/kitchen/tickets?station_id=${r.grill}&status=done`)).body, [{ id: ticket, status: 'done' }], 'bumped in the kitchen stream');
+  await page.waitForSelector('#recall:not([hidden])');
+  await page.click('#recall');
+  await page.waitForSelector(`[data-ticket-id="${ticket}"]`);
+  t.pass('recalled onto the screen');
+
+  // The server restarts; meanwhile the screen says it is offline, then catches up without a reload.
+  const port = new URL(pos.url).port;
+  await pos.stop();
+  await page.waitForSelector('#offline:not([hidden])', { timeout: 10_000 });
+  t.pass('offline banner while the server is down');
+  pos = await startStandalone({ ...env, PORT: port });
+  const three = await (await kitchenRestaurantAgain(pos.url)).fire();
+  await page.waitForSelector(`[data-ticket-id="${three}"]`, { timeout: 15_000 });
+  await gone('#offline:not([hidden])');
+  t.equal(await page.$$eval('article.ticket', (cards) => cards.length), 3, 'the two open tickets and the one fired during the restart, no duplicates');
+  t.same(await page.$$eval('article.ticket', (cards) => cards.map((c) => c.getAttribute('data-ticket-id'))), [ticket, second, three], 'oldest first');
+
+  async function kitchenRestaurantAgain(url: string) {
+    const waiter = new Client(url);
+    await waiter.login('marisol', '2580');
+    const me = (await waiter.get('/auth/me')).body as { id: string };
+    return {
+      fire: async () => {
+        const orderId = ((await waiter.post('/orders', { user_id: me.id, table_id: null, waiter: 'Marisol' })).body as { id: string }).id;
+        await waiter.post(`/orders/${orderId}/dishes`, [{ dish_id: r.pastor, notes: 'para llevar' }]);
+        const fired = (await waiter.post(`/orders/${orderId}/fire`)).body as { tickets: Array<{ id: string }> };
+        return fired.tickets[0]!.id;
+      },
+    };
+  }
+});

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from './standalone-process.js';
+
+/**
+ * One compiled service (`services/<name>/dist/<file>`) as a real child process, which a test can
+ * kill (-9 or TERM) and start again with the same environment: the supervisor of the distributed shape.
+ */
+export class ServiceProcess {
+  child?: ChildProcess;
+  private out = '';
+  private stopping = false;
+  starts = 0;
+
+  constructor(
+    readonly name: string,
+    /** `services/<name>/dist/<file>.js` (run with node), or [binary, ...args]. */
+    private readonly entry: string | string[],
+    private readonly env: Record<string, string>,
+    /** Resolves once the process says it is ready (a line of its output). */
+    private readonly ready: RegExp,
+    /** Like a supervisor (compose's restart policy): start again when it exits on its own. */
+    private readonly supervise = false,
+  ) {}
+
+  output = (): string => this.out;
+
+  async start(): Promise<string> {
+    this.starts++;
+    const from = this.out.length;
+    this.stopping = false;
+    const [cmd, args] = typeof this.entry === 'string' ? [process.execPath, [join(repoRoot, this.entry)]] : [this.entry[0]!, this.entry.slice(1)];
+    const child = spawn(cmd, args, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const onData = (c: Buffer) => (this.out += c.toString());
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      this.out += `\n[${this.name} exited: ${code ?? signal}]\n`;
+      if (this.supervise && !this.stopping) setTimeout(() => void this.start().catch(() => undefined), 300);
+    });
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.name} did not start:\n${this.out.slice(from)}`)), 30_000);
+      const check = () => {
+        const m = this.ready.exec(this.out.slice(from));
+        if (!m) return;
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
+        resolve(m[1] ?? '');
+      };
+      child.stdout!.on('data', check);
+      child.stderr!.on('data', check);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`${this.name} exited (${code ?? signal}) before it was ready:\n${this.out.slice(from)}`));
+      });
+    });
+  }
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Sends `signal` and waits for the exit; a supervised process is not restarted (see `crash`). */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    this.stopping = true;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+/** kill -9; a supervised process comes back on its own, others stay down. */
+export async function crash(p: ServiceProcess): Promise<void> {
+  const child = p.child!;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export const eventually = async (check: () => Promise<boolean> | boolean, what: string, ms = 15_000): Promise<void> => {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not reachable yet
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
