@@ -1,3 +1,4 @@
+import { MAX_AMOUNT } from '@comanda/domain';
 import { Type } from 'typebox';
 
 export const Message = Type.Object({ message: Type.String() }, { $id: 'Message', description: 'An error or confirmation message' });
@@ -32,3 +33,10 @@ export const Pagination = Type.Object({
 
 export const page = (q: { limit?: number; offset?: number; all?: boolean }) =>
   q.all ? {} : { skip: q.offset ?? 0, limit: q.limit ?? 20 };
+
+/**
+ * A price in the base currency: a JSON number (never a string or a boolean), positive, at most two
+ * decimals (checked exactly, after the schema) and at most MAX_AMOUNT (9,999,999.99).
+ */
+export const Price = (description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `${description}. Positive, at most two decimals, at most ${MAX_AMOUNT}` });

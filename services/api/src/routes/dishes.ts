@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../http/resources.js';
 import { sendJsonString, sendNoContent } from '../http/replies.js';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { IdParams, Price, commonErrors } from '../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
 const Dish = Type.Object({
@@ -16,7 +16,7 @@ const Dish = Type.Object({
 });
 const Body = Type.Object({
   name: PlaceName,
-  price: Type.Number({ exclusiveMinimum: 0, description: 'Positive, with at most two decimals' }),
+  price: Price('The menu price'),
   category_id: Type.String({ format: 'uuid', description: 'An existing dish category' }),
 });
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };

@@ -47,7 +47,7 @@ const IDEMPOTENT = 'Accepts Idempotency-Key: a retry with the same key never pay
  * and unlocked for five minutes by POST /wallet/auth, except createinvoice (any member of staff).
  */
 export default async function walletRoutes(app: FastifyInstance) {
-  const throttle = new LoginThrottle(app.now);
+  const throttle = new LoginThrottle(app.deps.readStore, 'wallet', app.now);
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
   const payments = new WalletPayments(app.deps.commands, app.now);
 
@@ -70,7 +70,7 @@ export default async function walletRoutes(app: FastifyInstance) {
     schema: {
       tags: ['wallet'],
       summary: 'Unlock the wallet with the wallet password',
-      description: 'Sets the HttpOnly, SameSite=Strict cookie walletAccessToken (5 minutes, Path=/), bound to the signed-in admin. Five consecutive failures lock the account or address as login does: 429 with Retry-After.',
+      description: 'Sets the HttpOnly, SameSite=Strict cookie walletAccessToken (5 minutes, Path=/), bound to the signed-in admin. Five consecutive failures lock the admin at that address as login does: 429 with Retry-After.',
       body: Type.Object({ password: Type.String({ minLength: 1, maxLength: 256 }) }),
       response: {
         200: Type.Object({ message: Type.Literal('Login successful'), walletTokenExpiresAt: Type.Integer({ description: 'ms since epoch' }) }),
@@ -80,8 +80,7 @@ export default async function walletRoutes(app: FastifyInstance) {
     },
   }, async (request, reply) => {
     const userId = request.staff!.id;
-    const keys = [`wallet:${userId}`, `wallet-ip:${request.ip}`];
-    const wait = throttle.retryAfter(keys);
+    const wait = await throttle.retryAfter(request.ip, userId);
     if (wait > 0) return tooManyAttempts(reply, wait);
     const { password } = request.body as { password: string };
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
@@ -89,11 +88,11 @@ export default async function walletRoutes(app: FastifyInstance) {
     const hash = member?.walletPasswordHash;
     const ok = await verifySecret(password, app.deps.masterKey, hash ? member.name : '\u0000decoy', hash ?? decoyHash);
     if (!member || !hash || !ok) {
-      throttle.fail(keys);
+      await throttle.fail(request.ip, userId);
       await audit(request, { type: 'WalletUnlockFailed', data: { userId, at: app.now() } });
       return reply.code(401).send({ message: 'Invalid credentials' });
     }
-    throttle.succeed(keys[0]!);
+    await throttle.succeed(request.ip, userId);
     app.setAuthCookie(request, reply, WALLET_COOKIE, app.signToken({ sub: userId, typ: 'wallet' }, WALLET_TTL_S), WALLET_TTL_S);
     await audit(request, { type: 'WalletUnlocked', data: { userId, at: app.now() } });
     return { message: 'Login successful', walletTokenExpiresAt: app.now() + WALLET_TTL_S * 1000 };
