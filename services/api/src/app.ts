@@ -6,6 +6,7 @@ import consistency from './plugins/consistency.js';
 import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import security from './plugins/security.js';
+import { secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import auth from './plugins/auth.js';
 import authRoutes from './routes/auth.js';
@@ -21,21 +22,7 @@ import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
 import walletEventRoutes from './routes/wallet-events.js';
 
-/** Paths of every secret that could reach a log line. */
-export const REDACT = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-node-signature"]',
-  'req.headers["x-phoenix-signature"]',
-  'res.headers["set-cookie"]',
-  '*.pin',
-  '*.password',
-  '*.secret',
-  '*.webhookSecret',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.walletAccessToken',
-];
+export { REDACT } from './logging.js';
 
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to stdout. */
@@ -47,7 +34,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
-      redact: { paths: REDACT, censor: '[redacted]' },
+      ...secretSafeLogging,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,

@@ -1,4 +1,4 @@
-import { bootstrapFirstAdmin, buildApp, type HealthCheck } from '@comanda/api';
+import { bootstrapFirstAdmin, buildApp, secretSafeLogging, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
@@ -27,7 +27,7 @@ export interface RunningComanda {
  * embedded (SQLite, memory, in-process) by default, EventStoreDB / MongoDB / NATS when their URLs are set.
  */
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
-  const logger = pino({ level: config.logLevel }, options.logStream);
+  const logger = pino({ level: config.logLevel, ...secretSafeLogging }, options.logStream);
   const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
   const store = openEventStore(config);
   const readStore = await openReadStore(config);

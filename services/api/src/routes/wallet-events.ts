@@ -13,8 +13,9 @@ const HEARTBEAT_MS = 15_000;
  */
 export default async function walletEventRoutes(app: FastifyInstance) {
   const open = new Set<ServerResponse>();
-  // Streams never end on their own: closing the server ends them, or close() would wait forever.
-  app.addHook('onClose', async () => {
+  // Streams never end on their own: shutting down ends them first (preClose runs before the server
+  // stops accepting and waits for connections), or close() would wait for the clients forever.
+  app.addHook('preClose', async () => {
     for (const res of open) res.end();
   });
 
