@@ -6,6 +6,7 @@ import consistency from './plugins/consistency.js';
 import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import security from './plugins/security.js';
+import openapi from './plugins/openapi.js';
 import { secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import auth from './plugins/auth.js';
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(errors);
   await app.register(consistency, deps);
   await app.register(auth);
+  await app.register(openapi);
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);

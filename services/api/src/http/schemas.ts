@@ -40,3 +40,15 @@ export const page = (q: { limit?: number; offset?: number; all?: boolean }) =>
  */
 export const Price = (description: string) =>
   Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `${description}. Positive, at most two decimals, at most ${MAX_AMOUNT}` });
+
+/** Response headers the OpenAPI document names beside an answer. */
+export const Headers = {
+  etag: { etag: Type.String({ description: 'The version as an ETag ("3"): send it back as If-Match to write over exactly this version' }) },
+  location: { location: Type.String({ description: 'Path of the created resource' }) },
+  setCookie: { 'set-cookie': Type.String({ description: 'The HttpOnly, SameSite=Strict, Path=/ session cookies (set, or cleared with an expired date)' }) },
+  retryAfter: { 'retry-after': Type.Integer({ description: 'Seconds to wait before trying again' }) },
+};
+
+/** An answer schema documenting the headers sent with it. */
+export const withHeaders = <T extends object>(schema: T, ...headers: Array<Record<string, unknown>>): T =>
+  Object.assign(Object.create(Object.getPrototypeOf(schema) as object) as T, schema, { headers: Object.assign({}, ...headers) });

@@ -66,7 +66,8 @@ export default fp(async function auth(app: FastifyInstance) {
   });
 
   app.decorate('authorize', (permission: Permission): onRequestAsyncHookHandler => {
-    return async function authorized(request: FastifyRequest) {
+    // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
+    return Object.assign(async function authorized(request: FastifyRequest) {
       const claims = app.readToken(request.cookies.accessToken, 'access');
       if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') {
         throw unauthorized();
@@ -82,6 +83,6 @@ export default fp(async function auth(app: FastifyInstance) {
       if (!open.sessionId || open.revoked || open.userId !== claims.sub || !member) throw unauthorized();
       request.staff = { id: member.id, role: member.role, sessionId: claims.sid };
       if (!may(member.role, permission)) throw forbidden();
-    };
+    }, { permission });
   });
 });

@@ -5,6 +5,7 @@ import { LoginThrottle } from '../auth/throttle.js';
 import { hashSecret, verifySecret } from '../auth/pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
+import { Headers, withHeaders } from '../http/schemas.js';
 
 const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() });
 const LoginBody = Type.Object({
@@ -52,10 +53,10 @@ export default async function authRoutes(app: FastifyInstance) {
       description: 'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Five consecutive failures for one name from one client address lock that pair: 429 with Retry-After, the wait doubling with each further failure (cap 1 h); a success clears it. 50 failures from one address within a minute lock the address until the minute ends. The client address is X-Forwarded-For only behind a proxy listed in COMANDA_TRUSTED_PROXIES.',
       body: LoginBody,
       response: {
-        200: Type.Object({ message: Type.Literal('Login successful'), user: UserSummary }),
+        200: withHeaders(Type.Object({ message: Type.Literal('Login successful'), user: UserSummary }), Headers.setCookie),
         400: Type.Ref('ValidationFailed'),
         401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
-        429: TooMany,
+        429: withHeaders(TooMany, Headers.retryAfter),
       },
     },
   }, async (request, reply) => {
@@ -84,8 +85,8 @@ export default async function authRoutes(app: FastifyInstance) {
       summary: 'New access token from the refresh cookie',
       description: 'Rotates the refresh token. A refresh token presented a second time (a stolen copy) revokes the whole session. Idempotency-Key is ignored here.',
       response: {
-        200: Type.Object({ message: Type.Literal('Access token refreshed successfully') }),
-        401: Type.Ref('Message', { description: "{message:'Unauthorized'}" }),
+        200: withHeaders(Type.Object({ message: Type.Literal('Access token refreshed successfully') }), Headers.setCookie),
+        401: withHeaders(Type.Object({ message: Type.Literal('Unauthorized') }, { description: 'No valid refresh token, or the session is revoked (a reused refresh token revokes it): both cookies are cleared' }), Headers.setCookie),
       },
     },
   }, async (request, reply) => {
@@ -114,7 +115,7 @@ export default async function authRoutes(app: FastifyInstance) {
       tags: ['auth'],
       summary: 'End the session',
       description: 'Revokes the session and clears both cookies (same Path as set): access tokens of the session stop working at once. Works with an expired access token. Idempotency-Key is ignored here.',
-      response: { 200: Type.Object({ message: Type.Literal('Logout successful') }) },
+      response: { 200: withHeaders(Type.Object({ message: Type.Literal('Logout successful') }), Headers.setCookie) },
     },
   }, async (request, reply) => {
     const claims = app.readToken(request.cookies.refreshToken, 'refresh');

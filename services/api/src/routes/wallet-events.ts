@@ -25,6 +25,9 @@ export default async function walletEventRoutes(app: FastifyInstance) {
       tags: ['wallet'],
       summary: 'Payments received, as Server-Sent Events',
       description: 'text/event-stream. Events `payment_received` (`id` = paymentHash, `data` = {type, timestamp, amountSat, paymentHash, externalId, payerNote, payerKey}). A comment line `: connected` is sent once subscribed, and `: keep-alive` every 15 s.',
+      response: {
+        200: { description: 'An endless text/event-stream, ended by the client or by the server shutting down', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      },
     },
   }, async (request, reply) => {
     const res = reply.raw;
