@@ -3,4 +3,4 @@ export { MemoryEventStore } from './memory.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite.js';
 export { EsdbEventStore, packPosition, unpackPosition } from './esdb.js';
 export { CommandHandler, type CommandContext, type CommandResult } from './command-handler.js';
-export { openEventStore } from './open.js';
+export { EventLogFileError, asEventLogFileError, openEventStore } from './open.js';

@@ -4,9 +4,34 @@ import { EsdbEventStore } from './esdb.js';
 import { SqliteEventStore } from './sqlite.js';
 import type { EventStore } from './types.js';
 
+/**
+ * The event log file cannot be used (damaged, not a database, unreadable). The message is one line
+ * naming the file, what is wrong and what to do, for the operator rather than a stack trace.
+ */
+export class EventLogFileError extends Error {
+  override readonly name = 'EventLogFileError';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`The event log ${file} cannot be used: ${reason}. Stop Comanda, restore the file from a backup (or move it away to start with an empty log), then start again.`);
+  }
+}
+
+/** Turns a SQLite failure on the log file into an EventLogFileError; anything else is rethrown. */
+export function asEventLogFileError(error: unknown, file: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? new EventLogFileError(file, `${(error as Error).message} (${code})`) : error;
+}
+
 /** EventStoreDB when a URL is configured, otherwise the SQLite file in the data directory. */
 export function openEventStore(config: { eventStoreUrl: string | null; dataDir: string }): EventStore {
   if (config.eventStoreUrl) return new EsdbEventStore(config.eventStoreUrl);
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+  const filename = join(config.dataDir, 'events.db');
+  try {
+    return new SqliteEventStore({ filename });
+  } catch (error) {
+    throw asEventLogFileError(error, filename);
+  }
 }

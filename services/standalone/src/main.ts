@@ -1,9 +1,20 @@
 import { loadConfigOrExit } from '@comanda/config';
+import { join } from 'node:path';
+import { EventLogFileError, asEventLogFileError } from '@comanda/event-store';
 import { startComanda } from './compose.js';
 
 const config = loadConfigOrExit();
 
-const comanda = await startComanda(config);
+let comanda: Awaited<ReturnType<typeof startComanda>>;
+try {
+  comanda = await startComanda(config);
+} catch (error) {
+  // A damaged event log is the operator's to fix: one line naming the file and what to do, no trace.
+  const fileError = asEventLogFileError(error, join(config.dataDir, 'events.db'));
+  if (!(fileError instanceof EventLogFileError)) throw error;
+  console.error(fileError.message);
+  process.exit(1);
+}
 console.log(`Comanda is listening on ${comanda.url} (data in ${config.dataDir}; API docs at ${comanda.url}/swagger)`);
 
 const stop = async (signal: string) => {
