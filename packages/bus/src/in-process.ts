@@ -26,6 +26,7 @@ const MAX_BACKOFF_MS = 5_000;
  * Durable consumers keep queued messages while detached, for as long as the process lives.
  */
 export class InProcessBus implements Bus {
+  readonly durable = false;
   private readonly seen = new Map<string, number>();
   private readonly consumers = new Set<Consumer>();
   private readonly durables = new Map<string, Consumer>();

@@ -27,6 +27,7 @@ const streamName = (family: string) => `POS_${family.toUpperCase().replace(/[^A-
  * publisher's dedupId as `Nats-Msg-Id`, consumers with explicit acknowledgement.
  */
 export class NatsBus implements Bus {
+  readonly durable = true;
   private readonly ensured = new Map<string, Promise<string>>();
   private readonly subscriptions = new Set<ConsumerMessages>();
 

@@ -26,6 +26,12 @@ export interface BusSubscription {
  * token, `>` the rest). A pattern names one family: `pos.order.>` but not `pos.>`.
  */
 export interface Bus {
+  /**
+   * Whether a published message survives this process crashing (JetStream: stored on disk before the
+   * publish is acknowledged). An in-process bus holds messages in memory only: whoever must not lose
+   * a message writes it to the event log instead.
+   */
+  readonly durable: boolean;
   /** Resolves once the message is accepted; a dedupId seen within the window is accepted once only. */
   publish(subject: string, payload: unknown, dedupId: string): Promise<void>;
   subscribe<T = unknown>(pattern: string, handler: BusHandler<T>, options?: SubscribeOptions): Promise<BusSubscription>;

@@ -18,6 +18,8 @@ export interface Config {
   walletPassword: string | null;
   timezone: string;
   consistencyWaitMs: number;
+  /** How often the wallet bridge asks the node for payments it received (reconciliation), in seconds. */
+  reconcileEveryS: number;
   logLevel: string;
   production: boolean;
   /** Addresses (IPs or CIDR ranges) of reverse proxies whose X-Forwarded-For is believed; none by default. */
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     walletPassword: text(env, 'COMANDA_WALLET_PASSWORD'),
     timezone: timezone(env),
     consistencyWaitMs: integer(env, 'COMANDA_CONSISTENCY_WAIT_MS', 2000, 0, 60_000),
+    reconcileEveryS: integer(env, 'COMANDA_RECONCILE_EVERY_S', 30, 1, 86_400),
     logLevel,
     production: env.NODE_ENV === 'production',
     trustedProxies: proxies(env),

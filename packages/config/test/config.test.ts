@@ -8,7 +8,7 @@ t.test('defaults match the design table', async (t) => {
   const c = loadConfig({});
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
-    adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, production: false,
+    adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
   });
   t.ok(c.dataDir.endsWith('/data'));
   t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
@@ -34,6 +34,7 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_TRUSTED_PROXIES: '10.0.0.0/33' }, 'COMANDA_TRUSTED_PROXIES'],
     [{ COMANDA_SHUTDOWN_TIMEOUT_MS: 'soon' }, 'COMANDA_SHUTDOWN_TIMEOUT_MS'],
     [{ COMANDA_REQUEST_TIMEOUT_MS: '5' }, 'COMANDA_REQUEST_TIMEOUT_MS'],
+    [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
   ];
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });

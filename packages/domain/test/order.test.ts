@@ -89,10 +89,16 @@ t.test('deleting: pending or cancelled only; a completed order is a sales record
   t.match(given(order, [placed, { type: 'OrderDeleted', data: { tableId: 't1' } }]).when({ type: 'deleteOrder' }), { error: { kind: 'not_found' } });
 });
 
-t.test('payments are recorded once per payment hash, whatever the state', async (t) => {
+t.test('payments are recorded once per payment hash, whatever the state; late and odd ones are flagged', async (t) => {
   const pay = { type: 'recordPayment' as const, paymentHash: 'ab'.repeat(32), amountSat: 1500, receivedAt: 7 };
   const received: OrderEvent = { type: 'OrderPaymentReceived', data: { paymentHash: pay.paymentHash, amountSat: 1500, receivedAt: 7 } };
-  for (const s of ORDER_STATUSES) t.same(given(order, inStatus(s)).when(pay), { events: [received] }, s);
+  const flagged = (flag: string) => ({ events: [{ ...received, data: { ...received.data, flag } }] });
+  for (const s of ['pending', 'preparing', 'ready'] as const) t.same(given(order, inStatus(s)).when(pay), { events: [received] }, s);
+  t.same(given(order, inStatus('completed')).when(pay), flagged('order_completed'), 'paid after completion');
+  t.same(given(order, inStatus('cancelled')).when(pay), flagged('order_cancelled'), 'paid after cancellation');
+  t.same(given(order, [placed, { type: 'OrderDeleted', data: { tableId: 't1' } }]).when(pay), flagged('order_deleted'), 'paid after deletion');
+  const other: OrderEvent = { type: 'OrderPaymentReceived', data: { paymentHash: 'cd'.repeat(32), amountSat: 900, receivedAt: 3 } };
+  t.same(given(order, [placed, other]).when(pay), flagged('order_already_paid'), 'a second payment of another hash');
   t.same(given(order, [placed, received]).when(pay), { events: [] }, 'a second delivery changes nothing');
   t.match(given(order, []).when(pay), { error: { kind: 'not_found' } });
   t.same(given(order, [placed, received]).state.payments, { [pay.paymentHash]: { amountSat: 1500, receivedAt: 7 } });

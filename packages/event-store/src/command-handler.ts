@@ -40,6 +40,26 @@ const KEYS_PER_STREAM = 1000;
 
 const MAX_ATTEMPTS = 20;
 
+const noop = () => {};
+
+interface QueueEntry {
+  /** Resolves once this command has handed its events to the store (or finished without). */
+  handedOver: Promise<void>;
+  /** Resolves once this command and every one before it have finished. */
+  settled: Promise<void>;
+}
+
+/**
+ * Writers in other processes kept winning the race for this stream through every retry: a transient
+ * condition, answered 503 with Retry-After rather than a 500 (nothing was written).
+ */
+export class StreamContended extends Error {
+  constructor(readonly stream: string) {
+    super(`Stream ${stream} kept changing under this command; nothing was written`);
+    this.name = 'StreamContended';
+  }
+}
+
 /**
  * Load → decide → append with the expected revision. On a concurrency conflict the command is decided
  * again on the fresh state, so commuting commands (two waiters adding dishes) both land and
@@ -48,6 +68,8 @@ const MAX_ATTEMPTS = 20;
  */
 export class CommandHandler {
   private readonly cache = new Map<string, Cached<unknown>>();
+  /** The last command queued on each stream in this process. */
+  private readonly queues = new Map<string, QueueEntry>();
 
   constructor(
     private readonly store: EventStore,
@@ -81,11 +103,38 @@ export class CommandHandler {
     return loaded;
   }
 
-  async handle<C, E extends DomainEvent, S>(
+  /**
+   * Commands on one stream are queued in this process, so a process never conflicts with itself (two
+   * payments or two waiters on one order just queue). The queue is pipelined: the next command decides
+   * on the state the previous one will produce as soon as its events are handed to the store, so both
+   * land in the same group commit; if the previous append fails, the next one's expected revision fails
+   * too and it decides again on what was really written. A command with an Idempotency-Key waits for
+   * everything ahead to settle, so it always sees the keys recorded before it. Optimistic concurrency
+   * still guards against other processes (replicas) writing the same stream.
+   */
+  handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string, command: C, context: CommandContext = {}): Promise<CommandResult<E, S>> {
+    const ahead = this.queues.get(stream);
+    let handOver!: () => void;
+    const handedOver = new Promise<void>((resolve) => (handOver = resolve));
+    const go = () => this.decideAndAppend(decider, stream, command, context, handOver);
+    const wait = context.idempotency ? ahead?.settled : ahead?.handedOver;
+    const run = wait ? wait.then(go) : go();
+    const done = run.then(noop, noop);
+    void done.then(handOver);
+    const entry: QueueEntry = { handedOver, settled: ahead ? Promise.all([ahead.settled, done]).then(noop) : done };
+    this.queues.set(stream, entry);
+    void entry.settled.then(() => {
+      if (this.queues.get(stream) === entry) this.queues.delete(stream);
+    });
+    return run;
+  }
+
+  private async decideAndAppend<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
     stream: string,
     command: C,
-    context: CommandContext = {},
+    context: CommandContext,
+    handOver: () => void,
   ): Promise<CommandResult<E, S>> {
     for (let attempt = 1; ; attempt++) {
       const { revision, state, keys } = await this.load(decider, stream);
@@ -113,27 +162,37 @@ export class CommandHandler {
           schemaVersion: 1,
         },
       }));
+      let next = state;
+      for (const e of events) next = decider.evolve(next, e);
+      const appending = this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
+      // Speculative until the append resolves: the next queued command decides on it (see handle).
+      this.remember(stream, { revision: revision + events.length, state: next, keys });
+      handOver();
       try {
-        const result = await this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
-        let next = state;
-        for (const e of events) next = decider.evolve(next, e);
+        const result = await appending;
         if (context.idempotency) {
           keys.set(context.idempotency.key, { fingerprint: context.idempotency.fingerprint, events, revision: result.nextRevision, position: result.position });
         }
         this.remember(stream, { revision: result.nextRevision, state: next, keys });
         return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
+        // What was remembered never happened: the next load reads the stream again.
+        this.cache.delete(stream);
         if (!(error instanceof WrongExpectedRevision)) throw error;
         if (context.expectedRevision !== undefined) throw preconditionFailed();
-        if (attempt >= MAX_ATTEMPTS) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw new StreamContended(stream);
         // Jitter spreads many writers racing on one hot stream.
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
       }
     }
   }
 
-  /** The folded state of a stream, for commands that need to read another aggregate first. */
+  /**
+   * The folded state of a stream, for commands that need to read another aggregate first. It waits
+   * for the commands queued on that stream in this process, so it never shows a speculative state.
+   */
   async state<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<{ state: S; revision: number }> {
+    await this.queues.get(stream)?.settled;
     const { state, revision } = await this.load(decider, stream);
     return { state, revision };
   }

@@ -2,5 +2,5 @@ export * from './types.js';
 export { MemoryEventStore } from './memory.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite.js';
 export { EsdbEventStore, packPosition, unpackPosition } from './esdb.js';
-export { CommandHandler, type CommandContext, type CommandResult } from './command-handler.js';
+export { CommandHandler, StreamContended, type CommandContext, type CommandResult } from './command-handler.js';
 export { EventLogFileError, asEventLogFileError, openEventStore } from './open.js';

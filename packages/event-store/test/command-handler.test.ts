@@ -1,6 +1,6 @@
 import t from 'tap';
 import { type Decider, DomainError, conflict } from '@comanda/domain';
-import { CommandHandler, MemoryEventStore } from '../src/index.js';
+import { CommandHandler, MemoryEventStore, StreamContended, WrongExpectedRevision } from '../src/index.js';
 
 type Event = { type: 'TabOpened'; data: { tab: string } } | { type: 'LineAdded'; data: { cents: number } };
 type Command = { type: 'open'; tab: string } | { type: 'add'; cents: number };
@@ -69,4 +69,100 @@ t.test('an Idempotency-Key replays the first result and writes nothing more', as
     handler.handle(tab, 'tab-1', { type: 'add', cents: 1 }, { idempotency: { key: 'u1:k1', fingerprint: 'other' } }),
     { kind: 'conflict', details: { code: 'idempotency_key_reused' } },
   );
+});
+
+t.test('one process queues commands per stream: it never conflicts with itself, and a failure does not block the queue', async (t) => {
+  const store = new MemoryEventStore();
+  let conflicts = 0;
+  const append = store.append.bind(store);
+  store.append = async (...args) => {
+    try {
+      return await append(...args);
+    } catch (error) {
+      conflicts++;
+      throw error;
+    }
+  };
+  const handler = new CommandHandler(store);
+  await handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  const outcomes = await Promise.allSettled([
+    ...Array.from({ length: 100 }, (_, i) => handler.handle(tab, 'tab-1', { type: 'add', cents: i + 1 })),
+    handler.handle(tab, 'tab-2', { type: 'add', cents: 1 }), // another stream, refused: its own queue
+  ]);
+  t.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 100);
+  t.equal(conflicts, 0, 'no optimistic-concurrency conflict inside one process');
+  const { state } = await handler.state(tab, 'tab-1');
+  t.equal(state.lines.length, 100);
+  await t.rejects(handler.handle(tab, 'tab-3', { type: 'add', cents: 1 }), DomainError);
+  t.equal((await handler.handle(tab, 'tab-3', { type: 'open', tab: 'T3' })).revision, 0, 'a stream whose last command failed takes the next');
+});
+
+t.test('pipelined: queued commands are handed to the store before the first append resolves', async (t) => {
+  const store = new MemoryEventStore();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const append = store.append.bind(store);
+  store.append = async (...args) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      const result = await append(...args);
+      await new Promise((r) => setTimeout(r, 5)); // a slow fsync
+      return result;
+    } finally {
+      inFlight--;
+    }
+  };
+  const handler = new CommandHandler(store);
+  await handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => handler.handle(tab, 'tab-1', { type: 'add', cents: i + 1 })));
+  t.ok(maxInFlight > 1, `appends overlapped (${maxInFlight} in flight at once)`);
+  t.same(results.map((r) => r.revision), Array.from({ length: 20 }, (_, i) => i + 1), 'each decided on the state the previous one produced');
+  t.same((await store.readStream('tab-1')).map((e) => e.revision), Array.from({ length: 21 }, (_, i) => i));
+});
+
+t.test('pipelined: when an append ahead fails, the command that decided on it decides again on what was written', async (t) => {
+  const store = new MemoryEventStore();
+  const append = store.append.bind(store);
+  let failNext = true;
+  store.append = async (...args) => {
+    if (failNext) {
+      failNext = false;
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error('disk full');
+    }
+    return append(...args);
+  };
+  const handler = new CommandHandler(store);
+  const [opened, added] = await Promise.allSettled([
+    handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' }),
+    handler.handle(tab, 'tab-1', { type: 'add', cents: 5 }), // decided on "open", which never happened
+  ]);
+  t.match(opened, { status: 'rejected', reason: { message: 'disk full' } });
+  t.match(added, { status: 'rejected', reason: { kind: 'conflict', message: 'Tab is not open' } });
+  t.same(await store.readStream('tab-1'), [], 'nothing written');
+  t.same((await handler.state(tab, 'tab-1')).state, { open: false, lines: [] }, 'no speculative state left behind');
+});
+
+t.test('pipelined: a retry with the same Idempotency-Key waits for the first and replays it', async (t) => {
+  const store = new MemoryEventStore();
+  const handler = new CommandHandler(store);
+  await handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  const idempotency = { key: 'k1', fingerprint: 'f1' };
+  const [first, retry] = await Promise.all([
+    handler.handle(tab, 'tab-1', { type: 'add', cents: 5 }, { idempotency }),
+    handler.handle(tab, 'tab-1', { type: 'add', cents: 5 }, { idempotency }),
+  ]);
+  t.equal(first.replayed, false);
+  t.equal(retry.replayed, true);
+  t.equal((await store.readStream('tab-1')).length, 2, 'one line added');
+});
+
+t.test('a stream contended by other writers past every retry fails with StreamContended, writing nothing', async (t) => {
+  const store = new MemoryEventStore();
+  store.append = async (stream) => {
+    throw new WrongExpectedRevision(stream, 'no_stream', 0);
+  };
+  const handler = new CommandHandler(store);
+  await t.rejects(handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' }), StreamContended);
 });

@@ -5,6 +5,7 @@ import { dishesProjection } from './dishes.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
+import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -14,4 +15,5 @@ export const allProjections: Projection[] = [
   spacesProjection,
   tablesProjection,
   ordersProjection,
+  unmatchedPaymentsProjection,
 ];

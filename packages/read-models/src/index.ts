@@ -6,3 +6,4 @@ export * from './dishes.js';
 export * from './spaces.js';
 export * from './tables.js';
 export * from './orders.js';
+export * from './unmatched-payments.js';

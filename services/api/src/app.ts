@@ -22,6 +22,7 @@ import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
 import walletEventRoutes from './routes/wallet-events.js';
+import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 
 export { REDACT } from './logging.js';
 
@@ -75,5 +76,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(tableRoutes);
   await app.register(walletRoutes);
   await app.register(walletEventRoutes);
+  await app.register(walletUnmatchedRoutes);
   return app;
 }

@@ -7,7 +7,7 @@ import { openReadStore } from '@comanda/read-store';
 import { FileCheckpoint, Projector, Reactor, Relay, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
 import { NodeClient } from '@comanda/lightning';
 import { DEFAULT_NODES, startNetwork, type SimNetwork } from '@comanda/node-sim';
-import { startPaymentConsumer, webhookReceiver } from '@comanda/wallet-bridge';
+import { paymentIntake, recordAndAnnounce, startPaymentConsumer, startPaymentWatch, webhookReceiver } from '@comanda/wallet-bridge';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -76,9 +76,9 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   // customer nodes) whose restaurant node signs its webhooks with our secret.
   const webhookSecret = persistentSecret(config.dataDir, 'webhook-secret', config.webhookSecret);
   let network: SimNetwork | undefined;
-  let node: NodeClient;
+  let nodeAccess: { url: string; password: string };
   if (config.nodeUrl) {
-    node = new NodeClient({ url: config.nodeUrl, password: config.nodePassword ?? '' });
+    nodeAccess = { url: config.nodeUrl, password: config.nodePassword ?? '' };
   } else {
     network = await startNetwork({
       dataDir: join(config.dataDir, 'node-sim'),
@@ -86,9 +86,21 @@ export async function startComanda(config: Config, options: { logStream?: Destin
       nodes: DEFAULT_NODES.map((n) => ({ ...n, host: '127.0.0.1', port: 0, ...(n.name === 'restaurant' ? { webhookSecret } : {}) })),
     });
     const restaurantNode = network.node('restaurant');
-    node = new NodeClient({ url: restaurantNode.url, password: restaurantNode.password });
+    nodeAccess = { url: restaurantNode.url, password: restaurantNode.password };
   }
-  const payments = await startPaymentConsumer(bus, commands, logger.child({ service: 'wallet-bridge' }));
+  const node = new NodeClient(nodeAccess);
+  const bridgeLogger = logger.child({ service: 'wallet-bridge' });
+  // A durable bus (JetStream) carries webhooks to the consumer; an in-process one is bypassed: the
+  // webhook writes the payment to the log itself before answering (payment-intake.ts).
+  const payments = bus.durable ? await startPaymentConsumer(bus, commands, bridgeLogger) : undefined;
+  const intake = paymentIntake(bus, commands, bridgeLogger);
+  const watch = startPaymentWatch({
+    node: nodeAccess,
+    record: recordAndAnnounce(commands, bus, bridgeLogger),
+    checkpoint: checkpoint('reconciler'),
+    everyMs: config.reconcileEveryS * 1000,
+    logger: bridgeLogger,
+  });
   health.push(
     { name: 'lightningNode', check: async () => (await node.getInfo(), 'up') },
     { name: 'walletBridge', check: async () => (await bus.ping(), 'up') },
@@ -96,7 +108,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
 
   await bootstrapFirstAdmin(commands, masterKey, config, (line) => console.log(line));
   const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node }, { logStream: options.logStream });
-  await app.register(webhookReceiver, { bus, webhookSecret });
+  await app.register(webhookReceiver, { intake, webhookSecret });
   const address = await app.listen({ host: config.host, port: config.port });
   if (network) {
     // In process, so loopback reaches us whatever address we listen on.
@@ -113,7 +125,8 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     close: () =>
       (closing ??= (async () => {
         await app.close();
-        await payments.close();
+        await watch.close();
+        await payments?.close();
         await network?.close();
         await reactor.stop();
         await relay.stop();

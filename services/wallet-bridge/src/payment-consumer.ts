@@ -7,43 +7,50 @@ import { PAYMENT_RECEIVED, parsePaymentReceived, type PaymentReceived } from './
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const PAYMENT_CONSUMER = 'wallet-payments';
 
+export interface RecordedPayment {
+  where: 'order' | 'unmatched';
+  /** False when this payment hash was already recorded (a redelivery, or webhook and reconciliation both). */
+  recorded: boolean;
+}
+
 /**
  * A received payment becomes events: on its order when externalId names one (the order decider
- * ignores a hash it has seen), otherwise on its own unmatched-payment stream. Both are idempotent per
- * payment hash, so redelivery (at least once) records it once; a failure throws, and the bus redelivers.
+ * ignores a hash it has seen, and flags a late or odd payment), otherwise on its own unmatched-payment
+ * stream. Both are idempotent per payment hash, so any number of deliveries record it once; a failure
+ * throws, and whoever delivered it tries again.
  */
-export async function recordReceivedPayment(commands: CommandHandler, payment: PaymentReceived): Promise<'order' | 'unmatched'> {
+export async function recordReceivedPayment(commands: CommandHandler, payment: PaymentReceived): Promise<RecordedPayment> {
   const context = { userId: null, correlationId: payment.paymentHash };
   if (payment.externalId && UUID.test(payment.externalId)) {
     try {
-      await commands.handle(order, orderStream(payment.externalId.toLowerCase()), {
+      const { events } = await commands.handle(order, orderStream(payment.externalId.toLowerCase()), {
         type: 'recordPayment', paymentHash: payment.paymentHash, amountSat: payment.amountSat, receivedAt: payment.timestamp,
       }, context);
-      return 'order';
+      return { where: 'order', recorded: events.length > 0 };
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
     }
   }
-  await commands.handle(unmatchedPayment, unmatchedPaymentStream(payment.paymentHash), {
+  const { events } = await commands.handle(unmatchedPayment, unmatchedPaymentStream(payment.paymentHash), {
     type: 'recordUnmatchedPayment',
     payment: {
       paymentHash: payment.paymentHash, amountSat: payment.amountSat, externalId: payment.externalId,
       payerNote: payment.payerNote, payerKey: payment.payerKey, receivedAt: payment.timestamp,
     },
   }, context);
-  return 'unmatched';
+  return { where: 'unmatched', recorded: events.length > 0 };
 }
 
-/** The durable consumer: resumes where it acknowledged after a restart. */
+/** The durable consumer (JetStream in the distributed shape): resumes where it acknowledged after a restart. */
 export async function startPaymentConsumer(bus: Bus, commands: CommandHandler, logger: Logger): Promise<BusSubscription> {
   return bus.subscribe(PAYMENT_RECEIVED, async (message) => {
     const payment = parsePaymentReceived(message.payload);
     if (!payment) {
-      // Only the receiver publishes here, after the same check: this is a bug, not a payment to retry.
+      // Only the intake publishes here, after the same check: this is a bug, not a payment to retry.
       logger.error({ dedupId: message.dedupId }, 'unreadable payment_received message skipped');
       return;
     }
-    const where = await recordReceivedPayment(commands, payment);
-    logger.info({ paymentHash: payment.paymentHash, externalId: payment.externalId, where }, 'payment recorded');
+    const { where, recorded } = await recordReceivedPayment(commands, payment);
+    if (recorded) logger.info({ paymentHash: payment.paymentHash, externalId: payment.externalId, where }, 'payment recorded');
   }, { durable: PAYMENT_CONSUMER });
 }

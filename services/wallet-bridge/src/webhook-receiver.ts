@@ -1,10 +1,11 @@
-import type { Bus } from '@comanda/bus';
 import { verifyWebhookSignature } from '@comanda/lightning';
 import type { FastifyInstance } from 'fastify';
-import { PAYMENT_RECEIVED, parsePaymentReceived } from './payment-received.js';
+import type { PaymentIntake } from './payment-intake.js';
+import { parsePaymentReceived } from './payment-received.js';
 
 export interface WebhookReceiverOptions {
-  bus: Bus;
+  /** Resolves once the payment is durable (event log, or JetStream's acknowledgement). */
+  intake: PaymentIntake;
   /** The secret the node signs with (its `webhook-secret`). */
   webhookSecret: string;
 }
@@ -12,8 +13,9 @@ export interface WebhookReceiverOptions {
 /**
  * POST /webhooks/node: the node's payment_received webhook. The signature is an HMAC of the exact
  * bytes, so the body is read raw (this plugin's own content-type parser, encapsulated: the rest of the
- * app keeps parsing JSON). 200 only once the bus accepted the message: the node does not retry, so an
- * answer before that could lose a payment; dedupId = paymentHash makes a repeated delivery one message.
+ * app keeps parsing JSON). 200 only once the payment is durable: the node does not retry, so an answer
+ * before that could lose a payment. A failure to make it durable answers 5xx, never 200; the same
+ * payment delivered again (or found by reconciliation) is recorded once, by its payment hash.
  */
 export async function webhookReceiver(app: FastifyInstance, options: WebhookReceiverOptions) {
   app.removeAllContentTypeParsers();
@@ -34,7 +36,7 @@ export async function webhookReceiver(app: FastifyInstance, options: WebhookRece
     }
     const payment = parsePaymentReceived(parsed);
     if (!payment) return reply.code(400).send({ message: 'Malformed body: not a payment_received' });
-    await options.bus.publish(PAYMENT_RECEIVED, payment, payment.paymentHash);
+    await options.intake(payment);
     request.log.info({ paymentHash: payment.paymentHash, amountSat: payment.amountSat }, 'payment received');
     return { status: 'ok' };
   });

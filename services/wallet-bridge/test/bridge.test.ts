@@ -5,7 +5,7 @@ import { InProcessBus } from '@comanda/bus';
 import { order, orderStream, unmatchedPaymentStream, newId } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { signWebhook } from '@comanda/lightning';
-import { PAYMENT_RECEIVED, recordReceivedPayment, startPaymentConsumer, webhookReceiver, type PaymentReceived } from '../src/index.js';
+import { PAYMENT_RECEIVED, paymentIntake, recordReceivedPayment, startPaymentConsumer, webhookReceiver, type PaymentReceived } from '../src/index.js';
 
 const SECRET = 'shared-webhook-secret';
 const hash = (n: number) => n.toString(16).padStart(64, '0');
@@ -13,26 +13,28 @@ const payment = (overrides: Partial<PaymentReceived> = {}): PaymentReceived => (
   type: 'payment_received', timestamp: 1_700_000_000_000, amountSat: 1500, paymentHash: hash(1), externalId: null, payerNote: null, payerKey: null, ...overrides,
 });
 
-async function bridge(t: { teardown(fn: () => unknown): void }) {
+async function bridge(t: { teardown(fn: () => unknown): void }, store = new MemoryEventStore()) {
   const bus = new InProcessBus();
+  const commands = new CommandHandler(store);
   const published: unknown[] = [];
   await bus.subscribe(PAYMENT_RECEIVED, (m) => void published.push(m.payload));
   const app = Fastify({ logger: false });
   // JSON elsewhere in the app must still parse: the raw parser is the receiver's own.
   app.post('/echo', async (request) => request.body);
-  await app.register(webhookReceiver, { bus, webhookSecret: SECRET });
+  await app.register(webhookReceiver, { intake: paymentIntake(bus, commands, pino({ level: 'silent' })), webhookSecret: SECRET });
   await app.ready();
   t.teardown(() => app.close());
   const deliver = (body: string, headers: Record<string, string>) =>
     app.inject({ method: 'POST', url: '/webhooks/node', headers: { 'content-type': 'application/json', ...headers }, payload: body });
-  return { app, bus, published, deliver };
+  return { app, bus, store, published, deliver };
 }
 
-t.test('a valid signature is accepted and published once, also on replay', async (t) => {
+t.test('a valid signature is accepted, recorded before the answer, and announced once, also on replay', async (t) => {
   const b = await bridge(t);
   const body = JSON.stringify(payment());
   const res = await b.deliver(body, { 'x-node-signature': signWebhook(body, SECRET) });
   t.equal(res.statusCode, 200);
+  t.same((await b.store.readStream(unmatchedPaymentStream(hash(1)))).map((e) => e.type), ['UnmatchedPaymentReceived'], 'in the log when 200 is sent');
   t.same(b.published, [payment()]);
   const replay = await b.deliver(body, { 'x-node-signature': signWebhook(body, SECRET) });
   t.equal(replay.statusCode, 200, 'a replay is acknowledged');
@@ -55,6 +57,31 @@ t.test('missing, wrong, or altered signatures are 401 and publish nothing', asyn
   t.equal((await b.deliver(altered, { 'x-node-signature': good })).statusCode, 401, 'body altered by one byte');
   t.equal((await b.deliver(`${body} `, { 'x-node-signature': good })).statusCode, 401, 'one byte appended');
   t.same(b.published, []);
+  t.equal(await b.store.headPosition(), null, 'nothing stored');
+});
+
+t.test('a payment that cannot be made durable is never answered 200', async (t) => {
+  const store = new MemoryEventStore();
+  store.append = async () => {
+    throw new Error('disk full');
+  };
+  const b = await bridge(t, store);
+  const body = JSON.stringify(payment());
+  const res = await b.deliver(body, { 'x-node-signature': signWebhook(body, SECRET) });
+  t.equal(res.statusCode, 500);
+  t.same(b.published, [], 'nobody is told it arrived');
+});
+
+t.test('on a durable bus the acknowledged publish is the intake; the consumer records it', async (t) => {
+  const bus = Object.assign(new InProcessBus(), { durable: true });
+  const store = new MemoryEventStore();
+  const commands = new CommandHandler(store);
+  const intake = paymentIntake(bus, commands, pino({ level: 'silent' }));
+  const seen: unknown[] = [];
+  await bus.subscribe(PAYMENT_RECEIVED, (m) => void seen.push(m.payload));
+  await intake(payment({ paymentHash: hash(7) }));
+  t.same(seen, [payment({ paymentHash: hash(7) })], 'published');
+  t.equal(await store.headPosition(), null, 'not written by the intake itself');
 });
 
 t.test('malformed bodies with a valid signature are 400', async (t) => {
@@ -77,7 +104,7 @@ t.test('the consumer records a payment on its order once; unmatched ones on thei
 
   const forOrder = payment({ paymentHash: hash(10), externalId: orderId });
   await bus.publish(PAYMENT_RECEIVED, forOrder, forOrder.paymentHash);
-  t.equal(await recordReceivedPayment(commands, forOrder), 'order', 'redelivery is harmless');
+  t.same(await recordReceivedPayment(commands, forOrder), { where: 'order', recorded: false }, 'redelivery is harmless');
   const stray = payment({ paymentHash: hash(11), externalId: 'table-9' });
   await bus.publish(PAYMENT_RECEIVED, stray, stray.paymentHash);
   const unknownOrder = payment({ paymentHash: hash(12), externalId: newId() });

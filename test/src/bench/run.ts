@@ -9,6 +9,8 @@ import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
+import { seatingVsTakeAway } from './seating.js';
+import { webhookIntake } from './webhooks.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -124,6 +126,8 @@ try {
   await appends();
   await replayAndStartup();
   await readYourWrites();
+  results.push(await webhookIntake(dir));
+  results.push(await seatingVsTakeAway(dir));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

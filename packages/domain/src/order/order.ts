@@ -57,7 +57,21 @@ export type OrderEvent =
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
   | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string } }
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
-  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number } };
+  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } };
+
+/**
+ * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
+ * deleted, or had already been paid. The money is recorded on the order all the same.
+ */
+export type PaymentFlag = 'order_completed' | 'order_cancelled' | 'order_deleted' | 'order_already_paid';
+
+function paymentFlag(state: Order): PaymentFlag | undefined {
+  if (state.deleted) return 'order_deleted';
+  if (state.status === 'completed') return 'order_completed';
+  if (state.status === 'cancelled') return 'order_cancelled';
+  if (Object.keys(state.payments).length > 0) return 'order_already_paid';
+  return undefined;
+}
 
 export type OrderCommand =
   | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: OrderLine[] }
@@ -161,7 +175,8 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         if (!state.orderId) throw notFound();
         if (state.payments[command.paymentHash]) return [];
         const { paymentHash, amountSat, receivedAt } = command;
-        return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt } }];
+        const flag = paymentFlag(state);
+        return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt, ...(flag ? { flag } : {}) } }];
       }
     }
   },

@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   'sales:read': ['admin', 'manager'],
   'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],
   'wallet:admin': ['admin'],
+  /** Payments received that need a manager's eye (unmatched, late, after deletion). */
+  'wallet:review': ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

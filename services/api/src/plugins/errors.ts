@@ -1,4 +1,5 @@
 import { DomainError } from '@comanda/domain';
+import { StreamContended } from '@comanda/event-store';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
@@ -15,7 +16,7 @@ function fieldOf(error: { instancePath?: string; params?: Record<string, unknown
 /**
  * One mapping from failures to HTTP: schema and domain validation → 400 'Validation failed', a bad
  * path id → 400 "Missing or malformed ID", unknown resource → 404 "Resource not found", conflicts → 409,
- * stale If-Match → 412, and anything unexpected → 500 without internals (logged with the request id).
+ * stale If-Match → 412, a stream contended past every retry → 503 with Retry-After, and anything unexpected → 500 without internals (logged with the request id).
  */
 export default fp(async function errors(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
@@ -24,6 +25,11 @@ export default fp(async function errors(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.status).send(error.body);
+    if (error instanceof StreamContended) {
+      // Other replicas kept winning the race for the same stream; nothing was written, so retrying is safe.
+      request.log.warn({ stream: error.stream }, 'command contended past its retries');
+      return reply.code(503).header('retry-after', '1').send({ message: 'Too many changes at once; nothing was saved, try again' });
+    }
     if (error instanceof DomainError) {
       switch (error.kind) {
         case 'not_found':

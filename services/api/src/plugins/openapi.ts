@@ -1,6 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
+import { Headers } from '../http/schemas.js';
 
 type Hook = ((...args: never[]) => unknown) & { permission?: string };
 type Responses = Record<string, unknown>;
@@ -51,6 +52,10 @@ export default fp(async function openapi(app: FastifyInstance) {
     if (schema.body) {
       add(413, Type.Ref('Message', { description: 'Body over 1 MiB' }));
       add(415, Type.Ref('Message', { description: 'Content-Type is not application/json' }));
+    }
+    if (!methods.includes('GET')) {
+      // A stream contended past every retry (services/api/src/plugins/errors.ts).
+      add(503, { ...Type.Ref('Message', { description: 'Too many changes at once: nothing was saved; try again after Retry-After' }), headers: Headers.retryAfter });
     }
     schema.response = response;
     route.schema = schema;

@@ -1,5 +1,5 @@
 import { DecodeError, NodeError, decodeBolt11, invoiceExpiresAtMs, type NodeClient } from '@comanda/lightning';
-import { STAFF_STREAM, roster, walletActivity, walletLogStream, type WalletActivityEvent } from '@comanda/domain';
+import { STAFF_STREAM, newId, roster, walletActivity, walletLogStream, walletUnlockOpen, type WalletActivityEvent } from '@comanda/domain';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { LoginThrottle } from '../auth/throttle.js';
@@ -60,10 +60,17 @@ export default async function walletRoutes(app: FastifyInstance) {
   const audit = (request: FastifyRequest, event: WalletActivityEvent) =>
     app.deps.commands.handle(walletActivity, walletLogStream(event.data.userId), { type: 'recordActivity', event }, { userId: event.data.userId, correlationId: request.id });
 
-  /** The admin's access token (checked before) and a wallet token issued to the same user. */
+  /**
+   * The admin's access token (checked before) and a wallet token issued to the same user, from an
+   * unlock still open in the user's wallet log: locking the wallet revokes the token at once, on every
+   * replica (the handler reads only the events of that stream it has not folded yet).
+   */
   const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
     const claims = app.readToken(request.cookies[WALLET_COOKIE], 'wallet');
     if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
+    const { state } = await app.deps.commands.state(walletActivity, walletLogStream(request.staff!.id));
+    const sessionId = typeof claims.wid === 'string' ? claims.wid : undefined;
+    if (!walletUnlockOpen(state, sessionId, app.now())) throw new HttpError(401, { message: 'Wallet authentication required' });
   };
   const admin = [app.authorize('wallet:admin'), walletUnlocked];
 
@@ -95,14 +102,18 @@ export default async function walletRoutes(app: FastifyInstance) {
       return reply.code(401).send({ message: 'Invalid credentials' });
     }
     await throttle.succeed(request.ip, userId);
-    app.setAuthCookie(request, reply, WALLET_COOKIE, app.signToken({ sub: userId, typ: 'wallet' }, WALLET_TTL_S), WALLET_TTL_S);
-    await audit(request, { type: 'WalletUnlocked', data: { userId, at: app.now() } });
-    return { message: 'Login successful', walletTokenExpiresAt: app.now() + WALLET_TTL_S * 1000 };
+    // The unlock is recorded before the token exists: a token always names an unlock in the log.
+    const sessionId = newId();
+    const at = app.now();
+    const expiresAt = at + WALLET_TTL_S * 1000;
+    await audit(request, { type: 'WalletUnlocked', data: { userId, at, sessionId, expiresAt } });
+    app.setAuthCookie(request, reply, WALLET_COOKIE, app.signToken({ sub: userId, typ: 'wallet', wid: sessionId }, WALLET_TTL_S), WALLET_TTL_S);
+    return { message: 'Login successful', walletTokenExpiresAt: expiresAt };
   });
 
   app.post('/wallet/logout', {
     onRequest: app.authorize('wallet:admin'),
-    schema: { tags: ['wallet'], summary: 'Lock the wallet', description: 'Clears walletAccessToken (same Path as set).', response: { 200: withHeaders(Type.Object({ status: Type.Literal('ok') }), Headers.setCookie) } },
+    schema: { tags: ['wallet'], summary: 'Lock the wallet', description: 'Clears walletAccessToken (same Path as set) and closes every open unlock of this admin on the server: an old walletAccessToken is refused (401) from this moment on, on every replica.', response: { 200: withHeaders(Type.Object({ status: Type.Literal('ok') }), Headers.setCookie) } },
   }, async (request, reply) => {
     app.clearAuthCookie(request, reply, WALLET_COOKIE);
     await audit(request, { type: 'WalletLocked', data: { userId: request.staff!.id, at: app.now() } });
