@@ -38,8 +38,13 @@ export const page = (q: { limit?: number; offset?: number; all?: boolean }) =>
  * A price in the base currency: a JSON number (never a string or a boolean), positive, at most two
  * decimals (checked exactly, after the schema) and at most MAX_AMOUNT (9,999,999.99).
  */
-export const Price = (description: string) =>
-  Type.Number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: `${description}. Positive, at most two decimals, at most ${MAX_AMOUNT}` });
+export const Price = (description: string, options: { positiveInSchema?: boolean } = {}) =>
+  Type.Number({
+    // Order lines check the sign with the other per-line rules, so all of a request's errors come together.
+    ...(options.positiveInSchema === false ? {} : { exclusiveMinimum: 0 }),
+    maximum: MAX_AMOUNT,
+    description: `${description}. Positive, at most two decimals, at most ${MAX_AMOUNT}`,
+  });
 
 /** Response headers the OpenAPI document names beside an answer. */
 export const Headers = {

@@ -5,7 +5,7 @@ import { Price } from '../http/schemas.js';
 
 export const NewOrderDish = Type.Object({
   dish_id: Type.String({ description: 'a dish on the menu' }),
-  price_at_order: Type.Optional(Price('The price of this line; the menu price when omitted')),
+  price_at_order: Type.Optional(Price('The price of this line; the menu price when omitted', { positiveInSchema: false })),
   notes: Type.Optional(Type.String({ maxLength: 500, default: '' })),
 });
 export type NewOrderDishBody = { dish_id: string; price_at_order?: number; notes?: string };

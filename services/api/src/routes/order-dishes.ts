@@ -46,7 +46,7 @@ export default async function orderDishRoutes(app: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: {
       tags: ['order dishes'], summary: 'Change the price or notes of one line', description: rule, params: LineParams,
-      body: Type.Object({ price_at_order: Type.Optional(Price('The new price of the line')), notes: Type.Optional(Type.String({ maxLength: 500 })) }, { minProperties: 1 }),
+      body: Type.Object({ price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })) }, { minProperties: 1 }),
       response: { 200: Type.Object({ message: Type.Literal('Order dish updated successfully'), id: Type.String() }), ...errors },
     },
   }, async (request) => {
