@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /** Everything the services read from the environment, validated once at start. */
@@ -34,6 +35,12 @@ export interface Config {
   backupDir: string | null;
   backupEverySeconds: number;
   backupKeep: number;
+  /** Addresses (IPs or CIDR ranges) of reverse proxies whose X-Forwarded-For is believed; none by default. */
+  trustedProxies: string[];
+  /** SIGTERM: requests in flight get this long, then the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** A request (headers and body) must arrive within this long, or it is answered 408 and closed. */
+  requestTimeoutMs: number;
 }
 
 /** Bad configuration: the message names the variable, and the process stops with that one line. */
@@ -123,6 +130,23 @@ function operations(env: Env) {
   };
 }
 
+/** A comma-separated list of IPv4/IPv6 addresses or CIDR ranges, each checked. */
+function proxies(env: Env): string[] {
+  const raw = text(env, 'COMANDA_TRUSTED_PROXIES');
+  if (raw === null) return [];
+  const list = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  for (const entry of list) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    const badBits = bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits);
+    if (!version || badBits || extra !== undefined) {
+      throw new ConfigError('COMANDA_TRUSTED_PROXIES', `must be a comma-separated list of IP addresses or CIDR ranges (got "${entry}")`);
+    }
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminPin = text(env, 'COMANDA_ADMIN_PIN');
   if (adminPin !== null && !/^\d{4,12}$/.test(adminPin)) {
@@ -166,6 +190,9 @@ export function loadConfig(env: Env = process.env): Config {
     completeRequiresPayment: flag(env, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'),
     restaurantName: restaurantName(env),
     ...operations(env),
+    trustedProxies: proxies(env),
+    shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }
 

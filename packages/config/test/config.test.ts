@@ -12,6 +12,8 @@ t.test('defaults match the design table', async (t) => {
     completeRequiresPayment: false, restaurantName: 'Comanda',
   });
   t.ok(c.dataDir.endsWith('/data'));
+  t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
+  t.same(loadConfig({ COMANDA_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1' }).trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
 });
 
 t.test('values are read and validated, each error names its variable', async (t) => {
@@ -29,6 +31,10 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_MASTER_KEY: 'short' }, 'COMANDA_MASTER_KEY'],
     [{ COMANDA_CONSISTENCY_WAIT_MS: '-1' }, 'COMANDA_CONSISTENCY_WAIT_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ COMANDA_TRUSTED_PROXIES: '10.0.0.1, proxy.local' }, 'COMANDA_TRUSTED_PROXIES'],
+    [{ COMANDA_TRUSTED_PROXIES: '10.0.0.0/33' }, 'COMANDA_TRUSTED_PROXIES'],
+    [{ COMANDA_SHUTDOWN_TIMEOUT_MS: 'soon' }, 'COMANDA_SHUTDOWN_TIMEOUT_MS'],
+    [{ COMANDA_REQUEST_TIMEOUT_MS: '5' }, 'COMANDA_REQUEST_TIMEOUT_MS'],
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
     [{ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'yes' }, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'],
     [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],

@@ -4,11 +4,23 @@
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** UTC midnight of a date; Date.UTC alone would read years 0–99 as 1900–1999. */
+function utcMidnight(y: number, m: number, d: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
+  return date;
+}
+
+/** YYYY-MM-DD with years 0001–9999 (what the API accepts); day 10000-01-01 exists only as an end. */
+const isoDay = (date: Date): string =>
+  `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+
 export function isCalendarDate(value: string): boolean {
   const m = DATE.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const probe = new Date(Date.UTC(y, mo - 1, d));
+  if (y < 1) return false;
+  const probe = utcMidnight(y, mo, d);
   return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
 }
 
@@ -22,14 +34,16 @@ function offsetMs(utcMs: number, timeZone: string): number {
     formatters.set(timeZone, f);
   }
   const p = Object.fromEntries(f.formatToParts(new Date(utcMs)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const local = utcMidnight(Number(p.year), Number(p.month), Number(p.day));
+  local.setUTCHours(Number(p.hour), Number(p.minute), Number(p.second));
+  const asUtc = local.getTime();
   return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
 /** UTC milliseconds of local midnight starting `date` (YYYY-MM-DD) in `timeZone`. */
 export function startOfDay(date: string, timeZone: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const naive = Date.UTC(y, m - 1, d);
+  const naive = utcMidnight(y, m, d).getTime();
   let start = naive - offsetMs(naive, timeZone);
   // The offset at the guess may differ from the offset at the real instant (DST): settle it.
   start = naive - offsetMs(start, timeZone);
@@ -38,6 +52,6 @@ export function startOfDay(date: string, timeZone: string): number {
 
 export function dayRange(date: string, timeZone: string): { start: number; end: number } {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  const next = isoDay(utcMidnight(y, m, d + 1));
   return { start: startOfDay(date, timeZone), end: startOfDay(next, timeZone) };
 }

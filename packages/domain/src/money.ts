@@ -4,13 +4,23 @@
  */
 export type Cents = number;
 
-/** Returns the cents for a decimal amount, or null when it has more than two decimals or is not finite. */
+/**
+ * The largest amount one price may carry: 9,999,999.99 in the base currency. Far above any dish, and
+ * far below where a double stops telling cents apart (~9e13), so sums of many lines stay exact too.
+ */
+export const MAX_AMOUNT = 9_999_999.99;
+export const MAX_AMOUNT_CENTS = 999_999_999;
+
+/**
+ * Returns the cents for a decimal amount, or null when it has more than two decimals, is not finite
+ * or exceeds MAX_AMOUNT. The amount must be the double nearest to a whole number of cents (a few
+ * units in the last place of slack, for 0.1 + 0.2), so 1000000.005 is refused at any magnitude.
+ */
 export function toCents(amount: number): Cents | null {
   if (typeof amount !== 'number' || !Number.isFinite(amount)) return null;
   const scaled = Math.round(amount * 100);
-  // Tolerate binary representation error (0.1 + 0.2) but not a third decimal.
-  if (Math.abs(scaled - amount * 100) > 1e-6 * Math.max(1, Math.abs(amount))) return null;
-  if (!Number.isSafeInteger(scaled)) return null;
+  if (Math.abs(scaled) > MAX_AMOUNT_CENTS) return null;
+  if (Math.abs(scaled / 100 - amount) > 4 * Number.EPSILON * Math.max(1, Math.abs(amount))) return null;
   return scaled;
 }
 

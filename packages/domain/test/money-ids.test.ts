@@ -7,6 +7,12 @@ t.test('decimal amounts convert to exact cents', async (t) => {
   t.equal(toCents(19.99), 1999);
   t.equal(toCents(1e6 + 0.01), 100000001);
   t.equal(toCents(1.005), null, 'a third decimal is refused');
+  t.equal(toCents(1000000.005), null, 'a third decimal is refused at any magnitude');
+  t.equal(toCents(9999999.99), 999999999, 'the cap itself is exact');
+  t.equal(toCents(9999999.995), null);
+  t.equal(toCents(10_000_000), null, 'above the cap');
+  t.equal(toCents(-0.01), -1);
+  t.equal(toCents(true as unknown as number), null, 'a boolean is not an amount');
   t.equal(toCents(Number.NaN), null);
   t.equal(toCents(Number.POSITIVE_INFINITY), null);
   t.equal(fromCents(1999), 19.99);

@@ -4,4 +4,4 @@ export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite.js';
 export { EsdbEventStore, packPosition, unpackPosition } from './esdb.js';
 export { CommandHandler, StreamContended, type CommandContext, type CommandObserver, type CommandResult } from './command-handler.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres.js';
-export { openEventStore, isPostgresUrl } from './open.js';
+export { EventLogFileError, asEventLogFileError, openEventStore, isPostgresUrl } from './open.js';

@@ -8,6 +8,26 @@ import type { EventStore } from './types.js';
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
 /**
+ * The event log file cannot be used (damaged, not a database, unreadable). The message is one line
+ * naming the file, what is wrong and what to do, for the operator rather than a stack trace.
+ */
+export class EventLogFileError extends Error {
+  override readonly name = 'EventLogFileError';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`The event log ${file} cannot be used: ${reason}. Stop Comanda, restore the file from a backup (or move it away to start with an empty log), then start again.`);
+  }
+}
+
+/** Turns a SQLite failure on the log file into an EventLogFileError; anything else is rethrown. */
+export function asEventLogFileError(error: unknown, file: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? new EventLogFileError(file, `${(error as Error).message} (${code})`) : error;
+}
+
+/**
  * PostgreSQL or EventStoreDB by the URL's scheme when one is configured, otherwise the SQLite file
  * in the data directory.
  */
@@ -15,5 +35,10 @@ export function openEventStore(config: { eventStoreUrl: string | null; dataDir: 
   if (config.eventStoreUrl && isPostgresUrl(config.eventStoreUrl)) return new PostgresEventStore(config.eventStoreUrl, { onError });
   if (config.eventStoreUrl) return new EsdbEventStore(config.eventStoreUrl);
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteEventStore({ filename: join(config.dataDir, 'events.db') });
+  const filename = join(config.dataDir, 'events.db');
+  try {
+    return new SqliteEventStore({ filename });
+  } catch (error) {
+    throw asEventLogFileError(error, filename);
+  }
 }

@@ -18,7 +18,7 @@ if (mongo) {
     await store.ready();
     return store;
   });
-} else t.comment('MongoDB contract skipped: set COMANDA_TEST_MONGO_URL to run it against a real server');
+} else t.test('read store contract: mongodb', { skip: 'set COMANDA_TEST_MONGO_URL to run it against a real MongoDB server' }, () => {});
 
 t.test('memory clear removes documents and checkpoints', async (t) => {
   const store = new MemoryReadStore();

@@ -1,10 +1,14 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DestinationStream } from 'pino';
 import type { AppDeps } from './deps.js';
 import consistency from './plugins/consistency.js';
 import errors from './plugins/errors.js';
 import external from './plugins/external.js';
+import security from './plugins/security.js';
+import openapi from './plugins/openapi.js';
+import { secretSafeLogging } from './logging.js';
+import { validatorCompiler } from './http/validation.js';
 import auth from './plugins/auth.js';
 import metrics from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
@@ -30,21 +34,7 @@ import kitchenEventRoutes from './routes/kitchen-events.js';
 import kitchenPage from './routes/kitchen-page.js';
 import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 
-/** Paths of every secret that could reach a log line. */
-export const REDACT = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-node-signature"]',
-  'req.headers["x-phoenix-signature"]',
-  'res.headers["set-cookie"]',
-  '*.pin',
-  '*.password',
-  '*.secret',
-  '*.webhookSecret',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.walletAccessToken',
-];
+export { REDACT } from './logging.js';
 
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to stdout. */
@@ -56,19 +46,35 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
-      redact: { paths: REDACT, censor: '[redacted]' },
+      ...secretSafeLogging,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
-    ajv: { customOptions: { allErrors: true } },
+    // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
+    // own address and dodge (or aim) the login throttle.
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
+    // Slow clients cannot hold a connection: the whole request (headers and body) within the limit,
+    // idle keep-alive connections closed after 5 s.
+    requestTimeout: deps.config.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+    http: { headersTimeout: Math.min(deps.config.requestTimeoutMs, 10_000), connectionsCheckingInterval: Math.min(1_000, deps.config.requestTimeoutMs) },
+    // A URL the router cannot decode (`/users/%`) is bad input like any other, in the same shape.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      if (error.code === 'FST_ERR_BAD_URL') {
+        return reply.code(400).send({ message: 'Validation failed', errors: [{ field: 'url', message: 'is not a valid percent-encoded URL' }] });
+      }
+      return reply.code(400).send({ message: 'Validation failed', errors: [{ field: 'request', message: error.message }] });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
 
   await app.register(external);
+  await app.register(security);
   await app.register(errors);
   await app.register(consistency, deps);
   await app.register(metrics, deps);
   await app.register(auth);
+  await app.register(openapi);
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);

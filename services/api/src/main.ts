@@ -55,6 +55,12 @@ console.log(`api listening on ${address}`);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
+    // Bounded: a client that never lets go cannot keep the replica alive past the timeout.
+    setTimeout(() => {
+      console.error(`Shutdown took longer than ${config.shutdownTimeoutMs} ms (COMANDA_SHUTDOWN_TIMEOUT_MS): exiting`);
+      app.server.closeAllConnections();
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     await app.close();
     await Promise.all([bus.close(), readStore.close(), store.close()]);
     process.exit(0);

@@ -19,6 +19,7 @@ const MAX_BACKOFF_MS = 10_000;
 export class Reactor {
   private subscription?: Subscription;
   private stopped = false;
+  private readonly wake = new Set<() => void>();
   state: 'starting' | 'live' | 'failed' | 'stopped' = 'starting';
   /** The last position handled (for the lag on /metrics). */
   position: bigint | null = null;
@@ -36,11 +37,22 @@ export class Reactor {
     this.position = from;
     this.subscription = this.store.subscribeToAll(from, {
       onEvents: async (events) => {
+        // The checkpoint moves only past events whose every reaction succeeded: stopping in the middle
+        // of a batch (or of a retry) keeps the unfinished event for the next start.
+        let done: bigint | null = null;
         for (const event of events) {
-          for (const r of this.reactions) if (r.handles.includes(event.type)) await this.attempt(r, event);
+          for (const r of this.reactions) {
+            if (r.handles.includes(event.type) && !(await this.attempt(r, event))) {
+              if (done !== null) await this.checkpoint.set(done);
+              return;
+            }
+          }
+          done = event.position;
         }
-        this.position = events[events.length - 1]!.position;
-        await this.checkpoint.set(this.position);
+        if (done !== null) {
+          this.position = done;
+          await this.checkpoint.set(done);
+        }
       },
       onError: (err) => {
         this.state = 'failed';
@@ -49,19 +61,33 @@ export class Reactor {
     });
   }
 
-  private async attempt(reaction: Reaction, event: RecordedEvent): Promise<void> {
+  /** True once the reaction succeeded; false when the reactor stopped before it could. */
+  private async attempt(reaction: Reaction, event: RecordedEvent): Promise<boolean> {
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
-        return await reaction.react(event);
+        await reaction.react(event);
+        return true;
       } catch (err) {
         this.logger.warn({ err, reaction: reaction.name, eventId: event.id, attempt }, 'reaction failed; retrying');
-        await new Promise((r) => setTimeout(r, Math.min(MAX_BACKOFF_MS, 50 * 2 ** attempt)));
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.wake.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, Math.min(MAX_BACKOFF_MS, 50 * 2 ** attempt));
+          this.wake.add(done);
+        });
       }
     }
+    return false;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // A reaction waiting out its backoff gives up now instead of holding shutdown for up to 10 s.
+    for (const wake of this.wake) wake();
+    this.wake.clear();
     if (this.state !== 'failed') this.state = 'stopped';
     await this.subscription?.close();
     await this.checkpoint.flush();

@@ -1,7 +1,7 @@
-import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, type HealthCheck } from '@comanda/api';
+import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, secretSafeLogging, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
-import { CommandHandler, openEventStore } from '@comanda/event-store';
+import { CommandHandler, type EventStore, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
 import { FileCheckpoint, Projector, Reactor, Relay, kitchenPublications, kitchenReactions, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
@@ -12,8 +12,23 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { Operations } from './operations.js';
+
+/**
+ * A checkpoint beyond the log's last position means the log lost its tail (restored from an older
+ * backup, a file swapped): the part would silently skip the events appended next. Said once, loudly.
+ */
+async function warnIfAheadOfLog(store: EventStore, logger: Logger, checkpoints: Array<[string, { get(): Promise<bigint | null> }]>) {
+  const head = (await store.headPosition()) ?? 0n;
+  for (const [name, checkpoint] of checkpoints) {
+    const at = await checkpoint.get();
+    if (at !== null && at > head) {
+      logger.warn({ checkpoint: name, position: String(at), head: String(head) },
+        `The ${name} checkpoint (${at}) is ahead of the event log's head (${head}): the log has lost events it once had (restored from an older backup?). The ${name} will not see new events until the log passes ${at}; restore the newer log, or remove the ${name} checkpoint to start it again.`);
+    }
+  }
+}
 
 export interface RunningComanda {
   app: FastifyInstance;
@@ -30,9 +45,9 @@ export interface RunningComanda {
  * embedded (SQLite, memory, in-process) by default, EventStoreDB / MongoDB / NATS when their URLs are set.
  */
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
-  const logger = pino({ level: config.logLevel }, options.logStream);
+  const logger = pino({ level: config.logLevel, ...secretSafeLogging }, options.logStream);
   // Start-up announcements (URL, first admin) print whatever LOG_LEVEL says, as structured lines too.
-  const announcements = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info' }, options.logStream);
+  const announcements = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info', ...secretSafeLogging }, options.logStream);
   const ops = new Operations(config, logger);
   const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
   const store = ops.store(openEventStore(config));
@@ -44,6 +59,11 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
   const checkpoint = (name: string) =>
     config.readStoreUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
+  await warnIfAheadOfLog(store, logger, [
+    ['relay', checkpoint('relay')],
+    ['reactor', checkpoint('reactor')],
+    ['projector', { get: () => readStore.getCheckpoint('projector') }],
+  ]);
   const relay = new Relay(store, bus, checkpoint('relay'), logger, 'head');
   await relay.start();
   // Kitchen screens get every kitchen event ever written (from the start of the log on a first run).

@@ -1,4 +1,6 @@
 import { loadConfigOrExit } from '@comanda/config';
+import { join } from 'node:path';
+import { EventLogFileError, asEventLogFileError } from '@comanda/event-store';
 import { DataDirBusy } from '@comanda/ops';
 import pino from 'pino';
 import { startComanda } from './compose.js';
@@ -9,8 +11,14 @@ let comanda: Awaited<ReturnType<typeof startComanda>>;
 try {
   comanda = await startComanda(config);
 } catch (error) {
-  if (!(error instanceof DataDirBusy)) throw error;
-  pino().fatal({ event: 'data-dir-busy', dataDir: error.dataDir, pid: error.pid }, `${error.message}: not starting a second one`);
+  if (error instanceof DataDirBusy) {
+    pino().fatal({ event: 'data-dir-busy', dataDir: error.dataDir, pid: error.pid }, `${error.message}: not starting a second one`);
+    process.exit(1);
+  }
+  // A damaged event log is the operator's to fix: one line naming the file and what to do, no trace.
+  const fileError = asEventLogFileError(error, join(config.dataDir, 'events.db'));
+  if (!(fileError instanceof EventLogFileError)) throw error;
+  pino().fatal({ event: 'event-log-unusable', file: fileError.file }, fileError.message);
   process.exit(1);
 }
 comanda.announcements.info(
@@ -19,7 +27,14 @@ comanda.announcements.info(
 );
 
 const stop = async (signal: string) => {
-  comanda.announcements.info({ event: 'stopping', signal }, `${signal}: finishing requests in flight, then stopping`);
+  comanda.announcements.info({ event: 'stopping', signal }, `${signal}: finishing requests in flight (at most ${config.shutdownTimeoutMs} ms), then stopping`);
+  // Bounded: a client that never lets go cannot keep the process alive past the timeout.
+  const deadline = setTimeout(() => {
+    comanda.announcements.error({ event: 'shutdown-timeout' }, `Shutdown took longer than ${config.shutdownTimeoutMs} ms (COMANDA_SHUTDOWN_TIMEOUT_MS): closing the remaining connections and exiting`);
+    comanda.app.server.closeAllConnections();
+    process.exit(1);
+  }, config.shutdownTimeoutMs);
+  deadline.unref();
   await comanda.close();
   process.exit(0);
 };

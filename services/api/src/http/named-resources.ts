@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { type ResourceReads, resourceReads } from './resource-reads.js';
 import { Confirmation, Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from './resources.js';
-import { IdParams, commonErrors } from './schemas.js';
+import { Headers, IdParams, commonErrors, withHeaders } from './schemas.js';
 import { ifMatch, newResourceId, writeContext } from './write-context.js';
 
 type Named = Tracked & { id: string; name: string; version: number };
@@ -42,7 +42,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
 
   app.post(o.path, {
     onRequest,
-    schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: Confirmation, ...errors } },
+    schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: withHeaders(Confirmation, Headers.location), ...errors } },
   }, async (request, reply) => {
     const { name, ...rest } = request.body as { name: string };
     const result = await app.deps.commands.handle(o.decider, o.stream, o.add(newResourceId(request, o.kind), name.trim(), rest), writeContext(request));

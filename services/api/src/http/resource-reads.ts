@@ -3,7 +3,7 @@ import type { Tracked } from '@comanda/read-models';
 import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { EmptyList, sendList } from './resources.js';
-import { IdParams, commonErrors } from './schemas.js';
+import { Headers, IdParams, commonErrors, withHeaders } from './schemas.js';
 import { setEtag } from './write-context.js';
 
 export interface ResourceReads<D extends Tracked & { name: string; version: number }> {
@@ -34,7 +34,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
 
   app.get(`${o.path}/:id`, {
     onRequest,
-    schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: o.schema, ...commonErrors } },
+    schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
     const document = await documents.get((request.params as { id: string }).id);
     if (!document) throw notFound();

@@ -1,3 +1,4 @@
+import { MAX_AMOUNT } from '@comanda/domain';
 import { Type } from 'typebox';
 
 export const Message = Type.Object({ message: Type.String() }, { $id: 'Message', description: 'An error or confirmation message' });
@@ -32,3 +33,27 @@ export const Pagination = Type.Object({
 
 export const page = (q: { limit?: number; offset?: number; all?: boolean }) =>
   q.all ? {} : { skip: q.offset ?? 0, limit: q.limit ?? 20 };
+
+/**
+ * A price in the base currency: a JSON number (never a string or a boolean), positive, at most two
+ * decimals (checked exactly, after the schema) and at most MAX_AMOUNT (9,999,999.99).
+ */
+export const Price = (description: string, options: { positiveInSchema?: boolean } = {}) =>
+  Type.Number({
+    // Order lines check the sign with the other per-line rules, so all of a request's errors come together.
+    ...(options.positiveInSchema === false ? {} : { exclusiveMinimum: 0 }),
+    maximum: MAX_AMOUNT,
+    description: `${description}. Positive, at most two decimals, at most ${MAX_AMOUNT}`,
+  });
+
+/** Response headers the OpenAPI document names beside an answer. */
+export const Headers = {
+  etag: { etag: Type.String({ description: 'The version as an ETag ("3"): send it back as If-Match to write over exactly this version' }) },
+  location: { location: Type.String({ description: 'Path of the created resource' }) },
+  setCookie: { 'set-cookie': Type.String({ description: 'The HttpOnly, SameSite=Strict, Path=/ session cookies (set, or cleared with an expired date)' }) },
+  retryAfter: { 'retry-after': Type.Integer({ description: 'Seconds to wait before trying again' }) },
+};
+
+/** An answer schema documenting the headers sent with it. */
+export const withHeaders = <T extends object>(schema: T, ...headers: Array<Record<string, unknown>>): T =>
+  Object.assign(Object.create(Object.getPrototypeOf(schema) as object) as T, schema, { headers: Object.assign({}, ...headers) });

@@ -1,10 +1,11 @@
 import { MENU_STREAM, type FieldError, type OrderLine, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
 import { Type } from 'typebox';
+import { Price } from '../http/schemas.js';
 
 export const NewOrderDish = Type.Object({
   dish_id: Type.String({ description: 'a dish on the menu' }),
-  price_at_order: Type.Optional(Type.Number({ description: 'positive, at most two decimals; the menu price when omitted' })),
+  price_at_order: Type.Optional(Price('The price of this line; the menu price when omitted', { positiveInSchema: false })),
   notes: Type.Optional(Type.String({ maxLength: 500, default: '' })),
 });
 export type NewOrderDishBody = { dish_id: string; price_at_order?: number; notes?: string };

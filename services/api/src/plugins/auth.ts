@@ -1,5 +1,5 @@
 import jwt from '@fastify/jwt';
-import { type Permission, type Role, forbidden, isRole, may, unauthorized } from '@comanda/domain';
+import { type Permission, type Role, STAFF_STREAM, forbidden, isRole, may, roster, session, sessionStream, unauthorized } from '@comanda/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
@@ -15,7 +15,7 @@ export const REFRESH_TTL_S = 30 * 24 * 3600;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by `authorize` once the access token is verified. */
+    /** Set by `authorize` once the access token, its session and its user are verified (role from the roster). */
     staff?: StaffIdentity;
   }
   interface FastifyInstance {
@@ -66,13 +66,23 @@ export default fp(async function auth(app: FastifyInstance) {
   });
 
   app.decorate('authorize', (permission: Permission): onRequestAsyncHookHandler => {
-    return async function authorized(request: FastifyRequest) {
+    // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
+    return Object.assign(async function authorized(request: FastifyRequest) {
       const claims = app.readToken(request.cookies.accessToken, 'access');
       if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') {
         throw unauthorized();
       }
-      request.staff = { id: claims.sub, role: claims.role, sessionId: claims.sid };
-      if (!may(claims.role, permission)) throw forbidden();
-    };
+      // Revocation bites at once: the session must still be open and the user still on the roster,
+      // and the role is the roster's, not the token's (a demoted manager loses the rights now, not
+      // when the token expires). Both folds are cached: a request reads only events it has not seen.
+      const [{ state: open }, { state: staff }] = await Promise.all([
+        app.deps.commands.state(session, sessionStream(claims.sid)),
+        app.deps.commands.state(roster, STAFF_STREAM),
+      ]);
+      const member = staff.members[claims.sub];
+      if (!open.sessionId || open.revoked || open.userId !== claims.sub || !member) throw unauthorized();
+      request.staff = { id: member.id, role: member.role, sessionId: claims.sid };
+      if (!may(member.role, permission)) throw forbidden();
+    }, { permission });
   });
 });

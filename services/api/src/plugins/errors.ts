@@ -6,7 +6,8 @@ import { HttpError } from '../http/http-error.js';
 import { sendJsonString } from '../http/replies.js';
 
 function fieldOf(error: { instancePath?: string; params?: Record<string, unknown> }, context: string): string {
-  const missing = error.params?.missingProperty;
+  // A missing field, or an unknown one (refused: bodies are closed), is named in full.
+  const missing = error.params?.missingProperty ?? error.params?.additionalProperty;
   const path = (error.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   const field = [path, typeof missing === 'string' ? missing : ''].filter(Boolean).join('.');
   return field || context;

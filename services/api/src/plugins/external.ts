@@ -25,8 +25,14 @@ export default fp(async function external(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Comanda POS API', version: '1.0.0', description },
-      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'cookie', name: 'accessToken' } } },
+      info: { title: 'Comanda POS API', version: '1.0.0', description, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: {
+          accessToken: { type: 'apiKey', in: 'cookie', name: 'accessToken', description: 'Set by POST /auth/login (1 minute; renewed by POST /auth/refresh)' },
+          walletAccessToken: { type: 'apiKey', in: 'cookie', name: 'walletAccessToken', description: 'Set by POST /wallet/auth (5 minutes), bound to the signed-in admin' },
+        },
+      },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   });

@@ -5,6 +5,7 @@ import { LoginThrottle } from '../auth/throttle.js';
 import { hashSecret, verifySecret } from '../auth/pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
+import { Headers, withHeaders } from '../http/schemas.js';
 
 const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() });
 const LoginBody = Type.Object({
@@ -21,9 +22,18 @@ export function tooManyAttempts(reply: FastifyReply, seconds: number) {
     .send({ message: 'Too many failed attempts; try again later', retryAfter: seconds });
 }
 
+/**
+ * Refresh and logout never take an Idempotency-Key: a replayed refresh would hand a rotated-out token
+ * the session's current tokens. Each refresh meets the decider, and a reused generation revokes.
+ */
+const sessionContext = (request: FastifyRequest, claims: Record<string, unknown>) => ({
+  userId: typeof claims.sub === 'string' ? claims.sub : null,
+  correlationId: request.id,
+});
+
 /** Session endpoints: login with name and PIN, refresh with rotation, logout. */
 export default async function authRoutes(app: FastifyInstance) {
-  const throttle = new LoginThrottle(app.now);
+  const throttle = new LoginThrottle(app.deps.readStore, 'login', app.now);
   // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
 
@@ -40,28 +50,27 @@ export default async function authRoutes(app: FastifyInstance) {
     schema: {
       tags: ['auth'],
       summary: 'Log in with name and PIN',
-      description: 'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Five consecutive failures for a name or a client address lock it: 429 with Retry-After, the wait doubling with each further failure.',
+      description: 'Sets the HttpOnly cookies accessToken (1 minute) and refreshToken (30 days). Five consecutive failures for one name from one client address lock that pair: 429 with Retry-After, the wait doubling with each further failure (cap 1 h); a success clears it. 50 failures from one address within a minute lock the address until the minute ends. The client address is X-Forwarded-For only behind a proxy listed in COMANDA_TRUSTED_PROXIES.',
       body: LoginBody,
       response: {
-        200: Type.Object({ message: Type.Literal('Login successful'), user: UserSummary }),
+        200: withHeaders(Type.Object({ message: Type.Literal('Login successful'), user: UserSummary }), Headers.setCookie),
         400: Type.Ref('ValidationFailed'),
         401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
-        429: TooMany,
+        429: withHeaders(TooMany, Headers.retryAfter),
       },
     },
   }, async (request, reply) => {
     const { name, pin } = request.body as { name: string; pin: string };
-    const keys = [`name:${name.toLocaleLowerCase('en')}`, `ip:${request.ip}`];
-    const wait = throttle.retryAfter(keys);
+    const wait = await throttle.retryAfter(request.ip, name);
     if (wait > 0) return tooManyAttempts(reply, wait);
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
     const member = findByName(state, name);
     const ok = await verifySecret(pin, app.deps.masterKey, member?.name ?? '\u0000decoy', member?.pinHash ?? decoyHash);
     if (!member || !ok) {
-      throttle.fail(keys);
+      await throttle.fail(request.ip, name);
       return reply.code(401).send({ message: 'Invalid credentials' });
     }
-    throttle.succeed(keys[0]!);
+    await throttle.succeed(request.ip, name);
     const sid = newId();
     await app.deps.commands.handle(session, sessionStream(sid), {
       type: 'startSession', sessionId: sid, userId: member.id, expiresAt: app.now() + REFRESH_TTL_S * 1000,
@@ -74,10 +83,10 @@ export default async function authRoutes(app: FastifyInstance) {
     schema: {
       tags: ['auth'],
       summary: 'New access token from the refresh cookie',
-      description: 'Rotates the refresh token. A refresh token presented a second time (a stolen copy) revokes the whole session.',
+      description: 'Rotates the refresh token. A refresh token presented a second time (a stolen copy) revokes the whole session. Idempotency-Key is ignored here.',
       response: {
-        200: Type.Object({ message: Type.Literal('Access token refreshed successfully') }),
-        401: Type.Ref('Message', { description: "{message:'Unauthorized'}" }),
+        200: withHeaders(Type.Object({ message: Type.Literal('Access token refreshed successfully') }), Headers.setCookie),
+        401: withHeaders(Type.Object({ message: Type.Literal('Unauthorized') }, { description: 'No valid refresh token, or the session is revoked (a reused refresh token revokes it): both cookies are cleared' }), Headers.setCookie),
       },
     },
   }, async (request, reply) => {
@@ -89,7 +98,7 @@ export default async function authRoutes(app: FastifyInstance) {
     const now = app.now();
     const result = await app.deps.commands.handle(session, sessionStream(claims.sid), {
       type: 'refreshSession', generation: claims.gen, now, expiresAt: now + REFRESH_TTL_S * 1000,
-    }, writeContext(request));
+    }, sessionContext(request, claims));
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
     const member = result.state.userId ? state.members[result.state.userId] : undefined;
     if (result.state.revoked || !member) {
@@ -105,13 +114,13 @@ export default async function authRoutes(app: FastifyInstance) {
     schema: {
       tags: ['auth'],
       summary: 'End the session',
-      description: 'Revokes the refresh token and clears both cookies (same Path as set). Works with an expired access token.',
-      response: { 200: Type.Object({ message: Type.Literal('Logout successful') }) },
+      description: 'Revokes the session and clears both cookies (same Path as set): access tokens of the session stop working at once. Works with an expired access token. Idempotency-Key is ignored here.',
+      response: { 200: withHeaders(Type.Object({ message: Type.Literal('Logout successful') }), Headers.setCookie) },
     },
   }, async (request, reply) => {
     const claims = app.readToken(request.cookies.refreshToken, 'refresh');
     if (claims && typeof claims.sid === 'string') {
-      await app.deps.commands.handle(session, sessionStream(claims.sid), { type: 'endSession' }, writeContext(request));
+      await app.deps.commands.handle(session, sessionStream(claims.sid), { type: 'endSession' }, sessionContext(request, claims));
     }
     clear(request, reply);
     return { message: 'Logout successful' };

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../http/resources.js';
 import { sendJsonString, sendNoContent } from '../http/replies.js';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, Price, commonErrors, withHeaders } from '../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
 const Dish = Type.Object({
@@ -17,7 +17,7 @@ const Dish = Type.Object({
 });
 const Body = Type.Object({
   name: PlaceName,
-  price: Type.Number({ exclusiveMinimum: 0, description: 'Positive, with at most two decimals' }),
+  price: Price('The menu price'),
   category_id: Type.String({ format: 'uuid', description: 'An existing dish category' }),
   station_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
     description: "A kitchen station overriding the category's; null: the category's. Absent on PUT: unchanged",
@@ -48,7 +48,7 @@ export default async function dishRoutes(app: FastifyInstance) {
       tags, summary: 'Add a dish to the menu',
       description: 'Answers the bare JSON string "Dish added successfully"; the new dish is named by the Location header.',
       headers: IdempotencyHeaders, body: Body,
-      response: { 201: Type.Literal('Dish added successfully', { description: 'Bare JSON string; Location: /dishes/<id>' }), ...errors },
+      response: { 201: withHeaders(Type.Literal('Dish added successfully', { description: 'Bare JSON string; Location: /dishes/<id>' }), Headers.location), ...errors },
     },
   }, async (request, reply) => {
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {

@@ -2,7 +2,7 @@ import { idFromKey, newId, notFound, order, orderStream, toCents, validationFail
 import { ORDERS, type OrderView } from '@comanda/read-models';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { IdParams, Price, commonErrors } from '../http/schemas.js';
 import { writeContext } from '../http/write-context.js';
 import { NewOrderDish, type NewOrderDishBody, linesFrom } from '../orders/lines.js';
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
@@ -46,7 +46,7 @@ export default async function orderDishRoutes(app: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: {
       tags: ['order dishes'], summary: 'Change the price or notes of one line', description: rule, params: LineParams,
-      body: Type.Object({ price_at_order: Type.Optional(Type.Number()), notes: Type.Optional(Type.String({ maxLength: 500 })) }, { minProperties: 1 }),
+      body: Type.Object({ price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })) }, { minProperties: 1 }),
       response: { 200: Type.Object({ message: Type.Literal('Order dish updated successfully'), id: Type.String() }), ...errors },
     },
   }, async (request) => {

@@ -4,7 +4,7 @@ import {
 import { ORDERS, type OrderView } from '@comanda/read-models';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, Pagination, commonErrors, page } from '../http/schemas.js';
+import { Headers, IdParams, Pagination, commonErrors, page, withHeaders } from '../http/schemas.js';
 import { sendNoContent } from '../http/replies.js';
 import { idFromKey } from '@comanda/domain';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
@@ -74,7 +74,7 @@ export default async function orderRoutes(app: FastifyInstance) {
 
   app.get('/orders/:id', {
     onRequest: app.authorize('orders:read'),
-    schema: { tags: ['orders'], params: IdParams, response: { 200: OrderSchema, ...errors } },
+    schema: { tags: ['orders'], summary: 'One order, with its version as ETag', params: IdParams, response: { 200: withHeaders(OrderSchema, Headers.etag), ...errors } },
   }, async (request, reply) => {
     const o = await orders.get((request.params as { id: string }).id);
     if (!o) throw notFound();
@@ -84,7 +84,7 @@ export default async function orderRoutes(app: FastifyInstance) {
 
   app.get('/orders/:id/complete', {
     onRequest: app.authorize('orders:read'),
-    schema: { tags: ['orders'], summary: 'The order with its dishes', params: IdParams, response: { 200: Type.Object({ order: OrderSchema, dishes: Type.Array(OrderDishSchema), payments: Type.Array(OrderPaymentSchema) }), ...errors } },
+    schema: { tags: ['orders'], summary: 'The order with its dishes', params: IdParams, response: { 200: withHeaders(Type.Object({ order: OrderSchema, dishes: Type.Array(OrderDishSchema), payments: Type.Array(OrderPaymentSchema) }), Headers.etag), ...errors } },
   }, async (request, reply) => {
     const o = await orders.get((request.params as { id: string }).id);
     if (!o) throw notFound();
@@ -94,7 +94,7 @@ export default async function orderRoutes(app: FastifyInstance) {
 
   app.post('/orders', {
     onRequest: app.authorize('orders:write'),
-    schema: { tags: ['orders'], summary: 'Place an order', description: lifecycle, body: OrderBody, response: { 201: Added, ...errors } },
+    schema: { tags: ['orders'], summary: 'Place an order', description: lifecycle, body: OrderBody, response: { 201: withHeaders(Added, Headers.location), ...errors } },
   }, async (request, reply) => {
     const id = await place(request, request.body as OrderBodyT, []);
     return reply.code(201).header('location', `/orders/${id}`).send({ message: 'Order added successfully', id });
@@ -107,7 +107,7 @@ export default async function orderRoutes(app: FastifyInstance) {
       summary: 'Place an order with its dishes in one append',
       description: 'Any invalid dish rejects the whole request (400, one error per field).',
       body: Type.Object({ order: OrderBody, dishes: Type.Array(NewOrderDish, { maxItems: 200 }) }),
-      response: { 201: Added, ...errors },
+      response: { 201: withHeaders(Added, Headers.location), ...errors },
     },
   }, async (request, reply) => {
     const body = request.body as { order: OrderBodyT; dishes: NewOrderDishBody[] };

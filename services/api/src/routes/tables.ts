@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../http/resources.js';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, commonErrors, withHeaders } from '../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
 
@@ -86,7 +86,7 @@ export default async function tableRoutes(app: FastifyInstance) {
 
   app.post('/tables', {
     onRequest: write,
-    schema: { tags, summary: 'Add a table to a space', description: RULES, headers: IdempotencyHeaders, body: CreateBody, response: { 201: Confirmation, ...errors } },
+    schema: { tags, summary: 'Add a table to a space', description: RULES, headers: IdempotencyHeaders, body: CreateBody, response: { 201: withHeaders(Confirmation, Headers.location), ...errors } },
   }, async (request, reply) => {
     const body = request.body as { name: string; status?: TableStatus; space_id: string; order_id?: string | null };
     const setup: TableSetup = { name: body.name.trim(), spaceId: body.space_id, status: body.status ?? 'available', orderId: body.order_id ?? null };

@@ -3,7 +3,7 @@ import { USERS, type UserView } from '@comanda/read-models';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { hashSecret } from '../auth/pin.js';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, commonErrors, withHeaders } from '../http/schemas.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1–64 characters, unique ignoring case' });
@@ -29,7 +29,7 @@ export default async function userRoutes(app: FastifyInstance) {
   app.get('/users', { onRequest: manage, schema: { tags: ['users'], summary: 'List staff', response: { 200: Type.Array(User), ...errors } } },
     async () => (await users.find({}, { sort: { name_key: 1 } })).map(view));
 
-  app.get('/users/:id', { onRequest: manage, schema: { tags: ['users'], params: IdParams, response: { 200: User, ...errors } } }, async (request, reply) => {
+  app.get('/users/:id', { onRequest: manage, schema: { tags: ['users'], summary: 'One member of staff, with its version as ETag', params: IdParams, response: { 200: withHeaders(User, Headers.etag), ...errors } } }, async (request, reply) => {
     const user = await users.get((request.params as { id: string }).id);
     if (!user) throw notFound();
     setEtag(reply, user.version);
@@ -38,7 +38,7 @@ export default async function userRoutes(app: FastifyInstance) {
 
   app.post('/users', {
     onRequest: manage,
-    schema: { tags: ['users'], summary: 'Add a member of staff', body: Type.Object({ name: Name, pin: Pin, role: RoleSchema }), response: { 201: Confirmation, ...errors } },
+    schema: { tags: ['users'], summary: 'Add a member of staff', body: Type.Object({ name: Name, pin: Pin, role: RoleSchema }), response: { 201: withHeaders(Confirmation, Headers.location), ...errors } },
   }, async (request, reply) => {
     const body = request.body as { name: string; pin: string; role: Role };
     guardAdmins(request, [body.role]);
@@ -80,7 +80,7 @@ export default async function userRoutes(app: FastifyInstance) {
     return { id, message: 'User updated successfully' };
   });
 
-  app.delete('/users/:id', { onRequest: manage, schema: { tags: ['users'], params: IdParams, response: { 200: Confirmation, ...errors } } }, async (request) => {
+  app.delete('/users/:id', { onRequest: manage, schema: { tags: ['users'], summary: 'Remove a member of staff (their sessions end at once)', params: IdParams, response: { 200: Confirmation, ...errors } } }, async (request) => {
     const { id } = request.params as { id: string };
     const member = await current(id);
     if (!member) throw notFound();

@@ -13,8 +13,9 @@ const HEARTBEAT_MS = 15_000;
  */
 export default async function walletEventRoutes(app: FastifyInstance) {
   const open = new Set<ServerResponse>();
-  // Streams never end on their own: closing the server ends them, or close() would wait forever.
-  app.addHook('onClose', async () => {
+  // Streams never end on their own: shutting down ends them first (preClose runs before the server
+  // stops accepting and waits for connections), or close() would wait for the clients forever.
+  app.addHook('preClose', async () => {
     for (const res of open) res.end();
   });
 
@@ -24,6 +25,9 @@ export default async function walletEventRoutes(app: FastifyInstance) {
       tags: ['wallet'],
       summary: 'Payments received, as Server-Sent Events',
       description: 'text/event-stream. Events `payment_received` (`id` = paymentHash, `data` = {type, timestamp, amountSat, paymentHash, externalId, payerNote, payerKey}). A comment line `: connected` is sent once subscribed, and `: keep-alive` every 15 s.',
+      response: {
+        200: { description: 'An endless text/event-stream, ended by the client or by the server shutting down', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      },
     },
   }, async (request, reply) => {
     const res = reply.raw;

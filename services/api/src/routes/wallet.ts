@@ -9,6 +9,8 @@ import { newResourceId, writeContext } from '../http/write-context.js';
 import { NODE_UNAVAILABLE, atNode, paymentFailed } from '../wallet/node-failures.js';
 import { WalletPayments } from '../wallet/payments.js';
 import { feesSat, incomingView, outgoingView } from '../wallet/records.js';
+import { BalanceSchema, IncomingSchema, NodeInfoSchema, OutgoingSchema, UnknownPayment } from '../wallet/schemas.js';
+import { Headers, commonErrors, withHeaders } from '../http/schemas.js';
 import { tooManyAttempts } from './auth.js';
 
 export const WALLET_TTL_S = 5 * 60;
@@ -47,7 +49,7 @@ const IDEMPOTENT = 'Accepts Idempotency-Key: a retry with the same key never pay
  * and unlocked for five minutes by POST /wallet/auth, except createinvoice (any member of staff).
  */
 export default async function walletRoutes(app: FastifyInstance) {
-  const throttle = new LoginThrottle(app.now);
+  const throttle = new LoginThrottle(app.deps.readStore, 'wallet', app.now);
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
   const payments = new WalletPayments(app.deps.commands, app.now);
 
@@ -77,18 +79,17 @@ export default async function walletRoutes(app: FastifyInstance) {
     schema: {
       tags: ['wallet'],
       summary: 'Unlock the wallet with the wallet password',
-      description: 'Sets the HttpOnly, SameSite=Strict cookie walletAccessToken (5 minutes, Path=/), bound to the signed-in admin. Five consecutive failures lock the account or address as login does: 429 with Retry-After.',
+      description: 'Sets the HttpOnly, SameSite=Strict cookie walletAccessToken (5 minutes, Path=/), bound to the signed-in admin. Five consecutive failures lock the admin at that address as login does: 429 with Retry-After.',
       body: Type.Object({ password: Type.String({ minLength: 1, maxLength: 256 }) }),
       response: {
-        200: Type.Object({ message: Type.Literal('Login successful'), walletTokenExpiresAt: Type.Integer({ description: 'ms since epoch' }) }),
+        200: withHeaders(Type.Object({ message: Type.Literal('Login successful'), walletTokenExpiresAt: Type.Integer({ description: 'ms since epoch' }) }), Headers.setCookie),
         401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
-        429: Type.Object({ message: Type.String(), retryAfter: Type.Integer() }),
+        429: withHeaders(Type.Object({ message: Type.String(), retryAfter: Type.Integer() }), Headers.retryAfter),
       },
     },
   }, async (request, reply) => {
     const userId = request.staff!.id;
-    const keys = [`wallet:${userId}`, `wallet-ip:${request.ip}`];
-    const wait = throttle.retryAfter(keys);
+    const wait = await throttle.retryAfter(request.ip, userId);
     if (wait > 0) return tooManyAttempts(reply, wait);
     const { password } = request.body as { password: string };
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
@@ -96,11 +97,11 @@ export default async function walletRoutes(app: FastifyInstance) {
     const hash = member?.walletPasswordHash;
     const ok = await verifySecret(password, app.deps.masterKey, hash ? member.name : '\u0000decoy', hash ?? decoyHash);
     if (!member || !hash || !ok) {
-      throttle.fail(keys);
+      await throttle.fail(request.ip, userId);
       await audit(request, { type: 'WalletUnlockFailed', data: { userId, at: app.now() } });
       return reply.code(401).send({ message: 'Invalid credentials' });
     }
-    throttle.succeed(keys[0]!);
+    await throttle.succeed(request.ip, userId);
     // The unlock is recorded before the token exists: a token always names an unlock in the log.
     const sessionId = newId();
     const at = app.now();
@@ -112,7 +113,7 @@ export default async function walletRoutes(app: FastifyInstance) {
 
   app.post('/wallet/logout', {
     onRequest: app.authorize('wallet:admin'),
-    schema: { tags: ['wallet'], summary: 'Lock the wallet', description: 'Clears walletAccessToken (same Path as set) and closes every open unlock of this admin on the server: an old walletAccessToken is refused (401) from this moment on, on every replica.', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    schema: { tags: ['wallet'], summary: 'Lock the wallet', description: 'Clears walletAccessToken (same Path as set) and closes every open unlock of this admin on the server: an old walletAccessToken is refused (401) from this moment on, on every replica.', response: { 200: withHeaders(Type.Object({ status: Type.Literal('ok') }), Headers.setCookie) } },
   }, async (request, reply) => {
     app.clearAuthCookie(request, reply, WALLET_COOKIE);
     await audit(request, { type: 'WalletLocked', data: { userId: request.staff!.id, at: app.now() } });
@@ -121,7 +122,7 @@ export default async function walletRoutes(app: FastifyInstance) {
 
   app.get('/wallet/getinfo', {
     onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'Node id, channels, chain, block height and node version', response: walletErrors },
+    schema: { tags: ['wallet'], summary: 'Node id, channels, chain, block height and node version', response: { 200: NodeInfoSchema, ...walletErrors } },
   }, async () => {
     const info = await atNode(() => node().getInfo());
     return { nodeId: info.nodeId, channels: info.channels, chain: info.chain ?? null, blockHeight: info.blockHeight ?? null, version: info.version ?? null };
@@ -129,7 +130,7 @@ export default async function walletRoutes(app: FastifyInstance) {
 
   app.get('/wallet/getbalance', {
     onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'Spendable balance and fee credit', response: walletErrors },
+    schema: { tags: ['wallet'], summary: 'Spendable balance and fee credit', response: { 200: BalanceSchema, ...walletErrors } },
   }, async () => {
     const { balanceSat, feeCreditSat } = await atNode(() => node().getBalance());
     return { balanceSat, feeCreditSat };
@@ -289,7 +290,7 @@ export default async function walletRoutes(app: FastifyInstance) {
       tags: ['wallet'], summary: 'Received payments (all=true: every invoice)',
       description: 'status: RECEIVED (paid), PENDING (unpaid, still payable), EXPIRED (unpaid, past expiry); the last two only with all=true.',
       querystring: Type.Object({ ...ListQuery, externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
-      response: walletErrors,
+      response: { 200: Type.Array(IncomingSchema), 400: Type.Ref('ValidationFailed'), ...walletErrors },
     },
   }, async (request) => {
     const list = await atNode(() => node().listIncoming(request.query as Record<string, never>));
@@ -298,7 +299,7 @@ export default async function walletRoutes(app: FastifyInstance) {
 
   app.get('/wallet/payments/incoming/:paymentHash', {
     onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'One incoming payment by hash', params: HashParams, response: walletErrors },
+    schema: { tags: ['wallet'], summary: 'One incoming payment by hash', params: HashParams, response: { 200: IncomingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
   }, async (request) => incomingView(await atNode(() => node().getIncoming((request.params as { paymentHash: string }).paymentHash.toLowerCase()))));
 
   app.get('/wallet/payments/outgoing', {
@@ -306,17 +307,17 @@ export default async function walletRoutes(app: FastifyInstance) {
     schema: {
       tags: ['wallet'], summary: 'Sent payments (all=true: also failed and pending)',
       description: 'Records {paymentId, kind, paymentHash, txId, amountSat, feesSat, invoice, createdAt, completedAt, status: SENT | FAILED | PENDING}.',
-      querystring: Type.Object(ListQuery), response: walletErrors,
+      querystring: Type.Object(ListQuery), response: { 200: Type.Array(OutgoingSchema), 400: Type.Ref('ValidationFailed'), ...walletErrors },
     },
   }, async (request) => (await atNode(() => node().listOutgoing(request.query as Record<string, never>))).map(outgoingView));
 
   app.get('/wallet/payments/outgoing/:paymentId', {
     onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'One outgoing payment by id', params: Type.Object({ paymentId: Type.String({ format: 'uuid' }) }), response: walletErrors },
+    schema: { tags: ['wallet'], summary: 'One outgoing payment by id', params: Type.Object({ paymentId: Type.String({ format: 'uuid' }) }), response: { 200: OutgoingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
   }, async (request) => outgoingView(await atNode(() => node().getOutgoing((request.params as { paymentId: string }).paymentId))));
 
   app.get('/wallet/payments/outgoingbyhash/:paymentHash', {
     onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'One outgoing payment by payment hash', params: HashParams, response: walletErrors },
+    schema: { tags: ['wallet'], summary: 'One outgoing payment by payment hash', params: HashParams, response: { 200: OutgoingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
   }, async (request) => outgoingView(await atNode(() => node().getOutgoingByHash((request.params as { paymentHash: string }).paymentHash.toLowerCase()))));
 }

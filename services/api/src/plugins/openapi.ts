@@ -1,0 +1,63 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { Type } from 'typebox';
+import { Headers } from '../http/schemas.js';
+
+type Hook = ((...args: never[]) => unknown) & { permission?: string };
+type Responses = Record<string, unknown>;
+
+/** A stable operationId from method and path: GET /orders/:id/dishes → getOrdersByIdDishes. */
+export function operationId(method: string, url: string): string {
+  const words = url.split('/').filter(Boolean).map((segment) => {
+    const param = segment.startsWith(':');
+    const pascal = segment.replace(/^:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+    return param ? `By${pascal}` : pascal;
+  });
+  return method.toLowerCase() + (words.join('') || 'Root');
+}
+
+const hooks = (route: RouteOptions): Hook[] => [route.onRequest ?? []].flat() as Hook[];
+
+/**
+ * Completes every route's OpenAPI entry from what the route really does, so a new route is documented
+ * without extra code: an operationId; `security` (the access-token cookie when `authorize` guards it,
+ * plus the wallet cookie behind `walletUnlocked`; an explicit empty list for open routes); and the
+ * answers the framework gives on its own: 400 for bad input, 401/403 for guarded routes, 413 and 415
+ * for bodies.
+ */
+export default fp(async function openapi(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.includes('HEAD') || (route.schema as { hide?: boolean } | undefined)?.hide) return;
+    const schema: Record<string, unknown> = { ...(route.schema ?? {}) };
+    const guard = hooks(route).find((h) => typeof h.permission === 'string');
+    const wallet = hooks(route).some((h) => h.name === 'walletUnlocked');
+    schema.operationId ??= operationId(methods[0]!, route.url);
+    schema.summary ??= `${methods[0]} ${route.url}`;
+    schema.security ??= guard ? [wallet ? { accessToken: [], walletAccessToken: [] } : { accessToken: [] }] : [];
+    const response: Responses = { ...((schema.response as Responses | undefined) ?? {}) };
+    const add = (status: number, value: unknown) => {
+      if (response[status] === undefined && response[String(status)] === undefined) response[status] = value;
+    };
+    if (schema.body || schema.params || schema.querystring || schema.headers) add(400, Type.Ref('ValidationFailed'));
+    if (guard) {
+      add(401, Type.Ref('Message', { description: "{message:'Unauthorized'}: missing, invalid, expired or revoked access token" }));
+      add(403, Type.Ref('Message', { description: "{message:'Unauthorized API access'}: the role lacks the permission" }));
+    }
+    if (schema.params) {
+      // A path segment the router cannot take as a parameter (longer than 100 characters) finds no route.
+      const notFound = Type.Ref('Message', { description: '{message}: no route matches (e.g. a path parameter over 100 characters)' });
+      response[404] = response[404] === undefined ? notFound : Type.Union([response[404] as never, notFound], { description: 'Not found' });
+    }
+    if (schema.body) {
+      add(413, Type.Ref('Message', { description: 'Body over 1 MiB' }));
+      add(415, Type.Ref('Message', { description: 'Content-Type is not application/json' }));
+    }
+    if (!methods.includes('GET')) {
+      // A stream contended past every retry (services/api/src/plugins/errors.ts).
+      add(503, { ...Type.Ref('Message', { description: 'Too many changes at once: nothing was saved; try again after Retry-After' }), headers: Headers.retryAfter });
+    }
+    schema.response = response;
+    route.schema = schema;
+  });
+});

@@ -1,0 +1,37 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Security headers (helmet: nosniff, frame-ancestors 'none', a strict CSP that still admits the
+ * /swagger page's own scripts and styles by hash) and `Cache-Control: no-store` on every answer to a
+ * signed-in request or one that sets cookies, so no shared cache or back button keeps staff data.
+ */
+export default fp(async function security(app: FastifyInstance) {
+  await app.register(helmet, (instance) => {
+    const swagger = (instance as FastifyInstance & { swaggerCSP?: { script: string[]; style: string[] } }).swaggerCSP ?? { script: [], style: [] };
+    return {
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'base-uri': ["'self'"],
+          'frame-ancestors': ["'none'"],
+          'form-action': ["'self'"],
+          'object-src': ["'none'"],
+          'img-src': ["'self'", 'data:'],
+          'script-src': ["'self'", ...swagger.script],
+          'style-src': ["'self'", ...swagger.style],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      frameguard: { action: 'deny' as const },
+      // A POS on a LAN is often plain HTTP: HSTS belongs to the TLS-terminating proxy.
+      strictTransportSecurity: false,
+    };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.staff || reply.hasHeader('set-cookie')) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+});

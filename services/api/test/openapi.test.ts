@@ -1,0 +1,56 @@
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { testApp } from './harness.js';
+
+/** Issue 18, item 8: a document client generators can use, checked by redocly (offline) and by hand. */
+
+type Op = { operationId?: string; security?: Array<Record<string, string[]>>; responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }> };
+
+t.test('the served OpenAPI document passes `redocly lint` with no errors', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-openapi-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, (await app.inject({ method: 'GET', url: '/swagger/json' })).body);
+  const cli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(process.execPath, [cli, 'lint', file, '--format=summary'], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, timeout: 120_000,
+    }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }));
+  });
+  t.equal(code, 0, 'redocly exits 0');
+  t.match(output, /Your API description is valid/, output.slice(-2000));
+  t.notMatch(output, /^error\s/m, 'no error rule fired');
+});
+
+t.test('operations carry operationId and security; statuses and headers are documented', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const doc = (await app.inject({ method: 'GET', url: '/swagger/json' })).json() as { paths: Record<string, Record<string, Op>>; components: { securitySchemes: Record<string, unknown> } };
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+  const ids = ops.map((o) => o.op.operationId);
+  t.ok(ids.every((id) => typeof id === 'string' && id.length > 0), 'every operation has an operationId');
+  t.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+  t.equal(doc.paths['/orders/{id}/dishes']!.get!.operationId, 'getOrdersByIdDishes');
+  t.ok(doc.components.securitySchemes.walletAccessToken);
+  t.ok(ops.every((o) => Array.isArray(o.op.security)), 'every operation declares security (open ones an empty list)');
+  t.same(doc.paths['/users']!.get!.security, [{ accessToken: [] }]);
+  t.same(doc.paths['/wallet/getbalance']!.get!.security, [{ accessToken: [], walletAccessToken: [] }]);
+  t.same(doc.paths['/auth/login']!.post!.security, []);
+  for (const { path, method, op } of ops) {
+    if (op.security!.length > 0) t.ok(op.responses['401'] && op.responses['403'], `${method} ${path} documents 401 and 403`);
+  }
+  for (const path of ['/wallet/getinfo', '/wallet/getbalance', '/wallet/payments/incoming', '/wallet/payments/incoming/{paymentHash}', '/wallet/payments/outgoing', '/wallet/payments/outgoing/{paymentId}', '/wallet/payments/outgoingbyhash/{paymentHash}']) {
+    t.ok(doc.paths[path]!.get!.responses['200']!.content, `GET ${path} documents its 200 body`);
+  }
+  t.ok(doc.paths['/dishes']!.post!.responses['413'] && doc.paths['/dishes']!.post!.responses['415'], 'body limits documented');
+  t.ok(doc.paths['/dishes/{id}']!.get!.responses['200']!.headers!.etag, 'ETag');
+  t.ok(doc.paths['/dishes']!.post!.responses['201']!.headers!.location, 'Location');
+  t.ok(doc.paths['/auth/login']!.post!.responses['200']!.headers!['set-cookie'], 'Set-Cookie');
+  t.ok(doc.paths['/auth/login']!.post!.responses['429']!.headers!['retry-after'], 'Retry-After');
+});

@@ -1,0 +1,51 @@
+import t from 'tap';
+import pino from 'pino';
+import { MemoryEventStore } from '@comanda/event-store';
+import { type CheckpointStore, Reactor } from '../src/index.js';
+
+/** Issue 18, item 6: a reaction that has not succeeded is never checkpointed, stop or not. */
+
+const memoryCheckpoint = () => {
+  const c = { position: null as bigint | null, get: async () => c.position, set: async (x: bigint) => void (c.position = x), flush: async () => {} };
+  return c satisfies CheckpointStore;
+};
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+t.test('stop during retries of an always-failing reaction leaves the checkpoint before that event', async (t) => {
+  const store = new MemoryEventStore();
+  await store.append('s-1', [{ id: crypto.randomUUID(), type: 'Fine', data: {}, metadata: {} }], 'no_stream');
+  await store.append('s-2', [{ id: crypto.randomUUID(), type: 'Poison', data: {}, metadata: {} }], 'no_stream');
+  await store.append('s-3', [{ id: crypto.randomUUID(), type: 'Fine', data: {}, metadata: {} }], 'no_stream');
+  const checkpoint = memoryCheckpoint();
+  const seen: string[] = [];
+  let attempts = 0;
+  const reactor = new Reactor(store, checkpoint, [{
+    name: 'always-throws-on-poison', handles: ['Fine', 'Poison'],
+    react: async (e) => {
+      if (e.type === 'Poison') {
+        attempts++;
+        throw new Error('cannot react');
+      }
+      seen.push(e.stream);
+    },
+  }], pino({ level: 'silent' }));
+  await reactor.start();
+  await until(() => attempts >= 3);
+  const started = Date.now();
+  await reactor.stop();
+  t.ok(Date.now() - started < 2_000, 'stop does not wait out the backoff');
+  t.ok(attempts >= 3, 'the failing reaction was retried');
+  t.same(seen, ['s-1'], 'the event after the poison was never reached');
+  t.equal(checkpoint.position, 1n, 'checkpointed up to the last event that succeeded, not past the failing one');
+
+  // The next start delivers the failing event again.
+  const again: string[] = [];
+  const next = new Reactor(store, checkpoint, [{ name: 'fixed', handles: ['Fine', 'Poison'], react: async (e) => void again.push(e.stream) }], pino({ level: 'silent' }));
+  await next.start();
+  await until(() => again.length >= 2);
+  await next.stop();
+  t.same(again, ['s-2', 's-3'], 'the unhandled event is delivered again after a restart');
+  t.equal(checkpoint.position, 3n);
+});
