@@ -12,6 +12,9 @@ import { type Json, type Schema, ODD_VALUES, deeplyNested, random, resolveRefs, 
  * a status the document lists for that operation, and a body that matches the schema listed there.
  * A new route is fuzzed with no new code here.
  */
+// Every operation × every case over HTTP: minutes on a busy 2-core machine, not tap's default 120 s per file.
+t.setTimeout(900_000);
+
 const SEED = Number(process.env.COMANDA_FUZZ_SEED ?? 18);
 const CASES_PER_OPERATION = Number(process.env.COMANDA_FUZZ_CASES ?? 14);
 

@@ -60,9 +60,9 @@ t.test('GET /metrics: Prometheus text behind a bearer token, counters move with 
   t.equal(after.value('comanda_commands_total', { aggregate: 'menu', outcome: 'ok' }), 1);
   t.equal(after.value('comanda_commands_total', { aggregate: 'menu', outcome: 'rejected' }), 1);
   t.ok(after.value('comanda_event_store_appends_total', { outcome: 'ok' }) > before.value('comanda_event_store_appends_total', { outcome: 'ok' }));
-  // The address is locked after its fifth failure (1 + 4), so the last two attempts meet the lockout.
-  t.equal(after.value('comanda_login_failures_total', { endpoint: 'login' }), 5, 'failures until the lockout');
-  t.equal(after.value('comanda_login_throttled_total', { endpoint: 'login' }), 2);
+  // Throttling is per (address, name): one failure for admin, five for 'nobody', whose sixth meets the lockout.
+  t.equal(after.value('comanda_login_failures_total', { endpoint: 'login' }), 6, 'failures until the lockout');
+  t.equal(after.value('comanda_login_throttled_total', { endpoint: 'login' }), 1);
   t.equal(after.value('comanda_event_store_head_position'), Number(await h.store.headPosition()));
   t.equal(after.value('comanda_lag_events', { part: 'projector' }), 0, 'the projector is caught up');
   t.notMatch(after.res.body, /\/categories\/[0-9a-f-]{36}/, 'routes are patterns, never ids');

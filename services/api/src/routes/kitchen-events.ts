@@ -41,6 +41,9 @@ export default async function kitchenEventRoutes(app: FastifyInstance) {
         last_event_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })),
       }),
       headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })) }),
+      response: {
+        200: { description: 'An endless text/event-stream, ended by the client or by the server shutting down', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      },
     },
   }, async (request, reply) => {
     const q = request.query as { station_id: string; last_event_id?: string };
