@@ -36,7 +36,9 @@ export class LoginThrottle {
     this.counters = readStore.collection<Counter>(THROTTLE_COLLECTION);
   }
 
-  private pairKey = (address: string, name: string) => `${this.scope}:pair:${address}\u0000${name.toLocaleLowerCase('en')}`;
+  // The name is base64url-encoded: unambiguous after the address, and free of NUL bytes, which
+  // PostgreSQL text (the read store of the distributed shape) cannot hold.
+  private pairKey = (address: string, name: string) => `${this.scope}:pair:${address}|${Buffer.from(name.toLocaleLowerCase('en')).toString('base64url')}`;
   private addressKey = (address: string) => `${this.scope}:address:${address}`;
 
   /** Seconds to wait before this pair may try again, or 0 when an attempt is allowed. */
