@@ -1,0 +1,6 @@
+/**
+ * The application layer: one plain function per use case that spans streams or needs lookups
+ * (placeOrder, setUpTable, settleLightningCheckout…). Each takes its dependencies as parameters and
+ * is called by routes and process managers alike; see docs/architecture.md, "Layers".
+ */
+export {};
