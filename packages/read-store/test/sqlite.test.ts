@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { MemoryReadStore, SqliteReadStore, type Filter, type FindOptions } from '../src/index.js';
+import { MemoryReadStore, SqliteReadStore, openReadStore, readModelsPath, type Filter, type FindOptions } from '../src/index.js';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { sqliteOrderBy, sqliteWhere } from '../src/sqlite-filter.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'comanda-sqlite-rs-'));
@@ -120,4 +121,19 @@ t.test('a failed transaction leaves nothing, not even a table it created', async
   t.equal(await store.collection('brand_new').count(), 0);
   await store.collection('brand_new').upsert({ _id: '2', a: 2 });
   t.equal(await store.collection('brand_new').count({ a: 2 }), 1, 'the table is created again on next use');
+});
+
+t.test('the standalone opens <data dir>/read-models.db; a damaged one is moved aside and started afresh', async (t) => {
+  const dataDir = join(dir, 'data');
+  const first = await openReadStore({ dataDir, readStoreUrl: null, embeddedReadStore: 'sqlite' });
+  t.ok(first instanceof SqliteReadStore);
+  await first.close();
+  t.ok(existsSync(readModelsPath(dataDir)));
+  t.ok((await openReadStore({ dataDir, embeddedReadStore: 'memory' })) instanceof MemoryReadStore, 'memory: stays selectable');
+  writeFileSync(readModelsPath(dataDir), 'not a database at all, but long enough to have a header of sorts...........................................');
+  const again = await openReadStore({ dataDir, embeddedReadStore: 'sqlite' });
+  t.teardown(() => again.close());
+  await again.collection('a').upsert({ _id: '1' });
+  t.equal(await again.collection('a').count(), 1);
+  t.ok(readdirSync(dataDir).some((f) => f.startsWith('read-models.db.damaged-')), 'the damaged file is kept aside');
 });

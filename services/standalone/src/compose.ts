@@ -54,7 +54,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const readStore = await openReadStore(config);
   const bus = ops.bus(await openBus(config));
   const projector = new Projector({ store, readStore, projections: allProjections, logger });
-  // Rebuilding in-memory read models at start: the API listens only once they are complete.
+  // The read models catch up (from their checkpoint in read-models.db, or from 0 in memory): the API listens only once they are complete.
   await projector.start();
   // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
   const checkpoint = (name: string) =>
