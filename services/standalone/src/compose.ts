@@ -4,7 +4,7 @@ import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, type EventStore, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
-import { FileCheckpoint, Projector, Reactor, Relay, kitchenPublications, kitchenReactions, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
+import { FileCheckpoint, Projector, Reactor, Relay, kitchenPublications, kitchenReactions, readStoreCheckpoint, recentOnFirstRun, tableOccupancy } from '@comanda/projector';
 import { NodeClient } from '@comanda/lightning';
 import { DEFAULT_NODES, startNetwork, type SimNetwork } from '@comanda/node-sim';
 import { paymentIntake, recordAndAnnounce, startPaymentConsumer, startPaymentWatch, webhookReceiver } from '@comanda/wallet-bridge';
@@ -70,7 +70,8 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const kitchenRelay = new Relay(store, bus, checkpoint('kitchen-relay'), logger, 'start', kitchenPublications(store));
   await kitchenRelay.start();
   const commands = new CommandHandler(store, undefined, ops.commandObserver);
-  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
+  // A restored data dir (no reactor checkpoint) reacts to the last 10,000 events, not to all history.
+  const reactor = new Reactor(store, config.eventStoreUrl ? checkpoint('reactor') : recentOnFirstRun(checkpoint('reactor'), store), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
   await reactor.start();
   ops.follow({ projector, relay, processManagers: reactor });
   ops.startBackups(store);
