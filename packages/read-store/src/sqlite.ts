@@ -133,8 +133,12 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
       sql += ' LIMIT ? OFFSET ?';
       p.push(options.limit ?? -1, options.skip ?? 0);
     }
-    const rows = this.query((t) => this.access.read.prepare(`SELECT doc FROM ${t} ${sql}`).all(...p) as Array<{ doc: string }>, []);
-    return rows.map((r) => JSON.parse(r.doc) as T);
+    // Row by row: a long answer never holds every document's text and its parsed form at once.
+    return this.query((t) => {
+      const docs: T[] = [];
+      for (const row of this.access.read.prepare(`SELECT doc FROM ${t} ${sql}`).iterate(...p) as Iterable<{ doc: string }>) docs.push(JSON.parse(row.doc) as T);
+      return docs;
+    }, []);
   }
 
   async count(filter: Filter = {}): Promise<number> {
