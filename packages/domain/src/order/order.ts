@@ -25,6 +25,9 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
 
 export const isOrderStatus = (v: unknown): v is OrderStatus => (ORDER_STATUSES as readonly unknown[]).includes(v);
 export const isActive = (status: OrderStatus) => status !== 'completed' && status !== 'cancelled';
+/** An order is open while it exists, is not deleted and has not finished: it holds its table. */
+export const isOpen = (o: Pick<Order, 'orderId' | 'deleted' | 'status'>): boolean =>
+  o.orderId !== null && !o.deleted && o.status !== null && isActive(o.status);
 const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing';
 
 export interface OrderLine {
