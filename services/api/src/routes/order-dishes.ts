@@ -3,7 +3,8 @@ import { ORDERS, type OrderView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, Price, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, Price, commonErrors, withHeaders } from '../http/schemas.js';
+import { arrayPage } from '../http/pages.js';
 import { writeContext } from '../http/write-context.js';
 import { linesFrom } from '@comanda/workflows';
 import { NewOrderDish, dishRequests, lineIds } from '../orders/lines.js';
@@ -21,11 +22,14 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
 
   app.get('/orders/:id/dishes', {
     onRequest: app.authorize('orders:read'),
-    schema: { tags: ['order dishes'], summary: 'The dishes of an order, in the order they were added', params: IdParams, response: { 200: Type.Array(OrderDishSchema), ...errors } },
-  }, async (request) => {
+    schema: {
+      tags: ['order dishes'], summary: 'The dishes of an order, in the order they were added', params: IdParams, querystring: OptionalPagination,
+      response: { 200: withHeaders(Type.Array(OrderDishSchema), Headers.totalCount), ...errors },
+    },
+  }, async (request, reply) => {
     const o = await orders.get(request.params.id);
     if (!o) throw notFound();
-    return o.lines.map((l) => lineResponse(o.id, l, o.kitchen_status));
+    return arrayPage(reply, o.lines, request.query, null).map((l) => lineResponse(o.id, l, o.kitchen_status));
   });
 
   app.post('/orders/:id/dishes', {

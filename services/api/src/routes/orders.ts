@@ -4,7 +4,8 @@ import { deleteOrder, orderState, placeOrder, updateOrder } from '@comanda/workf
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { Headers, IdParams, Pagination, commonErrors, page, withHeaders } from '../http/schemas.js';
+import { Headers, IdParams, Pagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 import { NewOrderDish, type NewOrderDishBody, dishRequests, lineIds } from '../orders/lines.js';
@@ -47,11 +48,11 @@ export default async function orderRoutes(fastify: FastifyInstance) {
 
   app.get('/orders', {
     onRequest: app.authorize('orders:read'),
-    schema: { tags: ['orders'], summary: 'Orders, newest first', querystring: Pagination, response: { 200: Type.Array(OrderSchema), 204: Type.Null({ description: 'no orders' }), ...errors } },
+    schema: { tags: ['orders'], summary: 'Orders, newest first', querystring: Pagination, response: { 200: withHeaders(Type.Array(OrderSchema), Headers.totalCount), 204: Type.Null({ description: 'no orders' }), ...errors } },
   }, async (request, reply) => {
-    const list = await orders.find({}, { sort: { placed_at: -1 }, ...page(request.query) });
-    if (list.length === 0 && (await orders.count()) === 0) return sendNoContent(reply);
-    return list.map(orderResponse);
+    const { items, total } = await findPage(reply, orders, {}, { sort: { placed_at: -1 } }, request.query);
+    if (total === 0) return sendNoContent(reply);
+    return items.map(orderResponse);
   });
 
   app.get('/orders/:id', {

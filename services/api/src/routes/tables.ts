@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../http/resources.js';
-import { Headers, IdParams, commonErrors, withHeaders } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
 
@@ -59,12 +60,12 @@ export default async function tableRoutes(fastify: FastifyInstance) {
     onRequest: read,
     schema: {
       tags, summary: 'The tables of one space', description: '404 when the space does not exist; 204 with no body when it has no tables.',
-      params: IdParams, response: { 200: Type.Array(Table), 204: EmptyList('tables in this space'), ...errors },
+      params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(Table), Headers.totalCount), 204: EmptyList('tables in this space'), ...errors },
     },
   }, async (request, reply) => {
     const { id } = request.params;
     if (!(await spaces.get(id))) throw notFound();
-    return sendList(reply, (await tables.find({ space_id: id }, { sort: { name: 1 } })).map(view));
+    return sendList(reply, (await findPage(reply, tables, { space_id: id }, { sort: { name: 1 } }, request.query, null)).items.map(view));
   });
 
   app.post('/tables', {

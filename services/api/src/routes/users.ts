@@ -5,7 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { hashSecret } from '../auth/pin.js';
-import { Headers, IdParams, commonErrors, withHeaders } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1–64 characters, unique ignoring case' });
@@ -24,8 +25,10 @@ export default async function userRoutes(fastify: FastifyInstance) {
   const manage = app.authorize('users:manage');
   const hashPin: HashPin = (pin, name) => hashSecret(pin, app.deps.masterKey, name);
 
-  app.get('/users', { onRequest: manage, schema: { tags: ['users'], summary: 'List staff', response: { 200: Type.Array(User), ...errors } } },
-    async () => (await users.find({}, { sort: { name_key: 1 } })).map(view));
+  app.get('/users', {
+    onRequest: manage,
+    schema: { tags: ['users'], summary: 'List staff', querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(User), Headers.totalCount), ...errors } },
+  }, async (request, reply) => (await findPage(reply, users, {}, { sort: { name_key: 1 } }, request.query, null)).items.map(view));
 
   app.get('/users/:id', { onRequest: manage, schema: { tags: ['users'], summary: 'One member of staff, with its version as ETag', params: IdParams, response: { 200: withHeaders(User, Headers.etag), ...errors } } }, async (request, reply) => {
     const user = await users.get(request.params.id);
