@@ -137,3 +137,20 @@ t.test('the standalone opens <data dir>/read-models.db; a damaged one is moved a
   t.equal(await again.collection('a').count(), 1);
   t.ok(readdirSync(dataDir).some((f) => f.startsWith('read-models.db.damaged-')), 'the damaged file is kept aside');
 });
+
+t.test('inside a transaction: nested transactions join it; drop and clear are refused', async (t) => {
+  const store = fresh();
+  t.teardown(() => store.close());
+  await store.transaction(async (view) => {
+    await view.transaction!(async (inner) => {
+      await inner.collection('n').upsert({ _id: '1' });
+      t.equal(await inner.getCheckpoint('p'), null);
+    });
+    await t.rejects(view.drop('n'), /not available inside/);
+    await t.rejects(view.clear(), /not available inside/);
+    await view.ping();
+    await view.close();
+  });
+  t.equal(await store.collection('n').count(), 1);
+  await store.ping();
+});
