@@ -7,3 +7,4 @@ export { replayLog, readLog, type ReplayOutcome, type ReplayProgress } from './r
 export { toCsv, toJson, toTable, columns } from './output/text.js';
 export { toHtml } from './output/html.js';
 export { parseCli, render, runCli, UsageError, USAGE, FORMATS, type CliOptions, type Format } from './cli.js';
+export { LiveReports, type LiveState } from './live.js';
