@@ -8,3 +8,5 @@ export { toCsv, toJson, toTable, columns } from './output/text.js';
 export { toHtml } from './output/html.js';
 export { parseCli, render, runCli, UsageError, USAGE, FORMATS, type CliOptions, type Format } from './cli.js';
 export { LiveReports, type LiveState } from './live.js';
+export { generateDemo, type DemoOptions } from './demo/generate.js';
+export { GeneratedLog, copyInto } from './demo/generated-log.js';

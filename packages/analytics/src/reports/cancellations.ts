@@ -56,7 +56,7 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
       }
       case 'TicketIssued': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
-        s.ticketTotals.set(data.ticketId, data.subtotalCents);
+        s.ticketTotals.set(streamId(event.stream), data.subtotalCents);
         return;
       }
       case 'TicketCancelled': {

@@ -51,7 +51,7 @@ export const productMixReport: ReportDefinition<MixState> = {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         // Lines shared by an even split are never voided (the decider refuses): nothing to remember.
         if (data.share) return;
-        s.ticketLines.set(data.ticketId, new Map(data.lines.map((l) => [l.lineId, l.dishId])));
+        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, l.dishId])));
         return;
       }
       case 'TicketLineVoided': {

@@ -47,7 +47,7 @@ export const waitersReport: ReportDefinition<WaitersState> = {
         return;
       case 'TicketIssued': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
-        s.ticketWaiter.set(data.ticketId, s.orderWaiter.get(data.orderId) ?? data.waiter);
+        s.ticketWaiter.set(streamId(event.stream), s.orderWaiter.get(data.orderId) ?? data.waiter);
         return;
       }
       case 'PaymentTaken': {
