@@ -1,4 +1,5 @@
-import type { LoggerOptions } from 'pino';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 /** Header paths: their names say nothing secret, so they are listed one by one. */
 export const REDACT = [
@@ -40,3 +41,28 @@ export const secretSafeLogging: Pick<LoggerOptions, 'redact' | 'formatters'> = {
   redact: { paths: REDACT, censor: CENSOR },
   formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
 };
+
+/**
+ * One line per request, written when it is answered (method, URL, client, status, time): Fastify's
+ * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+let stdout: DestinationStream | undefined;
+
+/**
+ * The process's log destination: standard output, written asynchronously (lines are handed to the
+ * kernel after the request is answered, several at a time, never while a request waits), shared by
+ * every logger of the process so lines never interleave, and flushed synchronously when the process
+ * exits (pino registers that for asynchronous destinations).
+ */
+export function processLogDestination(): DestinationStream {
+  return (stdout ??= pino.destination({ dest: 1, sync: false }));
+}
