@@ -10,6 +10,8 @@ export const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 export interface Server {
   url: string;
   pid: number;
+  /** CPU time (user + system) the process has used so far, in ms, from /proc. */
+  cpuMs(): number;
   /** Resident set size of the process now, from /proc, in MiB. */
   rssMiB(): number;
   stop(): Promise<void>;
@@ -37,6 +39,10 @@ export async function startProcess(script: string, args: string[], env: Record<s
   return {
     url,
     pid: child.pid!,
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    },
     rssMiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -46,8 +52,13 @@ export async function startProcess(script: string, args: string[], env: Record<s
   };
 }
 
+/** Linux counts process CPU time in ticks of 1/100 s (USER_HZ). */
+const CLOCK_TICKS = 100;
+
 export interface LoadFigures {
   requestsPerSecond: number;
+  /** CPU time the server spent per request, in µs: steadier than req/s on a machine shared with others. */
+  cpuMicros: number;
   p50: number;
   p99: number;
   /** Answers other than 2xx, and connection errors: a run with any is not counted as a result. */
@@ -60,17 +71,20 @@ export interface LoadRequest {
   body?: string;
 }
 
-/** One autocannon run; `requests` are sent round-robin on each connection. */
-export async function load(url: string, requests: LoadRequest[], connections: number, headers: Record<string, string> = {}, seconds = RUN_SECONDS): Promise<LoadFigures> {
+/** One autocannon run against `server`; `requests` are sent round-robin on each connection. */
+export async function load(server: Server, requests: LoadRequest[], connections: number, headers: Record<string, string> = {}, seconds = RUN_SECONDS): Promise<LoadFigures> {
+  const cpuBefore = server.cpuMs();
   const result = await autocannon({
-    url,
+    url: server.url,
     connections,
     duration: seconds,
     headers: { ...headers, ...(requests.some((r) => r.body) ? { 'content-type': 'application/json' } : {}) },
     requests: requests.map((r) => ({ method: r.method ?? 'GET', path: r.path, ...(r.body ? { body: r.body } : {}) })),
   });
+  const cpu = server.cpuMs() - cpuBefore;
   return {
     requestsPerSecond: result.requests.total / seconds,
+    cpuMicros: (cpu * 1000) / Math.max(1, result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,

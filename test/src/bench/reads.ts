@@ -37,6 +37,7 @@ export async function compare(product: Server, bare: Server, answers: Answer[], 
   const out: Comparison[] = [];
   const mean = (xs: LoadFigures[]): LoadFigures => ({
     requestsPerSecond: xs.reduce((s, x) => s + x.requestsPerSecond, 0) / xs.length,
+    cpuMicros: xs.reduce((s, x) => s + x.cpuMicros, 0) / xs.length,
     p50: xs.reduce((s, x) => s + x.p50, 0) / xs.length,
     p99: xs.reduce((s, x) => s + x.p99, 0) / xs.length,
     failures: xs.reduce((s, x) => s + x.failures, 0),
@@ -46,8 +47,8 @@ export async function compare(product: Server, bare: Server, answers: Answer[], 
       const p: LoadFigures[] = [];
       const b: LoadFigures[] = [];
       for (let r = 0; r < rounds; r++) {
-        p.push(await load(product.url, [{ path: answer.url }], connections, { cookie: await login(product.url) }));
-        b.push(await load(bare.url, [{ path: answer.url }], connections));
+        p.push(await load(product, [{ path: answer.url }], connections, { cookie: await login(product.url) }));
+        b.push(await load(bare, [{ path: answer.url }], connections));
       }
       out.push({ url: answer.url, bytes: Buffer.byteLength(answer.body), connections, product: mean(p), bare: mean(b) });
     }
@@ -57,7 +58,8 @@ export async function compare(product: Server, bare: Server, answers: Answer[], 
 
 const ratio = (c: Comparison) => c.product.requestsPerSecond / c.bare.requestsPerSecond;
 const line = (c: Comparison) =>
-  `${f0(c.product.requestsPerSecond)} req/s (p99 ${c.product.p99} ms) vs bare Fastify ${f0(c.bare.requestsPerSecond)} req/s: ${ratio(c).toFixed(2)}×` +
+  `${f0(c.product.requestsPerSecond)} req/s (p99 ${c.product.p99} ms) vs bare Fastify ${f0(c.bare.requestsPerSecond)} req/s: ${ratio(c).toFixed(2)}×; ` +
+  `CPU per request ${f0(c.product.cpuMicros)} µs vs ${f0(c.bare.cpuMicros)} µs (${(c.bare.cpuMicros / c.product.cpuMicros).toFixed(2)}×)` +
   (c.product.failures ? `, ${c.product.failures} failed requests` : '');
 
 export interface ReadBench { results: BenchResult[]; product: Server }
