@@ -7,6 +7,9 @@ import { repoRoot } from '../standalone-process.js';
 /** Seconds of each autocannon run (`BENCH_SECONDS`, default 3). */
 export const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
+/** A start replaying a long history on a machine shared with others may take minutes. */
+const START_TIMEOUT_MS = 600_000;
+
 export interface Server {
   url: string;
   pid: number;
@@ -28,11 +31,14 @@ export async function startProcess(script: string, args: string[], env: Record<s
     stdio: ['ignore', out, out],
   });
   closeSync(out);
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + START_TIMEOUT_MS;
   let url: string | undefined;
   while (!url) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`${script} did not start:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${script} did not start within ${START_TIMEOUT_MS / 1000} s:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
     url = /listening on (http:\/\/[^\s"]+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
   }

@@ -171,6 +171,9 @@ try {
     results.push(...(await firstCommandAfterRestart(dir)));
   }
   if (part('shapes')) await shapes();
+} catch (error) {
+  // The figures measured so far are still printed.
+  results.push({ measure: 'bench', value: `stopped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, target: 'every part runs', ok: false });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
