@@ -1,3 +1,4 @@
+import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, processLogDestination, secretSafeLogging, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
@@ -55,8 +56,13 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const readStore = await openReadStore(config);
   const bus = ops.bus(await openBus(config));
   const projector = new Projector({ store, readStore, projections: allProjections, logger });
+  // The owner's reports (packages/analytics): in-memory folds of the log from position 0, built
+  // beside the read models, complete before the API listens.
+  const reports = new LiveReports(store, ALL_REPORTS, config.timezone, logger.child({ part: 'reports' }));
+  const reportsBuilt = reports.start();
   // Rebuilding in-memory read models at start: the API listens only once they are complete.
   await projector.start();
+  await reportsBuilt;
   // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
   const checkpoint = (name: string) =>
     config.readStoreUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
@@ -84,6 +90,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'relay', check: async () => relay.state },
     { name: 'kitchenRelay', check: async () => kitchenRelay.state },
     { name: 'processManagers', check: async () => reactor.state },
+    { name: 'reports', check: async () => reports.state },
   ];
   // The restaurant's Lightning node: the configured one, or the built-in simulator (restaurant and
   // customer nodes) whose restaurant node signs its webhooks with our secret.
@@ -120,7 +127,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   );
 
   await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(announcements, config.dataDir));
-  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics }, { logStream });
+  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics, reports }, { logStream });
   await app.register(webhookReceiver, { intake, webhookSecret });
   const address = await app.listen({ host: config.host, port: config.port });
   if (network) {
@@ -146,6 +153,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
         await relay.stop();
         await kitchenRelay.stop();
         await projector.stop();
+        await reports.stop();
         await bus.close();
         await readStore.close();
         await ops.stopBackups();

@@ -14,6 +14,7 @@ import { seatingVsTakeAway } from './seating.js';
 import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
+import { analyticsReplay } from './analytics-replay.js';
 import { historyCurve, readsBesideBareFastify, someIds, startProduct } from './reads.js';
 import { writeRestaurantHistory } from './restaurant-history.js';
 import { rawEventsDatabase, singleLineWrites } from './writes.js';
@@ -162,6 +163,7 @@ try {
   if (part('log')) {
     await appends();
     await replayAndStartup();
+    results.push(await analyticsReplay(dir));
     await readYourWrites();
   }
   if (part('kitchen')) results.push(...(await kitchenLatency()));
