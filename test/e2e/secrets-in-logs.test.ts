@@ -34,7 +34,8 @@ for (const level of ['info', 'debug']) {
     await comanda.stop();
 
     const output = comanda.output();
-    t.match(output, /incoming request/, 'request logs were on');
+    t.match(output, /request completed/, 'request logs were on');
+    t.notMatch(output, /incoming request/, 'one line per request');
     t.match(output, /\/auth\/login/);
     const tokens = [...cookies, ...cookiesOf(wallet), ...cookiesOf(refreshed)].map((c) => c.slice(c.indexOf('=') + 1));
     t.ok(tokens.length >= 5, 'tokens to look for');

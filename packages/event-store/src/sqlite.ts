@@ -46,12 +46,22 @@ export interface SqliteEventStoreOptions {
  * committed together in one transaction (group commit: one fsync for many commands); each keeps its
  * own savepoint, so one append's conflict never fails its neighbours.
  */
+/** Streams whose head revision is remembered (a few MB at most). */
+const HEADS_KEPT = 50_000;
+
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly subscriptions = new Set<LocalSubscription>();
   private queue: PendingAppend[] = [];
   private flushScheduled = false;
   private readonly recent: RecordedEvent[] = [];
+  /**
+   * For streams read lately: a revision past which the stream has no event. This store is the file's
+   * only writer (one process owns it), so its own appends keep the figure exact, and a read from past
+   * it (a cached fold checking for news: every signed-in request checks its session and the roster)
+   * answers without a query.
+   */
+  private readonly heads = new Map<string, number>();
   private readonly recentLimit: number;
   private readonly stmt: {
     revision: Database.Statement<[string], { r: number | null }>;
@@ -160,7 +170,10 @@ export class SqliteEventStore implements EventStore {
       return;
     }
     outcomes.forEach((o, i) => {
-      if (o.recorded) this.remember(o.recorded);
+      if (!o.recorded) return;
+      this.remember(o.recorded);
+      const stream = batch[i]!.stream;
+      if (this.heads.has(stream)) this.heads.set(stream, o.recorded[o.recorded.length - 1]!.revision);
     });
     outcomes.forEach((o, i) => (o.error === undefined ? batch[i]!.resolve(o.result!) : batch[i]!.reject(o.error)));
     for (const s of this.subscriptions) s.nudge();
@@ -180,7 +193,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return (this.stmt.readStream.all(stream, fromRevision) as Row[]).map(toRecorded);
+    const head = this.heads.get(stream);
+    if (head !== undefined && fromRevision > head) return [];
+    const events = (this.stmt.readStream.all(stream, fromRevision) as Row[]).map(toRecorded);
+    this.heads.delete(stream);
+    this.heads.set(stream, events.length ? events[events.length - 1]!.revision : fromRevision - 1);
+    if (this.heads.size > HEADS_KEPT) this.heads.delete(this.heads.keys().next().value!);
+    return events;
   }
 
   readAfter(after: Position | null, limit: number): RecordedEvent[] {

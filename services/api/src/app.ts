@@ -7,7 +7,7 @@ import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import security from './plugins/security.js';
 import openapi from './plugins/openapi.js';
-import { secretSafeLogging } from './logging.js';
+import { OneLinePerRequest, processLogDestination, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import auth from './plugins/auth.js';
 import metrics from './plugins/metrics.js';
@@ -38,7 +38,7 @@ import reportRoutes from './routes/reports.js';
 export { REDACT } from './logging.js';
 
 export interface BuildOptions {
-  /** Where logs go (tests capture them); defaults to stdout. */
+  /** Where logs go (tests capture them); defaults to the process's asynchronous stdout. */
   logStream?: DestinationStream;
 }
 
@@ -48,8 +48,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     logger: {
       level: deps.config.logLevel,
       ...secretSafeLogging,
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? processLogDestination(),
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
     // own address and dodge (or aim) the login throttle.

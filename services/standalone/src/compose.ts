@@ -1,5 +1,5 @@
 import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
-import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, secretSafeLogging, type HealthCheck } from '@comanda/api';
+import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, processLogDestination, secretSafeLogging, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, type EventStore, openEventStore } from '@comanda/event-store';
@@ -46,9 +46,10 @@ export interface RunningComanda {
  * embedded (SQLite, memory, in-process) by default, EventStoreDB / MongoDB / NATS when their URLs are set.
  */
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
-  const logger = pino({ level: config.logLevel, ...secretSafeLogging }, options.logStream);
+  const logStream = options.logStream ?? processLogDestination();
+  const logger = pino({ level: config.logLevel, ...secretSafeLogging }, logStream);
   // Start-up announcements (URL, first admin) print whatever LOG_LEVEL says, as structured lines too.
-  const announcements = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info', ...secretSafeLogging }, options.logStream);
+  const announcements = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info', ...secretSafeLogging }, logStream);
   const ops = new Operations(config, logger);
   const masterKey = persistentSecret(config.dataDir, 'master-key', config.masterKey);
   const store = ops.store(openEventStore(config));
@@ -127,7 +128,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   );
 
   await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(announcements, config.dataDir));
-  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics, reports }, { logStream: options.logStream });
+  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics, reports }, { logStream });
   await app.register(webhookReceiver, { intake, webhookSecret });
   const address = await app.listen({ host: config.host, port: config.port });
   if (network) {

@@ -1,4 +1,5 @@
 import jwt from '@fastify/jwt';
+import { createVerifier } from 'fast-jwt';
 import { type Permission, type Role, STAFF_STREAM, forbidden, isRole, may, roster, session, sessionStream, unauthorized } from '@comanda/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
@@ -40,7 +41,23 @@ declare module 'fastify' {
 export default fp(async function auth(app: FastifyInstance) {
   const now = app.deps.now ?? Date.now;
   app.decorate('now', now);
-  await app.register(jwt, { secret: deriveKey(app.deps.masterKey, 'jwt'), sign: { algorithm: 'HS256' } });
+  const secret = deriveKey(app.deps.masterKey, 'jwt');
+  await app.register(jwt, { secret, sign: { algorithm: 'HS256' } });
+  // One verifier for the process (@fastify/jwt builds a new one, key included, on every call that
+  // passes options, and the clock must be passed for tests to move it), remembering the tokens whose
+  // signature it has checked: every request of a tablet carries the same access token for its
+  // minute. Expiry is checked on every call against `now()`, as fast-jwt would (valid while now ≤ exp).
+  const verifySignature = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true });
+  const verified = new Map<string, Record<string, unknown>>();
+  const signedClaims = (token: string) => {
+    let claims = verified.get(token);
+    if (!claims) {
+      claims = Object.freeze(verifySignature(token) as Record<string, unknown>);
+      if (verified.size >= 1000) verified.delete(verified.keys().next().value!);
+      verified.set(token, claims);
+    }
+    return claims;
+  };
 
   app.decorate('signToken', (claims: Record<string, unknown>, ttlSeconds: number) => {
     const iat = Math.floor(now() / 1000);
@@ -49,12 +66,16 @@ export default fp(async function auth(app: FastifyInstance) {
 
   app.decorate('readToken', (token: string | undefined, type: string) => {
     if (!token) return null;
+    let claims: Record<string, unknown>;
     try {
-      const claims = app.jwt.verify<Record<string, unknown>>(token, { clockTimestamp: now() });
-      return claims.typ === type ? claims : null;
+      claims = signedClaims(token);
     } catch {
       return null;
     }
+    const at = now();
+    if (claims.exp !== undefined && (typeof claims.exp !== 'number' || at > claims.exp * 1000)) return null;
+    if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || at < claims.nbf * 1000)) return null;
+    return claims.typ === type ? claims : null;
   });
 
   const secure = (request: FastifyRequest) => app.deps.config.production || request.protocol === 'https';

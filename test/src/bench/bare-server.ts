@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+
+/**
+ * The ceiling the read benchmark compares against: a bare Fastify server (no logging, no hooks, no
+ * plugins) answering each URL with the bytes and content type the product answered for it. Run as
+ * its own process, like the product, and given a JSON file of `{url, contentType, body}`.
+ */
+const answers = new Map<string, { contentType: string; body: string }>();
+for (const a of JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Array<{ url: string; contentType: string; body: string }>) answers.set(a.url, a);
+const app = Fastify({ logger: false });
+app.get('*', (request, reply) => {
+  const answer = answers.get(request.url);
+  if (!answer) return reply.code(404).send();
+  return reply.type(answer.contentType).send(answer.body);
+});
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+console.log(`listening on ${url}`);
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -1,0 +1,142 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type LoadFigures, RUN_SECONDS, type Server, f0, load, login, startProcess } from './load.js';
+import { writeRestaurantHistory } from './restaurant-history.js';
+import type { BenchResult } from './webhooks.js';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The standalone (`npm start`'s entry) on a data dir, at the default log level unless told. */
+export const startProduct = (dataDir: string, logFile: string, env: Record<string, string> = {}, nodeArgs: string[] = []) =>
+  startProcess('services/standalone/dist/main.js', [], { COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_TIMEZONE: 'UTC', ...env }, logFile, nodeArgs);
+
+interface Answer { url: string; contentType: string; body: string }
+
+/** What the product answers for each path, byte for byte; the bare server is given the same. */
+async function answersOf(product: Server, paths: string[], cookie: string): Promise<Answer[]> {
+  return Promise.all(paths.map(async (url) => {
+    const res = await fetch(product.url + url, { headers: { cookie } });
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+    return { url, contentType: res.headers.get('content-type') ?? 'application/json', body: await res.text() };
+  }));
+}
+
+async function startBare(dir: string, answers: Answer[], name: string): Promise<Server> {
+  const file = join(dir, `${name}.answers.json`);
+  writeFileSync(file, JSON.stringify(answers));
+  return startProcess('test/dist/bench/bare-server.js', [file], {}, join(dir, `${name}.bare.log`));
+}
+
+export interface Comparison { url: string; bytes: number; connections: number; product: LoadFigures; bare: LoadFigures }
+
+/**
+ * Each path loaded on the product and on the bare server in turn (product, bare, product, bare…),
+ * `rounds` times at each connection count; the figures are the means of the rounds.
+ */
+export async function compare(product: Server, bare: Server, answers: Answer[], connectionCounts: number[], rounds: number): Promise<Comparison[]> {
+  const out: Comparison[] = [];
+  const mean = (xs: LoadFigures[]): LoadFigures => ({
+    requestsPerSecond: xs.reduce((s, x) => s + x.requestsPerSecond, 0) / xs.length,
+    cpuMicros: xs.reduce((s, x) => s + x.cpuMicros, 0) / xs.length,
+    p50: xs.reduce((s, x) => s + x.p50, 0) / xs.length,
+    p99: xs.reduce((s, x) => s + x.p99, 0) / xs.length,
+    failures: xs.reduce((s, x) => s + x.failures, 0),
+  });
+  for (const connections of connectionCounts) {
+    for (const answer of answers) {
+      const p: LoadFigures[] = [];
+      const b: LoadFigures[] = [];
+      for (let r = 0; r < rounds; r++) {
+        p.push(await load(product, [{ path: answer.url }], connections, { cookie: await login(product.url) }));
+        b.push(await load(bare, [{ path: answer.url }], connections));
+      }
+      out.push({ url: answer.url, bytes: Buffer.byteLength(answer.body), connections, product: mean(p), bare: mean(b) });
+    }
+  }
+  return out;
+}
+
+const ratio = (c: Comparison) => c.product.requestsPerSecond / c.bare.requestsPerSecond;
+const line = (c: Comparison) =>
+  `${f0(c.product.requestsPerSecond)} req/s (p99 ${c.product.p99} ms) vs bare Fastify ${f0(c.bare.requestsPerSecond)} req/s: ${ratio(c).toFixed(2)}×; ` +
+  `CPU per request ${f0(c.product.cpuMicros)} µs vs ${f0(c.bare.cpuMicros)} µs (${(c.bare.cpuMicros / c.product.cpuMicros).toFixed(2)}×)` +
+  (c.product.failures ? `, ${c.product.failures} failed requests` : '');
+
+export interface ReadBench { results: BenchResult[]; product: Server }
+
+/**
+ * Every read a tablet or the owner makes, 200 dishes, 100 tables and 1,000 orders (4 days), each GET
+ * beside a bare Fastify server sending the byte-identical body, 10 and 50 connections.
+ */
+export async function readsBesideBareFastify(dir: string, product: Server, ids: { userId: string; tableId: string }): Promise<BenchResult[]> {
+  const day = today();
+  const paths = [
+    '/', '/tables', '/dishes', '/orders', '/orders?all=true', '/orders/status/pending', `/orders/total-sales/${day}`,
+    `/orders/user/${ids.userId}`, `/orders/table/${ids.tableId}`, `/orders/date-range?start_date=${day}&end_date=${day}`,
+  ];
+  const answers = await answersOf(product, paths, await login(product.url));
+  const bare = await startBare(dir, answers, 'reads');
+  try {
+    const figures = await compare(product, bare, answers, [10, 50], Number(process.env.BENCH_ROUNDS ?? 2));
+    return figures.map((c) => {
+      const target = c.url === '/' ? 0.8 : 0.5;
+      return {
+        measure: `GET ${c.url} (${f0(c.bytes)} bytes, ${c.connections} connections, 1,000 orders)`,
+        value: line(c),
+        target: `≥ ${target}× bare Fastify`,
+        ok: ratio(c) >= target && c.product.failures === 0,
+      };
+    });
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** Some ids the order queries need: a waiter with orders and a table with orders. */
+export async function someIds(product: Server): Promise<{ userId: string; tableId: string }> {
+  const cookie = await login(product.url);
+  const orders = await (await fetch(`${product.url}/orders`, { headers: { cookie } })).json() as Array<{ user_id: string; table_id: string | null }>;
+  const seated = orders.find((o) => o.table_id) ?? orders[0]!;
+  return { userId: seated.user_id, tableId: seated.table_id ?? '' };
+}
+
+/**
+ * The history-size curve: the same restaurant with 1k, 10k and 100k orders in its log, each read
+ * whose answer is small measured beside bare Fastify; RSS after start and under load.
+ */
+export async function historyCurve(dir: string, sizes: number[]): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const salesAt = new Map<number, number>();
+  for (const orders of sizes) {
+    const dataDir = join(dir, `history-${orders}`);
+    await writeRestaurantHistory(dataDir, { dishes: 200, tables: 100, orders });
+    const product = await startProduct(dataDir, join(dir, `history-${orders}.log`));
+    try {
+      const idle = product.rssMiB();
+      const ids = await someIds(product);
+      const day = today();
+      const paths = ['/orders', `/orders/total-sales/${day}`, '/orders/status/pending', `/orders/user/${ids.userId}`, `/orders/date-range?start_date=${day}&end_date=${day}`];
+      const answers = await answersOf(product, paths, await login(product.url));
+      const bare = await startBare(dir, answers, `history-${orders}`);
+      try {
+        for (const c of await compare(product, bare, answers, [10], 1)) {
+          if (c.url.startsWith('/orders/total-sales')) salesAt.set(orders, c.product.requestsPerSecond);
+          results.push({ measure: `GET ${c.url.replace(day, '{today}').replace(ids.userId, '{userId}')} with ${f0(orders)} orders in the log (${f0(c.bytes)} bytes, 10 connections)`, value: line(c), target: 'reported', ok: c.product.failures === 0 });
+        }
+      } finally {
+        await bare.stop();
+      }
+      results.push({ measure: `standalone RSS with ${f0(orders)} orders (${f0(orders / 300)} days) in the log`, value: `${idle.toFixed(0)} MiB after start, ${product.rssMiB().toFixed(0)} MiB after the reads`, target: orders <= 1000 ? '< 150 MiB idle' : 'reported', ok: orders > 1000 || idle < 150 });
+    } finally {
+      await product.stop();
+    }
+  }
+  const [small, large] = [salesAt.get(Math.min(...sizes)), salesAt.get(Math.max(...sizes))];
+  if (small && large) {
+    const slowdown = small / large;
+    results.push({ measure: `total-sales with ${f0(Math.max(...sizes))} orders against ${f0(Math.min(...sizes))} (time per request)`, value: `${slowdown.toFixed(2)}× (${f0(large)} vs ${f0(small)} req/s)`, target: '≤ 1.5×', ok: slowdown <= 1.5 });
+  }
+  return results;
+}
+
+export { RUN_SECONDS };
