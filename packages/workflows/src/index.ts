@@ -3,4 +3,6 @@
  * (placeOrder, setUpTable, settleLightningCheckout…). Each takes its dependencies as parameters and
  * is called by routes and process managers alike; see docs/architecture.md, "Layers".
  */
-export {};
+export * from './checkout/ports.js';
+export * from './checkout/checkoutTicket.js';
+export * from './checkout/settleLightningPayment.js';

@@ -21,7 +21,7 @@ export async function testApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
   extraRoutes?: (app: FastifyInstance) => void,
-  extraDeps: Pick<AppDeps, 'node' | 'metrics'> = {},
+  extraDeps: Pick<AppDeps, 'node' | 'metrics' | 'rates'> = {},
 ) {
   const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), ...overrides };
   const metrics = extraDeps.metrics;
