@@ -6,3 +6,5 @@
 export * from './checkout/ports.js';
 export * from './checkout/checkoutTicket.js';
 export * from './checkout/settleLightningPayment.js';
+export * from './checkout/refund-destination.js';
+export * from './checkout/refundLightningPayment.js';

@@ -46,3 +46,9 @@ export function centsForSats(sats: number, rate: string): number {
   if (!Number.isSafeInteger(sats) || sats < 0) throw new RangeError(`not an amount in sats: ${sats}`);
   return Number((BigInt(sats) * scaledOrThrow(rate)) / NUMERATOR);
 }
+
+/** The sats worth `cents` at `rate`, rounded down: what a refund sends (never more than the fiat it is for). */
+export function satsForCentsDown(cents: number, rate: string): number {
+  if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError(`not an amount in cents: ${cents}`);
+  return Number((BigInt(cents) * NUMERATOR) / scaledOrThrow(rate));
+}

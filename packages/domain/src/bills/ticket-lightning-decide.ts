@@ -117,7 +117,7 @@ export function evolveLightning(l: TicketLightning, event: TicketEvent): TicketL
       return { ...l, refunds: { ...l.refunds, [event.data.refundId]: { ...event.data, status: 'requested', failure: null } } };
     case 'LightningRefundSent': {
       const r = l.refunds[event.data.refundId]!;
-      return { ...l, refunds: { ...l.refunds, [r.refundId]: { ...r, status: 'sent' } } };
+      return { ...l, refunds: { ...l.refunds, [r.refundId]: { ...r, status: 'sent', feesSat: event.data.feesSat } } };
     }
     case 'LightningRefundFailed': {
       const r = l.refunds[event.data.refundId]!;

@@ -49,7 +49,7 @@ export interface TicketLightning {
   current: string | null;
   /** Payment hashes recorded on this ticket (exactly once each). */
   received: Record<string, true>;
-  refunds: Record<string, LightningRefund & { status: 'requested' | 'sent' | 'failed'; failure: string | null }>;
+  refunds: Record<string, LightningRefund & { status: 'requested' | 'sent' | 'failed'; failure: string | null; feesSat?: number }>;
 }
 
 export const emptyLightning = (): TicketLightning => ({ invoices: {}, current: null, received: {}, refunds: {} });
