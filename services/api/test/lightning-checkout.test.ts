@@ -145,3 +145,31 @@ t.test('settlement: full, partial then the rest, over, and after the ticket was 
     t.match(unmatched.body.find((u: { paymentHash: string }) => u.paymentHash === made.paymentHash), { ticketId: id, reason: 'unknown_invoice', amountSat: 1234 });
   });
 });
+
+t.test('live to waiters: the payment on pos.wallet.payment_received (GET /wallet/events) and the ticket on pos.ticket.*', async (t) => {
+  const { Relay, FileCheckpoint } = await import('@comanda/projector');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const pino = (await import('pino')).default;
+  const s = await checkoutService(t);
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-checkout-relay-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const relay = new Relay(s.store, s.bus, new FileCheckpoint(join(dir, 'relay.checkpoint'), 1), pino({ level: 'silent' }), 'head');
+  await relay.start();
+  t.teardown(() => relay.stop());
+  const subjects: string[] = [];
+  await s.bus.subscribe('pos.ticket.>', (m) => void subjects.push(m.subject));
+  const announced: Array<{ paymentHash: string; externalId: string }> = [];
+  await s.bus.subscribe('pos.wallet.payment_received', (m) => void announced.push(m.payload as never));
+
+  const id = await s.ticketFor();
+  const inv = (await s.waiter('POST', `/tickets/${id}/lightning`, {})).body;
+  await s.wallet.payInvoice({ invoice: inv.invoice });
+  await s.arrive(inv.payment_hash);
+  await s.arrive(inv.payment_hash);
+  const until = Date.now() + 5000;
+  while (!subjects.includes('pos.ticket.TicketPaid') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  t.same(subjects, ['pos.ticket.TicketIssued', 'pos.ticket.LightningInvoiceCreated', 'pos.ticket.PaymentTaken', 'pos.ticket.TicketPaid']);
+  t.same(announced.map((a) => [a.paymentHash, a.externalId]), [[inv.payment_hash, id]], 'announced once');
+});
