@@ -173,3 +173,15 @@ t.test('live to waiters: the payment on pos.wallet.payment_received (GET /wallet
   t.same(subjects, ['pos.ticket.TicketIssued', 'pos.ticket.LightningInvoiceCreated', 'pos.ticket.PaymentTaken', 'pos.ticket.TicketPaid']);
   t.same(announced.map((a) => [a.paymentHash, a.externalId]), [[inv.payment_hash, id]], 'announced once');
 });
+
+t.test('kitchen to cash: with COMANDA_COMPLETE_REQUIRES_PAYMENT an order paid by Lightning completes like any other', async (t) => {
+  const s = await checkoutService(t, { ...FIXED_RATES, COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true' });
+  const o = await s.orderWith(['pastor'], null);
+  const id = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids[0] as string;
+  t.match(await s.finish(o.id, null), { status: 409, body: { message: /25.50 due/ } }, 'unpaid: not completed');
+  const inv = (await s.waiter('POST', `/tickets/${id}/lightning`, {})).body;
+  await s.wallet.payInvoice({ invoice: inv.invoice });
+  await s.arrive(inv.payment_hash);
+  await s.ticket(id);
+  t.equal((await s.finish(o.id, null)).status, 200, 'paid by Lightning: completed');
+});
