@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStandalone } from '../src/standalone-process.js';
 
+// Three process starts: room for a loaded machine (each start compiles every route's schemas).
+t.setTimeout(300_000);
+
 t.test('the standalone process serves the general routes, stops on SIGTERM and keeps its state', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));

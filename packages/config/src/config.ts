@@ -9,6 +9,12 @@ export interface Config {
   eventStoreUrl: string | null;
   /** Read models: PostgreSQL or MongoDB by scheme (COMANDA_READSTORE_URL, else COMANDA_MONGO_URL). */
   readStoreUrl: string | null;
+  /**
+   * Where the standalone keeps its read models when no shared store is named: `sqlite` (the default,
+   * `<dataDir>/read-models.db`, COMANDA_READSTORE_URL=sqlite:) or `memory` (rebuilt at every start,
+   * COMANDA_READSTORE_URL=memory:). Unused when readStoreUrl is set.
+   */
+  embeddedReadStore: 'sqlite' | 'memory';
   mongoUrl: string | null;
   natsUrl: string | null;
   nodeUrl: string | null;
@@ -197,6 +203,21 @@ function checkout(env: Env) {
   };
 }
 
+/** `sqlite:` and `memory:` name the standalone's own read stores; anything else is a shared store's URL. */
+function readStore(env: Env): Pick<Config, 'readStoreUrl' | 'embeddedReadStore'> {
+  const raw = text(env, 'COMANDA_READSTORE_URL')?.toLowerCase();
+  if (raw === 'sqlite:' || raw === 'memory:') return { readStoreUrl: null, embeddedReadStore: raw === 'sqlite:' ? 'sqlite' : 'memory' };
+  if (raw?.startsWith('sqlite:') || raw?.startsWith('memory:')) {
+    throw new ConfigError('COMANDA_READSTORE_URL', 'takes sqlite: or memory: alone (the SQLite file is <data dir>/read-models.db)');
+  }
+  return {
+    readStoreUrl:
+      url(env, 'COMANDA_READSTORE_URL', ['postgres', 'postgresql', 'mongodb', 'mongodb+srv']) ??
+      url(env, 'COMANDA_MONGO_URL', ['mongodb', 'mongodb+srv']),
+    embeddedReadStore: 'sqlite',
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminPin = text(env, 'COMANDA_ADMIN_PIN');
   if (adminPin !== null && !/^\d{4,12}$/.test(adminPin)) {
@@ -220,9 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     dataDir: resolve(text(env, 'COMANDA_DATA_DIR') ?? './data'),
     eventStoreUrl: url(env, 'COMANDA_EVENTSTORE_URL', ['postgres', 'postgresql', 'esdb', 'esdb+discover', 'kurrentdb', 'kdb']),
-    readStoreUrl:
-      url(env, 'COMANDA_READSTORE_URL', ['postgres', 'postgresql', 'mongodb', 'mongodb+srv']) ??
-      url(env, 'COMANDA_MONGO_URL', ['mongodb', 'mongodb+srv']),
+    ...readStore(env),
     mongoUrl: url(env, 'COMANDA_MONGO_URL', ['mongodb', 'mongodb+srv']),
     natsUrl: url(env, 'COMANDA_NATS_URL', ['nats', 'tls']),
     nodeUrl,

@@ -52,6 +52,10 @@ t.test('store URLs choose the adapter by scheme; COMANDA_MONGO_URL still names a
   t.equal(loadConfig({ COMANDA_MONGO_URL: 'mongodb://m:27017/comanda' }).readStoreUrl, 'mongodb://m:27017/comanda');
   t.equal(loadConfig({ COMANDA_EVENTSTORE_URL: 'esdb://es:2113?tls=false' }).eventStoreUrl, 'esdb://es:2113?tls=false');
   t.throws(() => loadConfig({ COMANDA_READSTORE_URL: 'mysql://x/y' }), { variable: 'COMANDA_READSTORE_URL' });
+  t.match(loadConfig({}), { readStoreUrl: null, embeddedReadStore: 'sqlite' }, 'standalone: SQLite read models by default');
+  t.match(loadConfig({ COMANDA_READSTORE_URL: 'memory:' }), { readStoreUrl: null, embeddedReadStore: 'memory' });
+  t.match(loadConfig({ COMANDA_READSTORE_URL: 'sqlite:' }), { readStoreUrl: null, embeddedReadStore: 'sqlite' });
+  t.throws(() => loadConfig({ COMANDA_READSTORE_URL: 'sqlite:/tmp/x.db' }), { variable: 'COMANDA_READSTORE_URL' });
   t.throws(() => loadConfig({ COMANDA_EVENTSTORE_URL: 'mongodb://x/y' }), { variable: 'COMANDA_EVENTSTORE_URL' });
 });
 

@@ -9,8 +9,15 @@ export interface Projection {
   name: string;
   /** Event types it reads; the projector does not call it for others. */
   handles: readonly string[];
-  /** Collections and the fields they are queried by (indexes in MongoDB). */
+  /**
+   * Every collection it writes, and the fields they are queried by (indexes). A rebuild empties these.
+   */
   collections?: Record<string, IndexSpec[]>;
+  /**
+   * Bump it when the documents it writes change shape or meaning: read models kept across restarts
+   * (SQLite, PostgreSQL, MongoDB) are then rebuilt from the start of the log at the next start.
+   */
+  version?: number;
   apply(event: RecordedEvent, store: ReadStore): Promise<void>;
 }
 

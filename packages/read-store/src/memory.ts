@@ -52,6 +52,10 @@ export class MemoryReadStore implements ReadStore {
     this.checkpoints.set(name, position);
   }
 
+  async drop(name: string): Promise<void> {
+    this.collections.get(name)?.docs.clear();
+  }
+
   async clear(): Promise<void> {
     for (const c of this.collections.values()) c.docs.clear();
     this.checkpoints.clear();

@@ -57,6 +57,10 @@ export class MongoReadStore implements ReadStore {
       .replaceOne({ _id: name }, { position: position.toString() }, { upsert: true });
   }
 
+  async drop(name: string): Promise<void> {
+    await this.db.collection(name).deleteMany({});
+  }
+
   async clear(): Promise<void> {
     for (const c of await this.db.collections()) await c.deleteMany({});
   }

@@ -151,6 +151,11 @@ export class PostgresReadStore implements ReadStore {
     return inTransaction(this.pool, (client) => work(new PostgresReadStore(this.pool, this.schema, client, false)));
   }
 
+  async drop(name: string): Promise<void> {
+    const exists = await this.db.query(`SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1`, [tableName(name)]);
+    if (exists.rowCount) await this.db.query(`TRUNCATE ${quote(tableName(name))}`);
+  }
+
   async clear(): Promise<void> {
     await this.schema.checkpointTable();
     const tables = await this.db.query<{ t: string }>(

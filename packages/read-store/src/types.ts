@@ -33,6 +33,8 @@ export interface ReadStore {
    * leave it out, and the projector falls back to at-least-once with per-document guards.
    */
   transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
+  /** Removes every document of one collection (a projection rebuilt from the start of the log). */
+  drop(name: string): Promise<void>;
   /** Removes every document and checkpoint: a replay starts from nothing. */
   clear(): Promise<void>;
   ping(): Promise<void>;

@@ -90,6 +90,22 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       t.same(sorted.map((d) => d.waiter), ['Ana', 'Ana María', 'Bruno', 'carla'], 'strings sort by code point');
     });
 
+    t.test('drop empties one collection, and leaves the others and the checkpoints', async (t) => {
+      const names = [`drop_a_${randomUUID().slice(0, 8)}`, `drop_b_${randomUUID().slice(0, 8)}`];
+      const a = store.collection<Order>(names[0]!, [{ status: 1 }]);
+      const b = store.collection<Order>(names[1]!);
+      await a.upsert(seed[0]!);
+      await b.upsert(seed[1]!);
+      await store.setCheckpoint(names[0]!, 4n);
+      await store.drop(names[0]!);
+      t.equal(await a.count(), 0);
+      t.equal(await b.count(), 1);
+      t.equal(await store.getCheckpoint(names[0]!), 4n);
+      await a.upsert(seed[2]!);
+      t.same((await a.find({ status: 'completed' })).map((d) => d._id), ['o3'], 'the collection works again, indexes and all');
+      await store.drop(`never_${randomUUID().slice(0, 8)}`);
+    });
+
     t.test('checkpoints keep bigints exactly', async (t) => {
       const name = `proj_${randomUUID().slice(0, 8)}`;
       t.equal(await store.getCheckpoint(name), null);

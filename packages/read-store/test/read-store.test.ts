@@ -1,9 +1,17 @@
 import t from 'tap';
 import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
-import { MemoryReadStore, MongoReadStore, PostgresReadStore, positionKey } from '../src/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryReadStore, MongoReadStore, PostgresReadStore, SqliteReadStore, positionKey } from '../src/index.js';
 import { readStoreContract } from './contract.js';
 
 readStoreContract('memory', async () => new MemoryReadStore());
+
+const dir = mkdtempSync(join(tmpdir(), 'comanda-read-store-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+readStoreContract('sqlite', async () => new SqliteReadStore({ filename: join(dir, 'read-models.db') }));
+readStoreContract('sqlite in memory', async () => new SqliteReadStore({ filename: ':memory:' }));
 
 if (postgresAvailable() || process.env.COMANDA_TEST_POSTGRES_URL) {
   readStoreContract('postgresql', async () => PostgresReadStore.open((await sharedPostgres()).url));

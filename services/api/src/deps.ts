@@ -1,3 +1,4 @@
+import type { LiveReports } from '@comanda/analytics';
 import type { Bus } from '@comanda/bus';
 import type { Config } from '@comanda/config';
 import type { NodeClient } from '@comanda/lightning';
@@ -33,6 +34,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Exchange rates for Lightning checkout; absent → the configured source (COMANDA_RATE_SOURCE). */
   rates?: ExchangeRates;
+  /** The owner's reports kept live (GET /reports/{name}); absent → those routes answer 503. */
+  reports?: Pick<LiveReports, 'get' | 'state'>;
   /** The clock (ms); tests move it to expire tokens and lockouts. */
   now?: () => number;
 }

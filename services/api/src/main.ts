@@ -1,3 +1,4 @@
+import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import { openBus } from '@comanda/bus';
 import { loadConfigOrExit, persistentSecret } from '@comanda/config';
 import { CommandHandler, openEventStore } from '@comanda/event-store';
@@ -40,14 +41,19 @@ const readModelsCaughtUp = async () => {
   caughtUp ||= ((await readStore.getCheckpoint('projector')) ?? -1n) >= headAtStart!;
   return caughtUp ? 'up' : 'catching up';
 };
+// The owner's reports: each replica folds the log in memory (from position 0, then live); /reports
+// answers 503 and readiness waits until the fold has caught up.
+const reports = new LiveReports(store, ALL_REPORTS, config.timezone, pino({ level: config.logLevel }).child({ part: 'reports' }));
+reports.start().catch(() => {});
 const app = await buildApp({
-  config, store, readStore, bus, gate, commands, masterKey, metrics,
+  config, store, readStore, bus, gate, commands, masterKey, metrics, reports,
   node: config.nodeUrl ? new NodeClient({ url: config.nodeUrl, password: config.nodePassword ?? '' }) : undefined,
   health: [
     { name: 'eventStore', check: async () => (await store.ping(), 'up') },
     { name: 'readStore', check: async () => (await readStore.ping(), 'up') },
     { name: 'bus', check: async () => (await bus.ping(), 'up') },
     { name: 'readModels', check: readModelsCaughtUp },
+    { name: 'reports', check: async () => reports.state },
   ],
 });
 const address = await app.listen({ host: config.host, port: config.port });
@@ -62,6 +68,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     await app.close();
+    await reports.stop();
     await Promise.all([bus.close(), readStore.close(), store.close()]);
     process.exit(0);
   });

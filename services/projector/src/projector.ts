@@ -2,6 +2,7 @@ import type { EventStore, Position, RecordedEvent, Subscription } from '@comanda
 import type { Projection } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
 import type { Logger } from 'pino';
+import { resumePosition } from './read-model-freshness.js';
 
 export type ProjectorState = 'starting' | 'live' | 'failed' | 'stopped';
 
@@ -58,7 +59,7 @@ export class Projector {
   /** Resolves once the read models include every event that was in the log at start. */
   async start(): Promise<void> {
     const { store, readStore, logger } = this.options;
-    this.processed = await readStore.getCheckpoint(this.name);
+    this.processed = await resumePosition({ store, readStore, projections: this.options.projections, name: this.name, logger });
     const head = await store.headPosition();
     const caughtUp = new Promise<void>((resolve, reject) => {
       const check = () => {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import pino from 'pino';
 import { MemoryEventStore } from '@comanda/event-store';
-import { type CheckpointStore, Reactor } from '../src/index.js';
+import { type CheckpointStore, Reactor, recentOnFirstRun } from '../src/index.js';
 
 /** Issue 18, item 6: a reaction that has not succeeded is never checkpointed, stop or not. */
 
@@ -48,4 +48,22 @@ t.test('stop during retries of an always-failing reaction leaves the checkpoint 
   await next.stop();
   t.same(again, ['s-2', 's-3'], 'the unhandled event is delivered again after a restart');
   t.equal(checkpoint.position, 3n);
+});
+
+t.test('a reactor with no checkpoint on a long log (a restored data dir) reacts to recent events only', async (t) => {
+  const store = new MemoryEventStore();
+  for (let i = 0; i < 30; i++) await store.append(`s-${i}`, [{ id: crypto.randomUUID(), type: 'Fine', data: {}, metadata: {} }], 'no_stream');
+  const seen: string[] = [];
+  const checkpoint = memoryCheckpoint();
+  const reactor = new Reactor(store, recentOnFirstRun(checkpoint, store, 5), [{ name: 'r', handles: ['Fine'], react: async (e) => void seen.push(e.stream) }], pino({ level: 'silent' }));
+  await reactor.start();
+  await until(() => seen.length >= 5);
+  await reactor.stop();
+  t.same(seen, ['s-25', 's-26', 's-27', 's-28', 's-29']);
+  t.equal(checkpoint.position, 30n, 'then it keeps its own checkpoint');
+  const short = new MemoryEventStore();
+  await short.append('s-0', [{ id: crypto.randomUUID(), type: 'Fine', data: {}, metadata: {} }], 'no_stream');
+  t.equal(await recentOnFirstRun(memoryCheckpoint(), short, 5).get(), null, 'a short log is reacted to from its start');
+  checkpoint.position = 3n;
+  t.equal(await recentOnFirstRun(checkpoint, store, 5).get(), 3n, 'a checkpoint, once written, wins');
 });

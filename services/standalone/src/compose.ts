@@ -1,10 +1,11 @@
+import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import { bootstrapFirstAdmin, buildApp, firstAdminAnnouncer, secretSafeLogging, type HealthCheck } from '@comanda/api';
 import { openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, type EventStore, openEventStore } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { openReadStore } from '@comanda/read-store';
-import { FileCheckpoint, Projector, Reactor, Relay, kitchenPublications, kitchenReactions, readStoreCheckpoint, tableOccupancy } from '@comanda/projector';
+import { FileCheckpoint, Projector, Reactor, Relay, kitchenPublications, kitchenReactions, readStoreCheckpoint, recentOnFirstRun, tableOccupancy } from '@comanda/projector';
 import { NodeClient } from '@comanda/lightning';
 import { DEFAULT_NODES, startNetwork, type SimNetwork } from '@comanda/node-sim';
 import { paymentIntake, recordAndAnnounce, startPaymentConsumer, startPaymentWatch, webhookReceiver } from '@comanda/wallet-bridge';
@@ -54,8 +55,13 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const readStore = await openReadStore(config);
   const bus = ops.bus(await openBus(config));
   const projector = new Projector({ store, readStore, projections: allProjections, logger });
-  // Rebuilding in-memory read models at start: the API listens only once they are complete.
+  // The owner's reports (packages/analytics): in-memory folds of the log from position 0, built
+  // beside the read models, complete before the API listens.
+  const reports = new LiveReports(store, ALL_REPORTS, config.timezone, logger.child({ part: 'reports' }));
+  const reportsBuilt = reports.start();
+  // The read models catch up (from their checkpoint in read-models.db, or from 0 in memory): the API listens only once they are complete.
   await projector.start();
+  await reportsBuilt;
   // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
   const checkpoint = (name: string) =>
     config.readStoreUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`));
@@ -70,7 +76,8 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const kitchenRelay = new Relay(store, bus, checkpoint('kitchen-relay'), logger, 'start', kitchenPublications(store));
   await kitchenRelay.start();
   const commands = new CommandHandler(store, undefined, ops.commandObserver);
-  const reactor = new Reactor(store, checkpoint('reactor'), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
+  // A restored data dir (no reactor checkpoint) reacts to the last 10,000 events, not to all history.
+  const reactor = new Reactor(store, config.eventStoreUrl ? checkpoint('reactor') : recentOnFirstRun(checkpoint('reactor'), store), [tableOccupancy(commands), ...kitchenReactions(commands)], logger);
   await reactor.start();
   ops.follow({ projector, relay, processManagers: reactor });
   ops.startBackups(store);
@@ -83,6 +90,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
     { name: 'relay', check: async () => relay.state },
     { name: 'kitchenRelay', check: async () => kitchenRelay.state },
     { name: 'processManagers', check: async () => reactor.state },
+    { name: 'reports', check: async () => reports.state },
   ];
   // The restaurant's Lightning node: the configured one, or the built-in simulator (restaurant and
   // customer nodes) whose restaurant node signs its webhooks with our secret.
@@ -119,7 +127,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   );
 
   await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(announcements, config.dataDir));
-  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics }, { logStream: options.logStream });
+  const app = await buildApp({ config, store, readStore, bus, commands, gate: projector, health, masterKey, node, metrics: ops.metrics, reports }, { logStream: options.logStream });
   await app.register(webhookReceiver, { intake, webhookSecret });
   const address = await app.listen({ host: config.host, port: config.port });
   if (network) {
@@ -145,6 +153,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
         await relay.stop();
         await kitchenRelay.stop();
         await projector.stop();
+        await reports.stop();
         await bus.close();
         await readStore.close();
         await ops.stopBackups();

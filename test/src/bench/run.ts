@@ -7,13 +7,15 @@ import pino from 'pino';
 import { order, orderStream, type OrderLine } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
-import { MemoryReadStore } from '@comanda/read-store';
+import { MemoryReadStore, SqliteReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import { firstCommandAfterRestart } from './first-command.js';
+import { startupBySize } from './startup.js';
 import { seatingVsTakeAway } from './seating.js';
 import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
+import { analyticsReplay } from './analytics-replay.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -82,6 +84,16 @@ async function replayAndStartup() {
   const s = seconds(start);
   const rate = count / s;
   const { heapUsed, rss } = process.memoryUsage();
+  await projector.stop();
+
+  // The same replay into the SQLite read models (the standalone's default), from an empty file.
+  const sqliteModels = new SqliteReadStore({ filename: join(dir, 'replay-read-models.db') });
+  const q = process.hrtime.bigint();
+  const intoSqlite = new Projector({ store, readStore: sqliteModels, projections: allProjections, logger: silent });
+  await intoSqlite.start();
+  const sqliteRate = count / seconds(q);
+  await intoSqlite.stop();
+  await sqliteModels.close();
 
   // Side by side: reading and parsing the same rows with no projection at all.
   const raw = new Database(join(dir, 'log.db'), { readonly: true });
@@ -95,9 +107,8 @@ async function replayAndStartup() {
   const rawRate = parsed / seconds(r);
   raw.close();
   results.push({ measure: `replay of ${count} events into the in-memory read models`, value: `${Math.round(rate)} events/s (${(rate / rawRate).toFixed(2)}× a bare read-and-parse of the log at ${Math.round(rawRate)}/s)`, target: '≥ 50,000 events/s', ok: rate >= 50_000 });
-  results.push({ measure: `start-up (open log, rebuild read models) with ${count} events`, value: `${s.toFixed(2)} s`, target: '< 5 s', ok: s < 5 });
-  results.push({ measure: 'process memory with the rebuilt read models', value: `heap ${(heapUsed / 2 ** 20).toFixed(0)} MiB, RSS ${(rss / 2 ** 20).toFixed(0)} MiB for ${count} events`, target: 'reported', ok: true });
-  await projector.stop();
+  results.push({ measure: `replay of ${count} events into the SQLite read models (first start after a restore or an upgrade)`, value: `${Math.round(sqliteRate)} events/s (${(sqliteRate / rate).toFixed(2)}× the in-memory replay, same run)`, target: 'reported', ok: true });
+  results.push({ measure: 'bench process memory with the in-memory read models rebuilt', value: `heap ${(heapUsed / 2 ** 20).toFixed(0)} MiB, RSS ${(rss / 2 ** 20).toFixed(0)} MiB for ${count} events`, target: 'reported', ok: true });
   await store.close();
 }
 
@@ -140,11 +151,15 @@ async function shapes() {
 try {
   await appends();
   await replayAndStartup();
+  results.push(await analyticsReplay(dir));
   await readYourWrites();
   results.push(...(await kitchenLatency()));
   results.push(await webhookIntake(dir));
   results.push(await seatingVsTakeAway(dir));
   results.push(...(await firstCommandAfterRestart(dir)));
+  // COMANDA_BENCH_STARTUP_SIZES=10000,100000 for a shorter run (the 1M log takes minutes to write).
+  const sizes = (process.env.COMANDA_BENCH_STARTUP_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+  results.push(...(await startupBySize(dir, sizes)));
   await shapes();
 } finally {
   rmSync(dir, { recursive: true, force: true });
