@@ -47,6 +47,21 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** A request (headers and body) must arrive within this long, or it is answered 408 and closed. */
   requestTimeoutMs: number;
+  // Lightning checkout (issue 13): exchange rates, invoice expiry, what an over-payment becomes.
+  /** Where bitcoin prices come from (COMANDA_RATE_SOURCE). */
+  rateSource: 'kraken' | 'coinbase' | 'coingecko' | 'fixed';
+  /** COMANDA_RATES: fiat per BTC by currency acronym, for the `fixed` source. */
+  fixedRates: Record<string, string>;
+  /** COMANDA_RATE_URL: the provider's base URL; null = its public one. */
+  rateUrl: string | null;
+  /** A rate older than this is never used (COMANDA_RATE_MAX_AGE_S). */
+  rateMaxAgeS: number;
+  /** How long a provider gets to answer (COMANDA_RATE_TIMEOUT_MS). */
+  rateTimeoutMs: number;
+  /** Life of a checkout invoice, and of its locked rate (COMANDA_CHECKOUT_EXPIRY_S). */
+  checkoutExpiryS: number;
+  /** Sats received beyond the bill and the tip asked: kept as a tip, or held as an over-payment to refund. */
+  lightningExcess: 'tip' | 'refund';
 }
 
 /** Bad configuration: the message names the variable, and the process stops with that one line. */
@@ -153,6 +168,41 @@ function proxies(env: Env): string[] {
   return list;
 }
 
+/** `USD=97000.00,MXN=1750000.00`: fiat per BTC, each a positive decimal, each currency one we know. */
+function fixedRates(env: Env): Record<string, string> {
+  const raw = text(env, 'COMANDA_RATES');
+  if (raw === null) return {};
+  const rates: Record<string, string> = {};
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]{3})=(\d{1,15}(?:\.\d{1,8})?)$/.exec(entry);
+    if (!m || !/[1-9]/.test(m[2]!) || !['USD', 'MXN'].includes(m[1]!.toUpperCase())) {
+      throw new ConfigError('COMANDA_RATES', `must be a list such as USD=97000.00,MXN=1750000.00 (fiat per BTC; USD and MXN) (got "${entry}")`);
+    }
+    rates[m[1]!.toUpperCase()] = m[2]!;
+  }
+  return rates;
+}
+
+function checkout(env: Env) {
+  const rates = fixedRates(env);
+  const source = text(env, 'COMANDA_RATE_SOURCE') ?? (Object.keys(rates).length ? 'fixed' : 'coingecko');
+  if (!['kraken', 'coinbase', 'coingecko', 'fixed'].includes(source)) {
+    throw new ConfigError('COMANDA_RATE_SOURCE', `must be one of kraken, coinbase, coingecko, fixed (got "${source}")`);
+  }
+  if (source === 'fixed' && Object.keys(rates).length === 0) throw new ConfigError('COMANDA_RATES', 'is required when COMANDA_RATE_SOURCE=fixed');
+  const excess = text(env, 'COMANDA_LIGHTNING_EXCESS') ?? 'tip';
+  if (excess !== 'tip' && excess !== 'refund') throw new ConfigError('COMANDA_LIGHTNING_EXCESS', `must be tip or refund (got "${excess}")`);
+  return {
+    rateSource: source as Config['rateSource'],
+    fixedRates: rates,
+    rateUrl: url(env, 'COMANDA_RATE_URL', ['http', 'https']),
+    rateMaxAgeS: integer(env, 'COMANDA_RATE_MAX_AGE_S', 120, 1, 86_400),
+    rateTimeoutMs: integer(env, 'COMANDA_RATE_TIMEOUT_MS', 3_000, 100, 60_000),
+    checkoutExpiryS: integer(env, 'COMANDA_CHECKOUT_EXPIRY_S', 600, 10, 86_400),
+    lightningExcess: excess as Config['lightningExcess'],
+  };
+}
+
 /** `sqlite:` and `memory:` name the standalone's own read stores; anything else is a shared store's URL. */
 function readStore(env: Env): Pick<Config, 'readStoreUrl' | 'embeddedReadStore'> {
   const raw = text(env, 'COMANDA_READSTORE_URL')?.toLowerCase();
@@ -212,6 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: proxies(env),
     shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    ...checkout(env),
   };
 }
 

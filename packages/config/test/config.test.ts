@@ -85,3 +85,25 @@ t.test('operations settings: metrics token, backup schedule', async (t) => {
     t.throws(() => loadConfig({ [variable]: value }), { name: 'ConfigError', variable }, `${variable}=${value}`);
   }
 });
+
+t.test('Lightning checkout: rate source, fixed rates, maximum age, expiry, excess', async (t) => {
+  const d = loadConfig({});
+  t.same([d.rateSource, d.fixedRates, d.rateUrl, d.rateMaxAgeS, d.rateTimeoutMs, d.checkoutExpiryS, d.lightningExcess], ['coingecko', {}, null, 120, 3000, 600, 'tip']);
+  const fixed = loadConfig({ COMANDA_RATES: 'usd=97000.00, MXN=1750000' });
+  t.equal(fixed.rateSource, 'fixed', 'fixed rates given: the fixed source');
+  t.same(fixed.fixedRates, { USD: '97000.00', MXN: '1750000' });
+  t.equal(loadConfig({ COMANDA_RATE_SOURCE: 'kraken', COMANDA_RATE_URL: 'http://127.0.0.1:9999' }).rateUrl, 'http://127.0.0.1:9999');
+  for (const [env, variable] of [
+    [{ COMANDA_RATE_SOURCE: 'bitstamp' }, 'COMANDA_RATE_SOURCE'],
+    [{ COMANDA_RATE_SOURCE: 'fixed' }, 'COMANDA_RATES'],
+    [{ COMANDA_RATES: 'USD=0' }, 'COMANDA_RATES'],
+    [{ COMANDA_RATES: 'EUR=90000' }, 'COMANDA_RATES'],
+    [{ COMANDA_RATES: 'USD=abc' }, 'COMANDA_RATES'],
+    [{ COMANDA_RATE_MAX_AGE_S: '0' }, 'COMANDA_RATE_MAX_AGE_S'],
+    [{ COMANDA_CHECKOUT_EXPIRY_S: '5' }, 'COMANDA_CHECKOUT_EXPIRY_S'],
+    [{ COMANDA_LIGHTNING_EXCESS: 'keep' }, 'COMANDA_LIGHTNING_EXCESS'],
+    [{ COMANDA_RATE_URL: 'ftp://x' }, 'COMANDA_RATE_URL'],
+  ] as Array<[Record<string, string>, string]>) {
+    t.throws(() => loadConfig(env), new RegExp(variable), variable);
+  }
+});

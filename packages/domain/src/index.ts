@@ -23,4 +23,7 @@ export * from './bills/ticket.js';
 export * from './bills/shift.js';
 export * from './bills/z-report.js';
 export * from './bills/base-currency.js';
+export * from './bills/sats.js';
+export * from './bills/ticket-lightning.js';
+export * from './bills/ticket-lightning-decide.js';
 export * from './kitchen/kitchen-ticket.js';

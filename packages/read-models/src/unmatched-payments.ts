@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { OrderEvent, PaymentFlag, UnmatchedPaymentEvent } from '@comanda/domain';
+import type { LightningFlag, OrderEvent, PaymentFlag, TicketEvent, UnmatchedPaymentEvent } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 
@@ -8,13 +8,15 @@ import { type Projection, type Tracked, updateDocument } from './projection.js';
  * something that is not an order (`unknown_reference`), or reached an order that had ended, was
  * deleted or was already paid (the order decider's flag). The money is recorded either way.
  */
-export type UnmatchedReason = 'no_reference' | 'unknown_reference' | PaymentFlag;
+export type UnmatchedReason = 'no_reference' | 'unknown_reference' | PaymentFlag | LightningFlag;
 
 export type UnmatchedPaymentView = Tracked & {
   payment_hash: string;
   amount_sat: number;
   external_id: string | null;
   order_id: string | null;
+  /** The ticket a Lightning checkout payment reached (flagged by the ticket decider). */
+  ticket_id?: string | null;
   reason: UnmatchedReason;
   received_at: number;
   payer_note: string | null;
@@ -24,10 +26,19 @@ export const UNMATCHED_PAYMENTS = 'unmatched_payments';
 
 export const unmatchedPaymentsProjection: Projection = {
   name: 'unmatchedPayments',
-  handles: ['UnmatchedPaymentReceived', 'OrderPaymentReceived'],
+  handles: ['UnmatchedPaymentReceived', 'OrderPaymentReceived', 'LightningPaymentFlagged'],
   collections: { [UNMATCHED_PAYMENTS]: [{ received_at: -1 }] },
   async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as (OrderEvent | UnmatchedPaymentEvent) & RecordedEvent;
+    const e = event as unknown as (OrderEvent | UnmatchedPaymentEvent | TicketEvent) & RecordedEvent;
+    if (e.type === 'LightningPaymentFlagged') {
+      const { paymentHash, amountSat, receivedAt, reason } = e.data;
+      const ticketId = event.stream.slice('ticket-'.length);
+      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), paymentHash, event, () => ({
+        _id: paymentHash, payment_hash: paymentHash, amount_sat: amountSat, external_id: ticketId, order_id: null, ticket_id: ticketId,
+        reason, received_at: receivedAt, payer_note: null,
+      }));
+      return;
+    }
     if (e.type === 'UnmatchedPaymentReceived') {
       const p = e.data;
       await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), p.paymentHash, event, () => ({

@@ -10,3 +10,8 @@ export { type PlaceOrder, placeOrder } from './orders/placeOrder.js';
 export { type UpdateOrder, type UpdateOrderPolicy, deleteOrder, updateOrder } from './orders/updateOrder.js';
 export { addTable, orderIsOpen, setUpTable } from './floor/setUpTable.js';
 export { type HashPin, addStaff, changeStaff, removeStaff } from './staff/changeStaff.js';
+export * from './checkout/ports.js';
+export * from './checkout/checkoutTicket.js';
+export * from './checkout/settleLightningPayment.js';
+export * from './checkout/refund-destination.js';
+export * from './checkout/refundLightningPayment.js';

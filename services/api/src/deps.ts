@@ -5,6 +5,7 @@ import type { NodeClient } from '@comanda/lightning';
 import type { CommandHandler, EventStore, Position } from '@comanda/event-store';
 import type { Metrics } from '@comanda/metrics';
 import type { ReadStore } from '@comanda/read-store';
+import type { ExchangeRates } from '@comanda/rates';
 
 /** Read-your-writes: resolves once the read models include a position (false on timeout). */
 export interface ConsistencyGate {
@@ -31,6 +32,8 @@ export interface AppDeps {
   node?: NodeClient;
   /** Counters for GET /metrics; absent → the app keeps its own (HTTP figures only). */
   metrics?: Metrics;
+  /** Exchange rates for Lightning checkout; absent → the configured source (COMANDA_RATE_SOURCE). */
+  rates?: ExchangeRates;
   /** The owner's reports kept live (GET /reports/{name}); absent → those routes answer 503. */
   reports?: Pick<LiveReports, 'get' | 'state'>;
   /** The clock (ms); tests move it to expire tokens and lockouts. */

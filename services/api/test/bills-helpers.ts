@@ -4,8 +4,8 @@ import { setUpRestaurant } from './restaurant.js';
 export type Role = 'admin' | 'manager' | 'waiter' | 'kitchen';
 
 /** A restaurant with staff of every role and a helper per role that answers {status, body, headers}. */
-export async function billsService(env: Record<string, string> = {}) {
-  const h = await testApp(env);
+export async function billsService(env: Record<string, string> = {}, extraDeps: Parameters<typeof testApp>[3] = {}) {
+  const h = await testApp(env, {}, undefined, extraDeps);
   const admin = await h.as('admin');
   const r = await setUpRestaurant(h.app, admin);
   const cookies: Record<Role, string> = { admin, manager: await h.as('manager'), waiter: await h.as('waiter'), kitchen: await h.as('kitchen') };

@@ -22,7 +22,7 @@ export async function testApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
   extraRoutes?: (app: FastifyInstance) => void,
-  extraDeps: Pick<AppDeps, 'node' | 'metrics' | 'reports'> = {},
+  extraDeps: Pick<AppDeps, 'node' | 'metrics' | 'reports' | 'rates'> = {},
 ) {
   const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), ...overrides };
   const metrics = extraDeps.metrics;

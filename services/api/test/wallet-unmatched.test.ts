@@ -37,10 +37,10 @@ t.test('GET /wallet/unmatched: unmatched and flagged payments for managers, newe
   const res = await h.app.inject({ method: 'GET', url: '/wallet/unmatched', headers: { cookie: manager } });
   t.equal(res.statusCode, 200);
   t.same(res.json(), [
-    { paymentHash: hash(5), amountSat: 500, externalId: null, orderId: null, reason: 'no_reference', receivedAt: 5000, payerNote: 'tip' },
-    { paymentHash: hash(4), amountSat: 400, externalId: deleted, orderId: deleted, reason: 'order_deleted', receivedAt: 4000, payerNote: null },
-    { paymentHash: hash(3), amountSat: 300, externalId: cancelled, orderId: cancelled, reason: 'order_cancelled', receivedAt: 3000, payerNote: null },
-    { paymentHash: hash(2), amountSat: 200, externalId: paidTwice, orderId: paidTwice, reason: 'order_already_paid', receivedAt: 2000, payerNote: null },
+    { paymentHash: hash(5), amountSat: 500, externalId: null, orderId: null, ticketId: null, reason: 'no_reference', receivedAt: 5000, payerNote: 'tip' },
+    { paymentHash: hash(4), amountSat: 400, externalId: deleted, orderId: deleted, ticketId: null, reason: 'order_deleted', receivedAt: 4000, payerNote: null },
+    { paymentHash: hash(3), amountSat: 300, externalId: cancelled, orderId: cancelled, ticketId: null, reason: 'order_cancelled', receivedAt: 3000, payerNote: null },
+    { paymentHash: hash(2), amountSat: 200, externalId: paidTwice, orderId: paidTwice, ticketId: null, reason: 'order_already_paid', receivedAt: 2000, payerNote: null },
   ], 'the first payment of an open order is not on the list');
   const paged = await h.app.inject({ method: 'GET', url: '/wallet/unmatched?limit=1&offset=1', headers: { cookie: manager } });
   t.same(paged.json().map((p: { paymentHash: string }) => p.paymentHash), [hash(4)]);

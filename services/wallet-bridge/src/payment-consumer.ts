@@ -1,6 +1,7 @@
 import type { Bus, BusSubscription } from '@comanda/bus';
 import { DomainError, order, orderStream, unmatchedPayment, unmatchedPaymentStream } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
+import { settleLightningPayment } from '@comanda/workflows';
 import type { Logger } from 'pino';
 import { PAYMENT_RECEIVED, parsePaymentReceived, type PaymentReceived } from './payment-received.js';
 
@@ -8,13 +9,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const PAYMENT_CONSUMER = 'wallet-payments';
 
 export interface RecordedPayment {
-  where: 'order' | 'unmatched';
+  where: 'ticket' | 'order' | 'unmatched';
   /** False when this payment hash was already recorded (a redelivery, or webhook and reconciliation both). */
   recorded: boolean;
 }
 
 /**
- * A received payment becomes events: on its order when externalId names one (the order decider
+ * A received payment becomes events: on its ticket when externalId names one (Lightning checkout,
+ * valued at the invoice's locked rate: packages/workflows/src/checkout), on its order when it names one (the order decider
  * ignores a hash it has seen, and flags a late or odd payment), otherwise on its own unmatched-payment
  * stream. Both are idempotent per payment hash, so any number of deliveries record it once; a failure
  * throws, and whoever delivered it tries again.
@@ -22,6 +24,8 @@ export interface RecordedPayment {
 export async function recordReceivedPayment(commands: CommandHandler, payment: PaymentReceived): Promise<RecordedPayment> {
   const context = { userId: null, correlationId: payment.paymentHash };
   if (payment.externalId && UUID.test(payment.externalId)) {
+    const settled = await settleLightningPayment(commands, payment);
+    if (settled) return { where: 'ticket', recorded: settled.recorded };
     try {
       const { events } = await commands.handle(order, orderStream(payment.externalId.toLowerCase()), {
         type: 'recordPayment', paymentHash: payment.paymentHash, amountSat: payment.amountSat, receivedAt: payment.timestamp,

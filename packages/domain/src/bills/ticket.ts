@@ -2,6 +2,8 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
 import { type Cents, fromCents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentDetails, type PaymentMethod, type TillMethod } from './payment-methods.js';
+import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning } from './ticket-lightning.js';
+import { decideLightning, evolveLightning, refundableCents, type LightningCommand, type LightningEvent } from './ticket-lightning-decide.js';
 
 /**
  * One ticket (the bill a guest pays, `ticket-<id>`): its lines or its share of an even split, its
@@ -61,8 +63,12 @@ export interface Ticket {
   voided: Record<string, { amountCents: Cents; reason: string }>;
   paidAt: number | null;
   cancelledAt: number | null;
+  /** Checkout invoices and Lightning refunds (ticket-lightning.ts). */
+  lightning: TicketLightning;
   version: number;
 }
+
+export type { LightningFlag, LightningInvoice, LightningRefund };
 
 export type TicketEvent =
   | { type: 'TicketIssued'; data: TicketIssue }
@@ -70,7 +76,8 @@ export type TicketEvent =
   | { type: 'TicketPaid'; data: { at: number } }
   | { type: 'PaymentRefunded'; data: TicketRefund }
   | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
-  | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } };
+  | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } }
+  | LightningEvent;
 
 export type TicketCommand =
   | { type: 'issueTicket'; issue: TicketIssue }
@@ -83,7 +90,8 @@ export type TicketCommand =
   | { type: 'refundPayment'; refundId: string; paymentId: string; amountCents: Cents; reason: string; shiftId: string | null; by: string | null; at: number }
   | { type: 'cancelTicket'; reason: string; by: string | null; at: number }
   /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
-  | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number };
+  | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number }
+  | LightningCommand;
 
 const sum = <T>(items: Iterable<T>, f: (item: T) => number) => { let s = 0; for (const i of items) s += f(i); return s; };
 
@@ -101,19 +109,19 @@ export function ticketFigures(t: Ticket) {
 
 const money = (cents: Cents) => fromCents(cents).toFixed(2);
 
-function live(t: Ticket): Ticket & { issue: TicketIssue; status: TicketStatus } {
+export function live(t: Ticket): Ticket & { issue: TicketIssue; status: TicketStatus } {
   if (!t.issue || !t.status) throw notFound();
   return t as Ticket & { issue: TicketIssue; status: TicketStatus };
 }
 
-function payable(t: Ticket & { status: TicketStatus }): void {
+export function payable(t: Ticket & { status: TicketStatus }): void {
   if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is cancelled');
   if (t.status === TICKET_STATUS.paid) throw conflict('The ticket is already paid');
 }
 
 const noOpenShift = () => conflict('No open shift', { reason: 'cash must be counted: open a shift first' });
 
-function settles(t: Ticket & { issue: TicketIssue }, appliedCents: Cents, at: number): TicketEvent[] {
+export function settles(t: Ticket & { issue: TicketIssue }, appliedCents: Cents, at: number): TicketEvent[] {
   const before = sum(Object.values(t.payments), (p) => p.amountCents);
   return t.status === TICKET_STATUS.pending && before + appliedCents >= ticketFigures(t).subtotal ? [{ type: 'TicketPaid', data: { at } }] : [];
 }
@@ -150,7 +158,7 @@ function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, comm
 }
 
 export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
-  initialState: () => ({ issue: null, status: null, payments: {}, refunds: [], voided: {}, paidAt: null, cancelledAt: null, version: 0 }),
+  initialState: () => ({ issue: null, status: null, payments: {}, refunds: [], voided: {}, paidAt: null, cancelledAt: null, lightning: emptyLightning(), version: 0 }),
 
   decide(command, state) {
     switch (command.type) {
@@ -206,7 +214,7 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
         if (!command.reason.trim()) throw validationFailed([{ field: 'reason', message: 'is required' }]);
         if (!Number.isSafeInteger(command.amountCents) || command.amountCents < 1) throw validationFailed([{ field: 'amount', message: 'must be more than 0' }]);
         if (t.refunds.some((r) => r.refundId === command.refundId)) return [];
-        const refundable = payment.amountCents + payment.tipCents + payment.overpaidCents - payment.refundedCents;
+        const refundable = refundableCents(t, payment);
         if (command.amountCents > refundable) {
           throw conflict(`A refund cannot exceed what is left of that payment (${money(refundable)})`, { refundable: fromCents(refundable) });
         }
@@ -216,6 +224,12 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
       }
       case 'voidLine':
         return voidLine(live(state), command);
+      case 'recordLightningInvoice':
+      case 'settleLightningPayment':
+      case 'requestLightningRefund':
+      case 'recordLightningRefundSent':
+      case 'recordLightningRefundFailed':
+        return decideLightning(command, state);
       case 'cancelTicket': {
         const t = live(state);
         if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is already cancelled');
@@ -230,8 +244,13 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
     switch (event.type) {
       case 'TicketIssued':
         return { ...state, issue: event.data, status: TICKET_STATUS.pending, version };
-      case 'PaymentTaken':
-        return { ...state, payments: { ...state.payments, [event.data.paymentId]: { ...event.data, refundedCents: 0 } }, version };
+      case 'PaymentTaken': {
+        const payments = { ...state.payments, [event.data.paymentId]: { ...event.data, refundedCents: 0 } };
+        const d = event.data.details;
+        // A Lightning payment is known by its hash from now on: recorded once, its invoice used up.
+        const lightning = d.method === 'lightning' ? { ...state.lightning, received: { ...state.lightning.received, [d.paymentHash]: true as const } } : state.lightning;
+        return { ...state, payments, lightning, version };
+      }
       case 'TicketPaid':
         return { ...state, status: TICKET_STATUS.paid, paidAt: event.data.at, version };
       case 'PaymentRefunded': {
@@ -245,6 +264,8 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
         const { lineId, amountCents, reason } = event.data;
         return { ...state, voided: { ...state.voided, [lineId]: { amountCents, reason } }, version };
       }
+      default:
+        return { ...state, lightning: evolveLightning(state.lightning, event), version };
     }
   },
 };

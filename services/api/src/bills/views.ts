@@ -6,8 +6,13 @@ const Money = (description?: string) => Type.Number(description ? { description 
 
 export const PaymentSchema = Type.Object({
   id: Type.String(),
-  method: Type.String({ description: 'cash, credit_card, debit_card (lightning later)' }),
-  amount: Money('what went to the bill'),
+  method: Type.String({ description: 'cash, credit_card, debit_card, lightning' }),
+  amount: Money('what went to the bill, plus any over-payment held'),
+  overpaid: Type.Optional(Money('received beyond the due and the tip, held for a refund')),
+  sats: Type.Optional(Type.Integer({ description: 'lightning: sats received' })),
+  rate: Type.Optional(Type.Number({ description: 'lightning: the invoice rate (fiat per BTC) it was valued at' })),
+  payment_hash: Type.Optional(Type.String()),
+  flag: Type.Optional(Type.String({ description: 'lightning: why a manager should look (paid_after_expiry, ticket_already_paid, ticket_cancelled, overpaid)' })),
   tip: Money(),
   tendered: Type.Optional(Money('cash handed over')),
   change: Type.Optional(Money('cash given back')),
@@ -40,6 +45,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const paymentResponse = (p: PaymentView) => ({
   id: p.id, method: p.method, amount: fromCents(p.amount_cents + p.overpaid_cents), tip: fromCents(p.tip_cents),
   ...(p.details.method === 'cash' ? { tendered: fromCents(p.details.tenderedCents), change: fromCents(p.details.changeCents) } : {}),
+  ...(p.details.method === 'lightning'
+    ? { overpaid: fromCents(p.overpaid_cents), sats: p.details.sats, rate: Number(p.details.rate), payment_hash: p.details.paymentHash, ...(p.details.flag ? { flag: p.details.flag } : {}) }
+    : {}),
   refunded: fromCents(p.refunded_cents), shift_id: p.shift_id, taken_at: iso(p.taken_at),
 });
 

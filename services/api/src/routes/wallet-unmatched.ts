@@ -10,15 +10,19 @@ const UnmatchedPayment = Type.Object({
   amountSat: Type.Integer(),
   externalId: Type.Union([Type.String(), Type.Null()]),
   orderId: Type.Union([Type.String(), Type.Null()], { description: 'the order the payment was recorded on, when it reached one' }),
-  reason: Type.Union(['no_reference', 'unknown_reference', 'order_completed', 'order_cancelled', 'order_deleted', 'order_already_paid'].map((r) => Type.Literal(r)), {
-    description: 'no_reference: the invoice named no order; unknown_reference: it named no order that exists; order_*: the order had ended, was deleted or was already paid when the money arrived',
+  ticketId: Type.Union([Type.String(), Type.Null()], { description: 'the ticket a Lightning checkout payment was recorded on' }),
+  reason: Type.Union([
+    'no_reference', 'unknown_reference', 'order_completed', 'order_cancelled', 'order_deleted', 'order_already_paid',
+    'unknown_invoice', 'paid_after_expiry', 'ticket_already_paid', 'ticket_cancelled', 'overpaid',
+  ].map((r) => Type.Literal(r)), {
+    description: 'no_reference: the invoice named no order; unknown_reference: it named no order that exists; order_*: the order had ended, was deleted or was already paid when the money arrived; for a ticket (Lightning checkout): unknown_invoice (not an invoice checkout made: recorded in sats only), paid_after_expiry (applied at the expired invoice rate), ticket_already_paid / ticket_cancelled (held for a refund), overpaid (the excess held for a refund)',
   }),
   receivedAt: Type.Integer({ description: 'ms since epoch' }),
   payerNote: Type.Union([Type.String(), Type.Null()]),
 });
 
 const view = (p: UnmatchedPaymentView) => ({
-  paymentHash: p.payment_hash, amountSat: p.amount_sat, externalId: p.external_id, orderId: p.order_id,
+  paymentHash: p.payment_hash, amountSat: p.amount_sat, externalId: p.external_id, orderId: p.order_id, ticketId: p.ticket_id ?? null,
   reason: p.reason, receivedAt: p.received_at, payerNote: p.payer_note,
 });
 

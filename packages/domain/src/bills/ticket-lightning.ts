@@ -1,0 +1,88 @@
+import { centsForSats } from './sats.js';
+
+/**
+ * Lightning on a ticket (issue 13): the invoices checkout created for it, each with the rate it
+ * locked, and the refunds sent back over Lightning. Kept in the ticket's own stream, so a payment is
+ * valued against exactly the invoice it paid, and a refund is reserved against exactly what is left
+ * of its payment, in the same append as the check.
+ */
+export interface LightningInvoice {
+  paymentHash: string;
+  /** BOLT11, as the node made it. */
+  invoice: string;
+  amountSat: number;
+  /** What the invoice asks, in the ticket's currency: the bill part and the tip on top. */
+  billCents: number;
+  tipCents: number;
+  /** Fiat per BTC, locked for the invoice's life; its source and the quote's time. */
+  rate: string;
+  rateSource: string;
+  rateAt: number;
+  createdAt: number;
+  expiresAt: number;
+  /** What sats beyond the invoice become (COMANDA_LIGHTNING_EXCESS when it was made). */
+  excess: 'tip' | 'refund';
+}
+
+/** Why a Lightning payment on a ticket is on the manager's list (the money is recorded either way). */
+export type LightningFlag = 'unknown_invoice' | 'paid_after_expiry' | 'ticket_already_paid' | 'ticket_cancelled' | 'overpaid';
+
+export interface LightningRefund {
+  refundId: string;
+  paymentId: string;
+  amountCents: number;
+  sats: number;
+  rate: string;
+  valuation: 'then' | 'now';
+  /** What the customer gave (an invoice or a Lightning address) and the invoice actually paid. */
+  destination: string;
+  invoice: string;
+  paymentHash: string;
+  reason: string;
+  by: string | null;
+  at: number;
+}
+
+export interface TicketLightning {
+  invoices: Record<string, LightningInvoice>;
+  /** The invoice checkout hands out while it is live and unpaid. */
+  current: string | null;
+  /** Payment hashes recorded on this ticket (exactly once each). */
+  received: Record<string, true>;
+  refunds: Record<string, LightningRefund & { status: 'requested' | 'sent' | 'failed'; failure: string | null; feesSat?: number }>;
+}
+
+export const emptyLightning = (): TicketLightning => ({ invoices: {}, current: null, received: {}, refunds: {} });
+
+/** The invoice checkout may hand out again at `now` for this bill and tip, if any. */
+export function liveInvoice(l: TicketLightning, billCents: number, tipCents: number, now: number): LightningInvoice | null {
+  const current = l.current ? l.invoices[l.current] : undefined;
+  if (!current || l.received[current.paymentHash] || now >= current.expiresAt) return null;
+  return current.billCents === billCents && current.tipCents === tipCents ? current : null;
+}
+
+/**
+ * What a received payment is worth at its invoice's locked rate, in cents. Paid in full, the invoice's
+ * own figures count (the sats were rounded up from them) plus whatever came beyond; short, the sats
+ * at the rate, rounded down.
+ */
+export function valueOfPayment(invoice: LightningInvoice, amountSat: number): number {
+  if (amountSat >= invoice.amountSat) return invoice.billCents + invoice.tipCents + centsForSats(amountSat - invoice.amountSat, invoice.rate);
+  return centsForSats(amountSat, invoice.rate);
+}
+
+/**
+ * Splits a payment's value over the ticket: the bill first (never more than is due), then the tip the
+ * invoice asked, then the excess: a tip or an over-payment to refund, as the invoice says. A ticket
+ * that is no longer pending takes nothing: all of it is held for a refund.
+ */
+export function splitPayment(invoice: LightningInvoice, valueCents: number, dueCents: number, pending: boolean) {
+  if (!pending) return { amountCents: 0, tipCents: 0, overpaidCents: valueCents };
+  const amountCents = Math.min(valueCents, dueCents);
+  const rest = valueCents - amountCents;
+  const askedTip = Math.min(rest, invoice.tipCents);
+  const extra = rest - askedTip;
+  return invoice.excess === 'tip'
+    ? { amountCents, tipCents: askedTip + extra, overpaidCents: 0 }
+    : { amountCents, tipCents: askedTip, overpaidCents: extra };
+}
