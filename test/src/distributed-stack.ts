@@ -75,7 +75,7 @@ async function startServices(root: string, postgres: PostgresServer, replicas: n
     COMANDA_WALLET_PASSWORD: 'e2e-wallet-password',
     COMANDA_TIMEZONE: 'America/Mexico_City',
   };
-  const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector') }, /projector live/, true);
+  const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector'), PORT: String(await freePort()) }, /projector live/, true);
   started.push(projector);
   await projector.start();
   // It announces itself in its info-level log.

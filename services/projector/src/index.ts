@@ -6,3 +6,4 @@ export { replay, type ReplayReport } from './replay.js';
 export { Reactor, type Reaction } from './reactor.js';
 export { tableOccupancy } from './process-managers/table-occupancy.js';
 export { kitchenTickets, orderStatusFromKitchen, kitchenReactions } from './process-managers/kitchen.js';
+export { projections, relay, kitchenRelay, reactions, allReactions } from './parts.js';
