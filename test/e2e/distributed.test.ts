@@ -58,6 +58,23 @@ if (!postgresAvailable() || !natsServerAvailable()) {
     }
     t.equal(((await b.get(`/tables/by-space/${space}`)).body as unknown[]).length, 8);
 
+    t.test('each process answers /health for the parts it runs; the API reaches the configured node', async (t) => {
+      const health = async (url: string) => {
+        const res = await fetch(`${url}/health`);
+        return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
+      };
+      const apiHealth = await health(urlA);
+      t.equal(apiHealth.status, 200, JSON.stringify(apiHealth.checks));
+      t.same(Object.keys(apiHealth.checks).sort(), ['bus', 'eventStore', 'lightningNode', 'readModels', 'readStore'], 'API: stores, bus, the projector\'s read models, the node');
+      await eventually(async () => (await health(stack.projectorUrl)).status === 200, 'the projector to be healthy');
+      t.same(Object.keys((await health(stack.projectorUrl)).checks).sort(), ['bus', 'eventStore', 'kitchenRelay', 'processManagers', 'projector', 'readStore', 'relay'], 'projector: every part it runs');
+      await eventually(async () => (await health(stack.bridgeUrl)).status === 200, 'the bridge to be healthy');
+      t.ok('walletBridge' in (await health(stack.bridgeUrl)).checks, 'wallet bridge: its reconciliation');
+      t.equal((await fetch(`${stack.projectorUrl}/health/ready`)).status, 200);
+      const invoice = await b.post('/wallet/createinvoice', { description: 'health', amountSat: 1 });
+      t.equal(invoice.status, 200, `the API reaches COMANDA_NODE_URL (${JSON.stringify(invoice.body)})`);
+    });
+
     t.test('a dinner service through both replicas alternately; the kitchen sees it on NATS', async (t) => {
       const order = ok(await a.post('/orders', { user_id: me, table_id: tables[0], waiter: 'Ana', status: 'pending', total: 0 }), 201).id;
       t.equal(ok(await b.get(`/orders/${order}`), 200).status, 'pending', 'POST on A, GET on B sees it');
