@@ -35,7 +35,7 @@ export async function startStandalone(env: Record<string, string>): Promise<Stan
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`standalone did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`standalone did not start:\n${out}`)), 90_000);
     const onData = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
