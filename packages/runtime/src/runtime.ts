@@ -63,6 +63,8 @@ export interface RunningPart {
 /** One piece of Comanda a process may run; a main is the list of parts it chooses. */
 export interface Part {
   name: string;
+  /** The part talks to the Lightning node: the process's health then includes the node's. */
+  usesNode?: boolean;
   /** Before any store is opened (the standalone's data dir lock); returns its release. */
   prepare?(config: Config): (() => void) | void;
   start(runtime: Runtime): Promise<RunningPart | void>;
@@ -163,6 +165,9 @@ async function start(
       if (started.stop) cleanups.push(started.stop);
     }
   }
+  // Whichever part uses the node (API, wallet bridge), the process is ready only while it answers.
+  const node = runtime.node;
+  if (node && parts.some((p) => p.usesNode)) runtime.health.push({ name: 'lightningNode', check: async () => (await node.client.getInfo(), 'up') });
   if (options.exitWhenFailed) {
     const watchdog = setInterval(() => {
       const failed = [...followers].find(([, f]) => f.state === 'failed');

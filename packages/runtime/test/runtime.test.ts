@@ -57,6 +57,12 @@ t.test('without a node configured there is none; with COMANDA_NODE_URL every par
   const none = await createRuntime(config, [probe], { listen: false });
   await none.close();
   const withNode = await createRuntime(loadConfig({ COMANDA_DATA_DIR: dataDir, LOG_LEVEL: 'silent', COMANDA_NODE_URL: 'http://127.0.0.1:9', COMANDA_NODE_PASSWORD: 'pw' }), [probe], { listen: false });
+  t.notOk(withNode.runtime.health.some((h) => h.name === 'lightningNode'), 'no part uses the node: its health is not the process\'s');
   await withNode.close();
   t.same(seen, [undefined, { url: 'http://127.0.0.1:9', password: 'pw' }]);
+  const user = await createRuntime(loadConfig({ COMANDA_DATA_DIR: dataDir, LOG_LEVEL: 'silent', COMANDA_NODE_URL: 'http://127.0.0.1:9', COMANDA_NODE_PASSWORD: 'pw' }), [{ ...probe, usesNode: true }], { listen: false });
+  const check = user.runtime.health.find((h) => h.name === 'lightningNode');
+  t.ok(check, 'a part that uses the node makes the node part of the process\'s health');
+  await t.rejects(check!.check(), 'an unreachable node fails the check');
+  await user.close();
 });

@@ -10,6 +10,7 @@ import { PollingCheckpointGate } from './polling-gate.js';
  */
 export const api = (): Part => ({
   name: 'api',
+  usesNode: true,
   async start(rt) {
     const { config, store, readStore, bus, commands, metrics } = rt;
     let gate = rt.readModels;
@@ -29,7 +30,6 @@ export const api = (): Part => ({
       });
     }
     const node = rt.node;
-    if (node) rt.health.push({ name: 'lightningNode', check: async () => (await node.client.getInfo(), 'up') });
     const masterKey = rt.secret('master-key', config.masterKey);
     await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(rt.announcements, config.dataDir));
     const app = await buildApp(
