@@ -156,7 +156,7 @@ if (!postgresAvailable() || !natsServerAvailable()) {
     });
 
     t.test('restart PostgreSQL: processes reconnect, acknowledged writes are all there', async (t) => {
-      const before = ((await b.get('/orders?limit=500')).body as Array<{ id: string }>).map((o) => o.id);
+      const before = (ok(await b.get('/orders?limit=500'), 200) as unknown as Array<{ id: string }>).map((o) => o.id);
       await stack.postgres.crash();
       await stack.postgres.start();
       let order: string | undefined;
@@ -166,7 +166,7 @@ if (!postgresAvailable() || !natsServerAvailable()) {
         return res.status === 201;
       }, 'a write after the restart', 30_000);
       await eventually(async () => (ok(await sameSession(a, stack.urls[0]!).get(`/orders/${order}`), 200).waiter as string) === 'Dani', 'the projector to catch up after the restart', 30_000);
-      const after = ((await b.get('/orders?limit=500')).body as Array<{ id: string }>).map((o) => o.id);
+      const after = (ok(await b.get('/orders?limit=500'), 200) as unknown as Array<{ id: string }>).map((o) => o.id);
       t.ok(before.every((id) => after.includes(id)), `all ${before.length} orders acknowledged before the restart are there`);
     });
   });
