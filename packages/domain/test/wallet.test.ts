@@ -1,5 +1,5 @@
 import t from 'tap';
-import { unmatchedPayment, walletActivity, walletUnlockOpen, type WalletActivityEvent } from '../src/index.js';
+import { type WalletActivityEvent, type WalletPaymentEvent, unmatchedPayment, walletActivity, walletPayment, walletUnlockOpen } from '../src/index.js';
 import { given } from './given.js';
 
 const unlocked = (sessionId: string, at: number, expiresAt: number): WalletActivityEvent => ({
@@ -38,4 +38,19 @@ t.test('unmatched payments: recorded once per payment hash', async (t) => {
   const received = { type: 'UnmatchedPaymentReceived' as const, data: payment };
   t.same(given(unmatchedPayment, []).when({ type: 'recordUnmatchedPayment', payment }), { events: [received] });
   t.same(given(unmatchedPayment, [received]).when({ type: 'recordUnmatchedPayment', payment }), { events: [] });
+});
+
+t.test('a payment sent: requested once, then its first outcome stands', async (t) => {
+  const request = { kind: 'invoice' as const, by: 'admin-1', amountSat: 1000, target: 'lnbc1…', paymentHash: 'ab'.repeat(32), fingerprint: 'f1' };
+  const requested: WalletPaymentEvent = { type: 'WalletPaymentRequested', data: { ...request, paymentId: 'p1', at: 5 } };
+  t.same(given(walletPayment, []).when({ type: 'requestPayment', paymentId: 'p1', request, at: 5 }), { events: [requested] });
+  t.same(given(walletPayment, [requested]).when({ type: 'requestPayment', paymentId: 'p1', request, at: 6 }), { events: [] }, 'a retry asks nothing new');
+  const succeeded: WalletPaymentEvent = { type: 'WalletPaymentSucceeded', data: { outcome: { paymentId: 'n1', feesSat: 2 }, at: 7 } };
+  t.same(given(walletPayment, [requested]).when({ type: 'recordSuccess', outcome: { paymentId: 'n1', feesSat: 2 }, at: 7 }), { events: [succeeded] });
+  t.same(given(walletPayment, [requested, succeeded]).when({ type: 'recordFailure', code: 'expired', reason: 'late', at: 8 }), { events: [] }, 'a late answer does not rewrite history');
+  t.same(given(walletPayment, [requested]).when({ type: 'recordFailure', code: 'insufficient_funds', reason: 'no funds', at: 8 }), {
+    events: [{ type: 'WalletPaymentFailed', data: { code: 'insufficient_funds', reason: 'no funds', at: 8 } }],
+  });
+  t.same(given(walletPayment, []).when({ type: 'recordSuccess', outcome: {}, at: 1 }), { events: [] }, 'no outcome without a request');
+  t.match(given(walletPayment, [requested, succeeded]).state, { status: 'succeeded', request: { kind: 'invoice', amountSat: 1000, fingerprint: 'f1' }, outcome: { paymentId: 'n1' } });
 });

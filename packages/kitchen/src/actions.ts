@@ -1,4 +1,4 @@
-import { isActive, kitchenTicket, kitchenTicketStream, order, orderStream, ticketFinished } from '@comanda/domain';
+import { isOpen, kitchenTicket, kitchenTicketStream, order, orderStream, ticketFinished } from '@comanda/domain';
 import type { CommandContext, CommandResult } from '@comanda/event-store';
 import type { KitchenCommands } from './reconcile.js';
 
@@ -28,7 +28,7 @@ export const recallTicket = (commands: KitchenCommands, ticketId: string, at: nu
  */
 export async function orderFollowsKitchen(commands: KitchenCommands, orderId: string, at: number, context: CommandContext = {}): Promise<void> {
   const { state: o } = await commands.state(order, orderStream(orderId));
-  if (!o.orderId || o.deleted || !o.status || !isActive(o.status)) return;
+  if (!isOpen(o)) return;
   const ticketIds = [...new Set(Object.values(o.fired).map((l) => l.ticketId))];
   if (ticketIds.length === 0) return;
   const tickets = await Promise.all(ticketIds.map(async (id) => (await commands.state(kitchenTicket, kitchenTicketStream(id))).state));

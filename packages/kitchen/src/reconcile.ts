@@ -1,5 +1,5 @@
 import {
-  FLOOR_STREAM, type Decider, type DomainEvent, type FiredLine, floor, isActive, kitchenTicket, kitchenTicketStream, order, orderStream,
+  FLOOR_STREAM, type Decider, type DomainEvent, type FiredLine, floor, isOpen, kitchenTicket, kitchenTicketStream, order, orderStream,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 
@@ -25,7 +25,7 @@ export async function reconcileKitchen(commands: KitchenCommands, orderId: strin
   const byTicket = new Map<string, FiredLine[]>();
   for (const l of Object.values(o.fired)) byTicket.set(l.ticketId, [...(byTicket.get(l.ticketId) ?? []), l]);
   if (byTicket.size === 0) return null;
-  const gone = o.deleted || o.status === null || !isActive(o.status);
+  const gone = !isOpen(o);
   const table = await tableName(commands, o.tableId);
   let position: Position | null = null;
   const run = async <C, E extends DomainEvent, S>(d: Decider<C, E, S>, stream: string, command: C) => {

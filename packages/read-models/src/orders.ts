@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { KitchenStatus, OrderEvent, OrderLine } from '@comanda/domain';
+import { type KitchenStatus, type OrderEvent, type OrderLine, linesTotal, orderVersionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 
@@ -27,11 +27,12 @@ export type OrderView = Tracked & {
 
 export const ORDERS = 'orders';
 
-const withLines = (order: OrderView, lines: OrderLine[]): Omit<OrderView, '_position'> => ({
+/** Version and total as the order decider counts them (orderVersionAfter, linesTotal): the ETag a GET serves is the version If-Match checks. */
+const withLines = (order: OrderView, lines: OrderLine[], event: OrderEvent): Omit<OrderView, '_position'> => ({
   ...order,
   lines,
-  total_cents: lines.reduce((sum, l) => sum + l.priceCents, 0),
-  version: order.version + 1,
+  total_cents: linesTotal(lines),
+  version: orderVersionAfter(order.version, event),
 });
 
 export const ordersProjection: Projection = {
@@ -48,31 +49,31 @@ export const ordersProjection: Projection = {
         const { userId, tableId, waiter, placedAt } = e.data;
         return {
           _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0,
-          placed_at: placedAt, created_at: new Date(placedAt).toISOString(), completed_at: null, lines: [], payments: [], paid_sat: 0, version: 1,
+          placed_at: placedAt, created_at: new Date(placedAt).toISOString(), completed_at: null, lines: [], payments: [], paid_sat: 0, version: orderVersionAfter(0, e),
         };
       }
       if (!order) return undefined;
       switch (e.type) {
         case 'DishesAdded':
-          return withLines(order, [...order.lines, ...e.data.lines]);
+          return withLines(order, [...order.lines, ...e.data.lines], e);
         case 'OrderLineUpdated':
-          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...l, ...e.data } : l)));
+          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...l, ...e.data } : l)), e);
         case 'OrderLineRemoved':
-          return withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId));
+          return withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId), e);
         case 'OrderLinesCleared':
-          return withLines(order, []);
+          return withLines(order, [], e);
         case 'OrderStatusChanged':
-          return { ...order, status: e.data.to, completed_at: e.data.to === 'completed' ? e.data.at : order.completed_at, version: order.version + 1 };
+          return { ...order, status: e.data.to, completed_at: e.data.to === 'completed' ? e.data.at : order.completed_at, version: orderVersionAfter(order.version, e) };
         case 'OrderMovedToTable':
-          return { ...order, table_id: e.data.to, version: order.version + 1 };
+          return { ...order, table_id: e.data.to, version: orderVersionAfter(order.version, e) };
         case 'OrderDetailsChanged':
-          return { ...order, user_id: e.data.userId, waiter: e.data.waiter, version: order.version + 1 };
+          return { ...order, user_id: e.data.userId, waiter: e.data.waiter, version: orderVersionAfter(order.version, e) };
         case 'OrderDeleted':
           return null;
         case 'OrderPaymentReceived': {
           const { paymentHash, amountSat, receivedAt } = e.data;
           const payments = [...order.payments, { payment_hash: paymentHash, amount_sat: amountSat, received_at: receivedAt }];
-          return { ...order, payments, paid_sat: order.paid_sat + amountSat, version: order.version + 1 };
+          return { ...order, payments, paid_sat: order.paid_sat + amountSat, version: orderVersionAfter(order.version, e) };
         }
       }
     });

@@ -1,8 +1,7 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { FloorEvent, TableStatus } from '@comanda/domain';
+import { TABLE_EVENTS, type Table, type TableStatus, tableAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
-import { bump } from './versioned.js';
 
 /** A table as the seed shows it: order_id is the active order seated there, or null. */
 export type TableView = Tracked & {
@@ -16,11 +15,7 @@ export type TableView = Tracked & {
 
 export const TABLES = 'tables';
 
-type TableEvent = Exclude<FloorEvent, { type: 'SpaceCreated' | 'SpaceRenamed' | 'SpaceRemoved' }>;
-
-const TABLE_EVENTS: ReadonlyArray<TableEvent['type']> = [
-  'TableAdded', 'TableUpdated', 'TableReserved', 'TableMadeAvailable', 'TableOccupied', 'TableReleased', 'TableRemoved',
-];
+const asTable = (v: TableView): Table => ({ id: v.id, name: v.name, spaceId: v.space_id, status: v.status, orderId: v.order_id, version: v.version });
 
 export const tablesProjection: Projection = {
   name: 'tables',
@@ -28,26 +23,12 @@ export const tablesProjection: Projection = {
   collections: { [TABLES]: [{ space_id: 1, name: 1 }, { name: 1 }, { order_id: 1 }] },
   async apply(event: RecordedEvent, store: ReadStore) {
     if (!(TABLE_EVENTS as readonly string[]).includes(event.type)) return;
-    const e = event as unknown as TableEvent & RecordedEvent;
-    const { tableId } = e.data;
-    await updateDocument(store.collection<TableView>(TABLES), tableId, event, (table) => {
-      switch (e.type) {
-        case 'TableAdded': {
-          const { name, status, spaceId, orderId } = e.data;
-          return { _id: tableId, id: tableId, name, status, space_id: spaceId, order_id: orderId, version: 1 };
-        }
-        case 'TableUpdated':
-          return bump(table, { name: e.data.name, space_id: e.data.spaceId });
-        case 'TableReserved':
-          return bump(table, { status: 'reserved', order_id: null });
-        case 'TableMadeAvailable':
-        case 'TableReleased':
-          return bump(table, { status: 'available', order_id: null });
-        case 'TableOccupied':
-          return bump(table, { status: 'occupied', order_id: e.data.orderId });
-        case 'TableRemoved':
-          return null;
-      }
+    const e = event as unknown as Parameters<typeof tableAfter>[1];
+    await updateDocument(store.collection<TableView>(TABLES), e.data.tableId, event, (view) => {
+      // The floor decider's own step: status, order and version exactly as If-Match will check them.
+      const t = tableAfter(view ? asTable(view) : undefined, e);
+      if (!t) return t;
+      return { _id: t.id, id: t.id, name: t.name, status: t.status, space_id: t.spaceId, order_id: t.orderId, version: t.version };
     });
   },
 };

@@ -1,6 +1,12 @@
 /**
- * The application layer: one plain function per use case that spans streams or needs lookups
- * (placeOrder, setUpTable, settleLightningCheckout…). Each takes its dependencies as parameters and
- * is called by routes and process managers alike; see docs/architecture.md, "Layers".
+ * The application layer: one plain function per use case that spans streams or needs lookups.
+ * Each takes its dependencies as parameters (command handler, policy, clock…) and is called by routes
+ * and process managers alike; see docs/architecture.md, "Layers".
  */
-export {};
+export { type DishRequest, linesFrom } from './orders/lines.js';
+export { later, orderState, releaseAfter, releaseTableUnlessSeated, seat, unseat } from './orders/seating.js';
+export { orderAmountDue, requirePaid } from './orders/amount-due.js';
+export { type PlaceOrder, placeOrder } from './orders/placeOrder.js';
+export { type UpdateOrder, type UpdateOrderPolicy, deleteOrder, updateOrder } from './orders/updateOrder.js';
+export { addTable, orderIsOpen, setUpTable } from './floor/setUpTable.js';
+export { type HashPin, addStaff, changeStaff, removeStaff } from './staff/changeStaff.js';

@@ -36,6 +36,39 @@ export interface Floor {
   tables: Record<string, Table>;
 }
 
+type TableEvent = Exclude<FloorEvent, { type: 'SpaceCreated' | 'SpaceRenamed' | 'SpaceRemoved' }>;
+
+/** The floor events about one table (named by `data.tableId`). */
+export const TABLE_EVENTS: ReadonlyArray<TableEvent['type']> = [
+  'TableAdded', 'TableUpdated', 'TableReserved', 'TableMadeAvailable', 'TableOccupied', 'TableReleased', 'TableRemoved',
+];
+
+/**
+ * A table after one of its events: null once removed, undefined for a table never added. Its version
+ * moves on by one with each event; the decider (If-Match) and the tables projection (ETag) both use this.
+ */
+export function tableAfter(table: Table | undefined, event: TableEvent): Table | null | undefined {
+  if (event.type === 'TableAdded') {
+    const { tableId, ...setup } = event.data;
+    return { id: tableId, ...setup, version: 1 };
+  }
+  if (!table) return undefined;
+  const bump = (changes: Partial<Table>): Table => ({ ...table, ...changes, version: table.version + 1 });
+  switch (event.type) {
+    case 'TableUpdated':
+      return bump({ name: event.data.name, spaceId: event.data.spaceId });
+    case 'TableReserved':
+      return bump({ status: 'reserved', orderId: null });
+    case 'TableMadeAvailable':
+    case 'TableReleased':
+      return bump({ status: 'available', orderId: null });
+    case 'TableOccupied':
+      return bump({ status: 'occupied', orderId: event.data.orderId });
+    case 'TableRemoved':
+      return null;
+  }
+}
+
 /** A table as staff set it up by hand. */
 export interface TableSetup {
   name: string;
@@ -206,11 +239,6 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
   },
 
   evolve(state, event) {
-    const tables = { ...state.tables };
-    const bump = (tableId: string, changes: Partial<Table>) => {
-      const t = tables[tableId]!;
-      tables[tableId] = { ...t, ...changes, version: t.version + 1 };
-    };
     switch (event.type) {
       case 'SpaceCreated': {
         const { spaceId, name } = event.data;
@@ -224,28 +252,15 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
         const { [event.data.spaceId]: _removed, ...spaces } = state.spaces;
         return { ...state, spaces };
       }
-      case 'TableAdded': {
-        const { tableId, ...setup } = event.data;
-        tables[tableId] = { id: tableId, ...setup, version: 1 };
-        break;
+      default: {
+        const { tableId } = event.data;
+        const next = tableAfter(state.tables[tableId], event);
+        if (next === undefined) return state;
+        const tables = { ...state.tables };
+        if (next === null) delete tables[tableId];
+        else tables[tableId] = next;
+        return { ...state, tables };
       }
-      case 'TableUpdated':
-        bump(event.data.tableId, { name: event.data.name, spaceId: event.data.spaceId });
-        break;
-      case 'TableReserved':
-        bump(event.data.tableId, { status: 'reserved', orderId: null });
-        break;
-      case 'TableMadeAvailable':
-      case 'TableReleased':
-        bump(event.data.tableId, { status: 'available', orderId: null });
-        break;
-      case 'TableOccupied':
-        bump(event.data.tableId, { status: 'occupied', orderId: event.data.orderId });
-        break;
-      case 'TableRemoved':
-        delete tables[event.data.tableId];
-        break;
     }
-    return { ...state, tables };
   },
 };

@@ -25,6 +25,9 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
 
 export const isOrderStatus = (v: unknown): v is OrderStatus => (ORDER_STATUSES as readonly unknown[]).includes(v);
 export const isActive = (status: OrderStatus) => status !== 'completed' && status !== 'cancelled';
+/** An order is open while it exists, is not deleted and has not finished: it holds its table. */
+export const isOpen = (o: Pick<Order, 'orderId' | 'deleted' | 'status'>): boolean =>
+  o.orderId !== null && !o.deleted && o.status !== null && isActive(o.status);
 const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing';
 
 export interface OrderLine {
@@ -111,8 +114,23 @@ export type OrderCommand =
    */
   | { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number };
 
-export const orderTotal = (order: Pick<Order, 'lines'>): Cents =>
-  Object.values(order.lines).reduce((sum, line) => sum + line.priceCents, 0);
+/** What some lines come to, in cents: the one sum the decider, the projection and the bills use. */
+export const linesTotal = (lines: Iterable<Pick<OrderLine, 'priceCents'>>): Cents => {
+  let sum = 0;
+  for (const line of lines) sum += line.priceCents;
+  return sum;
+};
+
+export const orderTotal = (order: Pick<Order, 'lines'>): Cents => linesTotal(Object.values(order.lines));
+
+/**
+ * Events that are not a change of the order as waiters edit it (billing and firing): its version
+ * (ETag) stays, so no If-Match goes stale. Every other event moves the version on by one.
+ */
+const UNVERSIONED: ReadonlySet<string> = new Set<OrderEvent['type']>(['OrderBilled', 'OrderTicketCancelled', 'OrderLinesFired']);
+
+/** An order's version after an event: the decider's If-Match and the projection's ETag both count with this. */
+export const orderVersionAfter = (version: number, event: { type: string }): number => (UNVERSIONED.has(event.type) ? version : version + 1);
 
 function existing(state: Order): Order & { status: OrderStatus } {
   if (!state.orderId || state.deleted || !state.status) throw notFound();
@@ -233,7 +251,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
   },
 
   evolve(state, event) {
-    const version = state.version + 1;
+    const version = orderVersionAfter(state.version, event);
     switch (event.type) {
       case 'OrderPlaced': {
         const { orderId, userId, tableId, waiter, placedAt } = event.data;
@@ -268,12 +286,11 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       }
       case 'OrderBilled':
       case 'OrderTicketCancelled':
-        return { ...state, billing: evolveBilling(state.billing, event) };
+        return { ...state, billing: evolveBilling(state.billing, event), version };
       case 'OrderLinesFired': {
         const fired = { ...state.fired };
         for (const l of event.data.lines) fired[l.lineId] = l;
-        // Not a change of the order as waiters edit it: its version (ETag) stays, so no If-Match goes stale.
-        return { ...state, fired, firings: { ...state.firings, [event.data.firingId]: event.data.at } };
+        return { ...state, fired, firings: { ...state.firings, [event.data.firingId]: event.data.at }, version };
       }
     }
   },

@@ -10,6 +10,8 @@ export const PERMISSIONS = {
   /** Any signed-in member of staff: their own profile and session. */
   'profile:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'users:manage': ['admin', 'manager'],
+  /** Creating, changing or removing an admin, or making anyone admin: managers manage the rest of the staff. */
+  'users:admins': ['admin'],
   'menu:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'menu:write': ['admin', 'manager'],
   'floor:read': ['admin', 'manager', 'waiter', 'kitchen'],

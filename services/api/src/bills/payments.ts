@@ -2,7 +2,7 @@ import {
   SHIFTS_STREAM, order, orderStream, shifts, ticket, ticketStream, type TillMethod,
 } from '@comanda/domain';
 import type { CommandContext, Position } from '@comanda/event-store';
-import { later } from '../orders/seating.js';
+import { later } from '@comanda/workflows';
 import type { BillDeps } from './issue.js';
 
 /** The shift open now, or null: a payment names the shift it is counted in. */

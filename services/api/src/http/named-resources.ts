@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent, Permission } from '@comanda/domain';
 import type { Tracked } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { type ResourceReads, resourceReads } from './resource-reads.js';
@@ -29,7 +30,8 @@ export interface NamedResource<C, E extends DomainEvent, S> extends Omit<Resourc
 }
 
 /** The five routes of a named resource: list, read, add (201), rename (If-Match) and delete. */
-export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyInstance, o: NamedResource<C, E, S>): void {
+export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: FastifyInstance, o: NamedResource<C, E, S>): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const fields = o.fields ?? {};
   const schema = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), ...fields });
   const view = (d: Named) => ({ id: d.id, name: d.name, ...Object.fromEntries(Object.keys(fields).map((k) => [k, d[k]])) });
@@ -44,7 +46,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
     onRequest,
     schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: withHeaders(Confirmation, Headers.location), ...errors } },
   }, async (request, reply) => {
-    const { name, ...rest } = request.body as { name: string };
+    const { name, ...rest } = request.body;
     const result = await app.deps.commands.handle(o.decider, o.stream, o.add(newResourceId(request, o.kind), name.trim(), rest), writeContext(request));
     await app.readYourWrite(result.position);
     const id = o.createdId(result.events[0]!);
@@ -55,8 +57,8 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
     onRequest,
     schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
-    const { id } = request.params as { id: string };
-    const { name, ...rest } = request.body as { name: string };
+    const { id } = request.params;
+    const { name, ...rest } = request.body;
     const result = await app.deps.commands.handle(o.decider, o.stream, o.rename(id, name.trim(), ifMatch(request), rest), writeContext(request));
     await app.readYourWrite(result.position);
     return { id, message: message('updated') };
@@ -66,7 +68,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(app: FastifyIns
     onRequest,
     schema: { tags: o.tags, summary: `Delete a ${o.noun.toLowerCase()}`, description: o.describe.remove, params: IdParams, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const result = await app.deps.commands.handle(o.decider, o.stream, o.remove(id), writeContext(request));
     await app.readYourWrite(result.position);
     return { id, message: message('deleted') };

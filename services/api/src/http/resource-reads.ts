@@ -1,9 +1,11 @@
 import { type Permission, notFound } from '@comanda/domain';
 import type { Tracked } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { EmptyList, sendList } from './resources.js';
-import { Headers, IdParams, commonErrors, withHeaders } from './schemas.js';
+import { Headers, IdParams, OptionalPagination, PAGED_BY_CHOICE, commonErrors, withHeaders } from './schemas.js';
+import { findPage } from './pages.js';
 import { setEtag } from './write-context.js';
 
 export interface ResourceReads<D extends Tracked & { name: string; version: number }> {
@@ -23,20 +25,24 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
  * The two GETs every menu and floor resource answers from its projection: the list sorted by name
  * (204 with no body when empty) and one document with its version as ETag, for If-Match.
  */
-export function resourceReads<D extends Tracked & { name: string; version: number }>(app: FastifyInstance, o: ResourceReads<D>): void {
+export function resourceReads<D extends Tracked & { name: string; version: number }>(fastify: FastifyInstance, o: ResourceReads<D>): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const documents = app.deps.readStore.collection<D>(o.collection);
   const onRequest = app.authorize(o.permission);
 
   app.get(o.path, {
     onRequest,
-    schema: { tags: o.tags, summary: `List ${o.plural} by name`, response: { 200: Type.Array(o.schema), 204: EmptyList(o.plural), ...commonErrors } },
-  }, async (_request, reply) => sendList(reply, (await documents.find({}, { sort: { name: 1 } })).map(o.view)));
+    schema: {
+      tags: o.tags, summary: `List ${o.plural} by name`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
+      response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
+    },
+  }, async (request, reply) => sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view)));
 
   app.get(`${o.path}/:id`, {
     onRequest,
     schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
-    const document = await documents.get((request.params as { id: string }).id);
+    const document = await documents.get(request.params.id);
     if (!document) throw notFound();
     setEtag(reply, document.version);
     return o.view(document);

@@ -24,15 +24,46 @@ export const commonErrors = {
   404: ResourceNotFound,
 } as const;
 
-/** The seed's pagination: limit (default 20), offset (default 0), all=true for everything. */
-export const Pagination = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+const Limit = (defaultLimit: number | null, maximum = 1000) => Type.Integer({
+  minimum: 1, maximum, ...(defaultLimit === null ? {} : { default: defaultLimit }),
+  description: defaultLimit === null ? 'at most this many (default: all of them)' : `at most this many (default ${defaultLimit})`,
+});
+const paginationFields = (defaultLimit: number | null, maximum?: number) => ({
+  limit: Type.Optional(Limit(defaultLimit, maximum)),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'skip this many first (default 0)' })),
   all: Type.Optional(Type.Boolean({ default: false, description: 'true returns every record, without pagination' })),
 });
 
-export const page = (q: { limit?: number; offset?: number; all?: boolean }) =>
-  q.all ? {} : { skip: q.offset ?? 0, limit: q.limit ?? 20 };
+/** The seed's pagination: limit (default 20), offset (default 0), all=true for everything. */
+export const Pagination = Type.Object(paginationFields(20));
+
+/**
+ * The same parameters on a list the seed documents without pagination (dishes, tables, spaces…): it
+ * answers everything unless the client asks for a page, so a client that never heard of pages sees
+ * what it always saw.
+ */
+export const OptionalPagination = Type.Object(paginationFields(null));
+
+/** How a list with OptionalPagination pages, for its OpenAPI description. */
+export const PAGED_BY_CHOICE = 'Every record unless `limit` or `offset` asks for a page; X-Total-Count carries the total. An empty page answers 204.';
+
+/** The pagination fields, to spread beside a list's own filters (a kitchen list keeps its own limit). */
+export const pageFields = (defaultLimit: number | null, maximum?: number) => paginationFields(defaultLimit, maximum);
+
+export type PageQuery = { limit?: number; offset?: number; all?: boolean };
+
+/** A page as the read store takes it; `defaultLimit` null: everything from the offset on. */
+export const page = (q: PageQuery, defaultLimit: number | null = 20): { skip?: number; limit?: number } => {
+  if (q.all) return {};
+  const limit = q.limit ?? defaultLimit;
+  return limit === null ? { skip: q.offset ?? 0 } : { skip: q.offset ?? 0, limit };
+};
+
+/** A page of an array already in memory (the lines of an order, the stations with their default). */
+export const pageOf = <T>(items: readonly T[], q: PageQuery, defaultLimit: number | null = 20): T[] => {
+  const { skip = 0, limit } = page(q, defaultLimit);
+  return items.slice(skip, limit === undefined ? undefined : skip + limit);
+};
 
 /**
  * A price in the base currency: a JSON number (never a string or a boolean), positive, at most two
@@ -52,6 +83,7 @@ export const Headers = {
   location: { location: Type.String({ description: 'Path of the created resource' }) },
   setCookie: { 'set-cookie': Type.String({ description: 'The HttpOnly, SameSite=Strict, Path=/ session cookies (set, or cleared with an expired date)' }) },
   retryAfter: { 'retry-after': Type.Integer({ description: 'Seconds to wait before trying again' }) },
+  totalCount: { 'x-total-count': Type.Integer({ description: 'How many records the list holds in all (every page together), for paging' }) },
 };
 
 /** An answer schema documenting the headers sent with it. */

@@ -1,6 +1,7 @@
-import { MENU_STREAM, type FieldError, type OrderLine, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
-import type { CommandHandler } from '@comanda/event-store';
-import { Type } from 'typebox';
+import { idFromKey, newId } from '@comanda/domain';
+import type { CommandContext } from '@comanda/event-store';
+import type { DishRequest } from '@comanda/workflows';
+import { type Static, Type } from 'typebox';
 import { Price } from '../http/schemas.js';
 
 export const NewOrderDish = Type.Object({
@@ -8,33 +9,12 @@ export const NewOrderDish = Type.Object({
   price_at_order: Type.Optional(Price('The price of this line; the menu price when omitted', { positiveInSchema: false })),
   notes: Type.Optional(Type.String({ maxLength: 500, default: '' })),
 });
-export type NewOrderDishBody = { dish_id: string; price_at_order?: number; notes?: string };
+export type NewOrderDishBody = Static<typeof NewOrderDish>;
 
-/**
- * Order lines from a request: every dish must be on the menu and every price valid, or the whole
- * request is rejected with one error per offending field. Prices are copied into the line, so a later
- * menu change never rewrites an order.
- */
-export async function linesFrom(
-  commands: CommandHandler,
-  dishes: NewOrderDishBody[],
-  lineId: (index: number) => string,
-  field = 'dishes',
-): Promise<OrderLine[]> {
-  const { state } = await commands.state(menu, MENU_STREAM);
-  const errors: FieldError[] = [];
-  const lines = dishes.map((d, i) => {
-    const at = `${field}[${i}]`;
-    const menuPrice = isUuid(d.dish_id) ? dishPrice(state, d.dish_id) : null;
-    if (menuPrice === null) errors.push({ field: `${at}.dish_id`, message: 'must be a dish on the menu' });
-    let priceCents = menuPrice ?? 0;
-    if (d.price_at_order !== undefined) {
-      const cents = toCents(d.price_at_order);
-      if (cents === null || cents <= 0) errors.push({ field: `${at}.price_at_order`, message: 'must be a positive amount with at most two decimals' });
-      else priceCents = cents;
-    }
-    return { lineId: lineId(i), dishId: d.dish_id, priceCents, notes: (d.notes ?? '').trim() };
-  });
-  if (errors.length) throw validationFailed(errors);
-  return lines;
-}
+/** The request's dishes in the workflow's words (linesFrom checks them against the menu). */
+export const dishRequests = (dishes: readonly NewOrderDishBody[]): DishRequest[] =>
+  dishes.map((d) => ({ dishId: d.dish_id, priceAtOrder: d.price_at_order, notes: d.notes }));
+
+/** Line ids: derived from the Idempotency-Key when the request has one, so a retry meets its own lines. */
+export const lineIds = (context: CommandContext) => (i: number): string =>
+  (context.idempotency ? idFromKey('line', context.idempotency.key, String(i)) : newId());

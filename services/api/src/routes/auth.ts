@@ -1,4 +1,5 @@
 import { STAFF_STREAM, findByName, newId, roster, session, sessionStream, unauthorized } from '@comanda/domain';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LoginThrottle } from '../auth/throttle.js';
@@ -32,7 +33,8 @@ const sessionContext = (request: FastifyRequest, claims: Record<string, unknown>
 });
 
 /** Session endpoints: login with name and PIN, refresh with rotation, logout. */
-export default async function authRoutes(app: FastifyInstance) {
+export default async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const throttle = new LoginThrottle(app.deps.readStore, 'login', app.now);
   // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
@@ -60,7 +62,7 @@ export default async function authRoutes(app: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const { name, pin } = request.body as { name: string; pin: string };
+    const { name, pin } = request.body;
     const wait = await throttle.retryAfter(request.ip, name);
     if (wait > 0) return tooManyAttempts(reply, wait);
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
@@ -107,7 +109,7 @@ export default async function authRoutes(app: FastifyInstance) {
       throw unauthorized();
     }
     await issue(request, reply, member, claims.sid, result.state.generation);
-    return { message: 'Access token refreshed successfully' };
+    return { message: 'Access token refreshed successfully' as const };
   });
 
   app.post('/auth/logout', {
@@ -123,7 +125,7 @@ export default async function authRoutes(app: FastifyInstance) {
       await app.deps.commands.handle(session, sessionStream(claims.sid), { type: 'endSession' }, sessionContext(request, claims));
     }
     clear(request, reply);
-    return { message: 'Logout successful' };
+    return { message: 'Logout successful' as const };
   });
 
   app.get('/auth/me', {

@@ -1,5 +1,6 @@
 import { MENU_STREAM, type Menu, type MenuCommand, type MenuEvent, menu } from '@comanda/domain';
 import { CATEGORIES } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { namedResourceRoutes } from '../http/named-resources.js';
@@ -8,7 +9,8 @@ import { namedResourceRoutes } from '../http/named-resources.js';
  * Dish categories: the seed requires every dish to belong to one but lists no endpoints, so these
  * follow the shape of its spaces. They live in the menu stream beside the dishes that use them.
  */
-export default async function categoryRoutes(app: FastifyInstance) {
+export default async function categoryRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   namedResourceRoutes<MenuCommand, MenuEvent, Menu>(app, {
     path: '/categories', tags: ['categories'], plural: 'dish categories', noun: 'Category', kind: 'category',
     permission: 'menu:read', writePermission: 'menu:write', collection: CATEGORIES,

@@ -3,7 +3,8 @@ import { TICKETS, type TicketView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { commonErrors } from '../http/schemas.js';
+import { Headers, OptionalPagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { arrayPage } from '../http/pages.js';
 import { writeContext } from '../http/write-context.js';
 import { Strict } from '../bills/money-input.js';
 
@@ -16,10 +17,13 @@ export default async function currencyRoutes(fastify: FastifyInstance) {
 
   app.get('/currencies', {
     onRequest: app.authorize('currencies:read'),
-    schema: { tags: ['currencies'], summary: 'MXN, USD and BTC with their fixed ids and decimals', response: { 200: Type.Array(Currency), ...commonErrors } },
-  }, async () => {
+    schema: {
+      tags: ['currencies'], summary: 'MXN, USD and BTC with their fixed ids and decimals', querystring: OptionalPagination,
+      response: { 200: withHeaders(Type.Array(Currency), Headers.totalCount), ...commonErrors },
+    },
+  }, async (request, reply) => {
     const { state } = await commands.state(baseCurrency, CURRENCY_STREAM);
-    return Object.values(CURRENCIES).map((c) => ({ ...c, base: c.id === state.currencyId }));
+    return arrayPage(reply, Object.values(CURRENCIES), request.query, null).map((c) => ({ ...c, base: c.id === state.currencyId }));
   });
 
   app.put('/base-currency', {

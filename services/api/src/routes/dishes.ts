@@ -1,7 +1,8 @@
 import { type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
 import { DISHES, type DishView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../http/resources.js';
 import { sendJsonString, sendNoContent } from '../http/replies.js';
@@ -28,15 +29,15 @@ const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412:
 const view = (d: DishView) => ({ id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null });
 
 /** The body as the menu decider takes it: the name trimmed and the price in exact cents. */
-function dishDetails(request: FastifyRequest): DishDetails {
-  const body = request.body as { name: string; price: number; category_id: string; station_id?: string | null };
+function dishDetails(body: Static<typeof Body>): DishDetails {
   const price = toCents(body.price);
   if (price === null) throw validationFailed([{ field: 'price', message: 'must have at most two decimals' }]);
   return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id };
 }
 
 /** The seed's dishes, answering its bare JSON strings. */
-export default async function dishRoutes(app: FastifyInstance) {
+export default async function dishRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const write = app.authorize('menu:write');
   const tags = ['dishes'];
 
@@ -52,7 +53,7 @@ export default async function dishRoutes(app: FastifyInstance) {
     },
   }, async (request, reply) => {
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {
-      type: 'addDish', dishId: newResourceId(request, 'dish'), ...dishDetails(request),
+      type: 'addDish', dishId: newResourceId(request, 'dish'), ...dishDetails(request.body),
     }, writeContext(request));
     await app.readYourWrite(result.position);
     const { dishId } = result.events[0]!.data as { dishId: string };
@@ -67,9 +68,9 @@ export default async function dishRoutes(app: FastifyInstance) {
       response: { 200: Type.Literal('Dish updated successfully', { description: 'Bare JSON string' }), ...errors },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {
-      type: 'updateDish', dishId: id, ifMatch: ifMatch(request), ...dishDetails(request),
+      type: 'updateDish', dishId: id, ifMatch: ifMatch(request), ...dishDetails(request.body),
     }, writeContext(request));
     await app.readYourWrite(result.position);
     return sendJsonString(reply, 200, 'Dish updated successfully');
@@ -83,7 +84,7 @@ export default async function dishRoutes(app: FastifyInstance) {
       params: IdParams, response: { 204: Type.Null({ description: 'Deleted; no body' }), ...errors },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const result = await app.deps.commands.handle(menu, MENU_STREAM, { type: 'removeDish', dishId: id }, writeContext(request));
     await app.readYourWrite(result.position);
     return sendNoContent(reply);

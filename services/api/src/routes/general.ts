@@ -1,5 +1,6 @@
 import { BASE_CURRENCY } from '@comanda/domain';
 import { checkHealth } from '@comanda/runtime';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { sendJsonString } from '../http/replies.js';
@@ -7,7 +8,8 @@ import { sendJsonString } from '../http/replies.js';
 export const GREETING = 'Welcome to the Comanda POS API';
 
 /** Routes open to everyone: greeting, base currency, health. */
-export default async function generalRoutes(app: FastifyInstance) {
+export default async function generalRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/', {
     schema: { tags: ['general'], summary: 'Greeting', response: { 200: Type.Literal(GREETING, { description: 'A fixed greeting (bare JSON string)' }) } },
   }, async (_request, reply) => sendJsonString(reply, 200, GREETING));

@@ -1,6 +1,7 @@
 import type { BusSubscription } from '@comanda/bus';
 import { positionKey } from '@comanda/read-store';
 import { KITCHEN_TICKETS, type KitchenTicketView, ticketForScreens } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
@@ -22,7 +23,8 @@ const frame = (position: string, ticket: unknown) => `event: ticket\nid: ${posit
  * Without one it receives every open ticket and the last bumped ones. `: caught-up` marks the end of
  * the catch-up.
  */
-export default async function kitchenEventRoutes(app: FastifyInstance) {
+export default async function kitchenEventRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<KitchenTicketView>(KITCHEN_TICKETS);
   const open = new Set<ServerResponse>();
   // preClose, not onClose: the server cannot finish closing while these streams stay open.
@@ -46,7 +48,7 @@ export default async function kitchenEventRoutes(app: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const q = request.query as { station_id: string; last_event_id?: string };
+    const q = request.query;
     const since = (request.headers['last-event-id'] as string | undefined) ?? q.last_event_id;
     const res = reply.raw;
     let subscription: BusSubscription | undefined;

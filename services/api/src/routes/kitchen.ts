@@ -1,9 +1,11 @@
 import { notFound } from '@comanda/domain';
 import { bumpTicket, fireOrder, markLineDone, recallTicket, startTicket } from '@comanda/kitchen';
 import { KITCHEN_TICKETS, type KitchenTicketView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, commonErrors, pageFields, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 import { IdempotencyHeaders } from '../http/resources.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { KitchenTicketSchema, ticketResponse } from '../kitchen/views.js';
@@ -25,7 +27,8 @@ const Fired = Type.Object({
  * stream, idempotent: a repeated tap or a second screen tapping the same ticket answers 200 with the
  * ticket as it now is, and changes it once.
  */
-export default async function kitchenRoutes(app: FastifyInstance) {
+export default async function kitchenRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<KitchenTicketView>(KITCHEN_TICKETS);
   const { commands } = app.deps;
   const kitchen = app.authorize('kitchen:act');
@@ -38,8 +41,8 @@ export default async function kitchenRoutes(app: FastifyInstance) {
       headers: IdempotencyHeaders, params: IdParams, body: FireBody, response: { 200: Fired, ...errors },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string };
-    const body = request.body as { line_ids?: string[] } | null | undefined;
+    const { id } = request.params;
+    const body = request.body;
     const fired = await fireOrder(commands, { orderId: id, lineIds: body?.line_ids, firingId: newResourceId(request, 'firing'), at: app.now() }, writeContext(request));
     await app.readYourWrite(fired.position);
     return {
@@ -52,43 +55,47 @@ export default async function kitchenRoutes(app: FastifyInstance) {
     onRequest: kitchen,
     schema: {
       tags, summary: 'Kitchen tickets of a station',
-      description: 'open (default): not bumped, oldest first. done: bumped, most recently bumped first (for recall), at most `limit`.',
+      description: 'open (default): not bumped, oldest first, every one unless `limit` or `offset` asks for a page. done: bumped, most recently bumped first (for recall), at most `limit` (default 50). X-Total-Count: how many match.',
       querystring: Type.Object({
         station_id: Type.Optional(Type.String({ format: 'uuid' })),
         status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('done')], { default: 'open' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+        ...pageFields(null, 500),
       }),
-      response: { 200: Type.Array(KitchenTicketSchema), ...commonErrors },
+      response: { 200: withHeaders(Type.Array(KitchenTicketSchema), Headers.totalCount), ...commonErrors },
     },
-  }, async (request) => {
-    const q = request.query as { station_id?: string; status?: 'open' | 'done'; limit?: number };
+  }, async (request, reply) => {
+    const q = request.query;
     const status = q.status ?? 'open';
     const filter = { status, ...(q.station_id ? { station_id: q.station_id } : {}) };
-    const list = status === 'open'
-      ? await tickets.find(filter, { sort: { fired_at: 1 } })
-      : await tickets.find(filter, { sort: { bumped_at: -1 }, limit: q.limit ?? 50 });
-    return list.map(ticketResponse);
+    const { items } = status === 'open'
+      ? await findPage(reply, tickets, filter, { sort: { fired_at: 1 } }, q, null)
+      : await findPage(reply, tickets, filter, { sort: { bumped_at: -1 } }, q, 50);
+    return items.map(ticketResponse);
   });
 
-  const tap = (path: string, summary: string, description: string, act: (request: FastifyRequest) => Promise<{ position: bigint | null }>, params = IdParams) => {
-    app.post(path, {
-      onRequest: kitchen,
-      schema: { tags, summary, description, headers: IdempotencyHeaders, params, response: { 200: KitchenTicketSchema, ...errors } },
-    }, async (request) => {
-      const result = await act(request);
-      await app.readYourWrite(result.position);
-      const ticket = await tickets.get((request.params as { id: string }).id);
-      if (!ticket) throw notFound();
-      return ticketResponse(ticket);
-    });
+  /** After a tap: the ticket as it now is, once the read model has it. */
+  async function ticketAfter(id: string, result: { position: bigint | null }) {
+    await app.readYourWrite(result.position);
+    const ticket = await tickets.get(id);
+    if (!ticket) throw notFound();
+    return ticketResponse(ticket);
+  }
+  const schema = (summary: string, description: string) => ({ tags, summary, description, headers: IdempotencyHeaders, response: { 200: KitchenTicketSchema, ...errors } });
+  const tap = (path: string, summary: string, description: string, act: (request: FastifyRequest, id: string) => Promise<{ position: bigint | null }>) => {
+    app.post(path, { onRequest: kitchen, schema: { ...schema(summary, description), params: IdParams } },
+      async (request) => ticketAfter(request.params.id, await act(request, request.params.id)));
   };
-  const ticketId = (request: FastifyRequest) => (request.params as { id: string }).id;
   tap('/kitchen/tickets/:id/start', 'Start cooking a ticket', 'Its lines go in progress; the order becomes preparing. Starting again (or after the bump) changes nothing.',
-    (r) => startTicket(commands, ticketId(r), app.now(), writeContext(r)));
-  tap('/kitchen/tickets/:id/lines/:lineId/done', 'Mark one line done', 'Starts the ticket if needed. Again: no change. A line the waiter cancelled answers 409.',
-    (r) => markLineDone(commands, ticketId(r), (r.params as { lineId: string }).lineId, app.now(), writeContext(r)), LineParams);
+    (r, id) => startTicket(commands, id, app.now(), writeContext(r)));
+  app.post('/kitchen/tickets/:id/lines/:lineId/done', {
+    onRequest: kitchen,
+    schema: { ...schema('Mark one line done', 'Starts the ticket if needed. Again: no change. A line the waiter cancelled answers 409.'), params: LineParams },
+  }, async (request) => {
+    const { id, lineId } = request.params;
+    return ticketAfter(id, await markLineDone(commands, id, lineId, app.now(), writeContext(request)));
+  });
   tap('/kitchen/tickets/:id/bump', 'Bump a ticket', 'Every line not cancelled is done and the ticket leaves the open list. Bumping again changes nothing.',
-    (r) => bumpTicket(commands, ticketId(r), app.now(), writeContext(r)));
+    (r, id) => bumpTicket(commands, id, app.now(), writeContext(r)));
   tap('/kitchen/tickets/:id/recall', 'Recall a bumped ticket', 'Back to the open list (its lines keep their status). Recalling an open ticket changes nothing.',
-    (r) => recallTicket(commands, ticketId(r), app.now(), writeContext(r)));
+    (r, id) => recallTicket(commands, id, app.now(), writeContext(r)));
 }

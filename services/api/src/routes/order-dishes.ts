@@ -1,10 +1,13 @@
-import { idFromKey, newId, notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
+import { notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
 import { ORDERS, type OrderView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, Price, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, Price, commonErrors, withHeaders } from '../http/schemas.js';
+import { arrayPage } from '../http/pages.js';
 import { writeContext } from '../http/write-context.js';
-import { NewOrderDish, type NewOrderDishBody, linesFrom } from '../orders/lines.js';
+import { linesFrom } from '@comanda/workflows';
+import { NewOrderDish, dishRequests, lineIds } from '../orders/lines.js';
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
 
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
@@ -12,17 +15,21 @@ const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishe
 const rule = 'Dishes may change only while the order is pending or preparing (409 otherwise). The total is recomputed in integer cents on every change.';
 
 /** The dishes of an order (its lines). Adding commutes: concurrent waiters never lose a line. */
-export default async function orderDishRoutes(app: FastifyInstance) {
+export default async function orderDishRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const orders = app.deps.readStore.collection<OrderView>(ORDERS);
   const { commands } = app.deps;
 
   app.get('/orders/:id/dishes', {
     onRequest: app.authorize('orders:read'),
-    schema: { tags: ['order dishes'], summary: 'The dishes of an order, in the order they were added', params: IdParams, response: { 200: Type.Array(OrderDishSchema), ...errors } },
-  }, async (request) => {
-    const o = await orders.get((request.params as { id: string }).id);
+    schema: {
+      tags: ['order dishes'], summary: 'The dishes of an order, in the order they were added', params: IdParams, querystring: OptionalPagination,
+      response: { 200: withHeaders(Type.Array(OrderDishSchema), Headers.totalCount), ...errors },
+    },
+  }, async (request, reply) => {
+    const o = await orders.get(request.params.id);
     if (!o) throw notFound();
-    return o.lines.map((l) => lineResponse(o.id, l, o.kitchen_status));
+    return arrayPage(reply, o.lines, request.query, null).map((l) => lineResponse(o.id, l, o.kitchen_status));
   });
 
   app.post('/orders/:id/dishes', {
@@ -33,9 +40,9 @@ export default async function orderDishRoutes(app: FastifyInstance) {
       response: { 201: Type.Object({ message: Type.Literal('Dishes added successfully'), ids: Type.Array(Type.String()) }), ...errors },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const context = writeContext(request);
-    const lines = await linesFrom(commands, request.body as NewOrderDishBody[], (i) => (context.idempotency ? idFromKey('line', context.idempotency.key, String(i)) : newId()));
+    const lines = await linesFrom(commands, dishRequests(request.body), lineIds(context));
     const result = await commands.handle(order, orderStream(id), { type: 'addDishes', lines }, context);
     await app.readYourWrite(result.position);
     const added = result.events.flatMap((e) => (e.type === 'DishesAdded' ? e.data.lines.map((l) => l.lineId) : []));
@@ -50,8 +57,8 @@ export default async function orderDishRoutes(app: FastifyInstance) {
       response: { 200: Type.Object({ message: Type.Literal('Order dish updated successfully'), id: Type.String() }), ...errors },
     },
   }, async (request) => {
-    const { id, dishId } = request.params as { id: string; dishId: string };
-    const body = request.body as { price_at_order?: number; notes?: string };
+    const { id, dishId } = request.params;
+    const body = request.body;
     let priceCents: number | undefined;
     if (body.price_at_order !== undefined) {
       const cents = toCents(body.price_at_order);
@@ -67,7 +74,7 @@ export default async function orderDishRoutes(app: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: { tags: ['order dishes'], summary: 'Remove one line', description: rule, params: LineParams, response: { 200: Type.Object({ message: Type.Literal('Order dish deleted successfully'), id: Type.String() }), ...errors } },
   }, async (request) => {
-    const { id, dishId } = request.params as { id: string; dishId: string };
+    const { id, dishId } = request.params;
     const result = await commands.handle(order, orderStream(id), { type: 'removeLine', lineId: dishId }, writeContext(request));
     await app.readYourWrite(result.position);
     return { message: 'Order dish deleted successfully', id: dishId };
@@ -77,7 +84,7 @@ export default async function orderDishRoutes(app: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: { tags: ['order dishes'], summary: 'Remove every line', description: rule, params: IdParams, response: { 200: Type.Object({ message: Type.Literal('Order dishes deleted successfully'), count: Type.Integer() }), ...errors } },
   }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const result = await commands.handle(order, orderStream(id), { type: 'clearLines' }, writeContext(request));
     await app.readYourWrite(result.position);
     const count = result.events.reduce((n, e) => n + (e.type === 'OrderLinesCleared' ? e.data.lineIds.length : 0), 0);

@@ -1,11 +1,13 @@
 import { FLOOR_STREAM, type Floor, type FloorCommand, type FloorEvent, floor } from '@comanda/domain';
 import { SPACES } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { namedResourceRoutes } from '../http/named-resources.js';
 
 /** Spaces: the areas of the restaurant that hold tables (floor stream). */
-export default async function spaceRoutes(app: FastifyInstance) {
+export default async function spaceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   namedResourceRoutes<FloorCommand, FloorEvent, Floor>(app, {
     path: '/spaces', tags: ['spaces'], plural: 'spaces', noun: 'Space', kind: 'space',
     permission: 'floor:read', writePermission: 'floor:write', collection: SPACES,

@@ -1,9 +1,11 @@
 import { MENU_STREAM, menu, notFound } from '@comanda/domain';
 import { STATIONS, type StationView, withDefault } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Confirmation, Conflict, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../http/resources.js';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, PAGED_BY_CHOICE, commonErrors, withHeaders } from '../http/schemas.js';
+import { arrayPage } from '../http/pages.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 
 const Station = Type.Object({
@@ -24,7 +26,8 @@ const tags = ['kitchen'];
 const view = (s: StationView & { is_default: boolean }) => ({ id: s.id, name: s.name, is_default: s.is_default });
 
 /** Kitchen stations (Grill, Bar, Cold): they live in the menu stream beside the categories and dishes routed to them. */
-export default async function stationRoutes(app: FastifyInstance) {
+export default async function stationRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const stations = app.deps.readStore.collection<StationView>(STATIONS);
   const read = app.authorize('menu:read');
   const write = app.authorize('menu:write');
@@ -32,14 +35,17 @@ export default async function stationRoutes(app: FastifyInstance) {
 
   app.get('/stations', {
     onRequest: read,
-    schema: { tags, summary: 'Kitchen stations by name', response: { 200: Type.Array(Station), 204: EmptyList('kitchen stations'), ...commonErrors } },
-  }, async (_request, reply) => sendList(reply, (await all()).map(view)));
+    schema: {
+      tags, summary: 'Kitchen stations by name', description: PAGED_BY_CHOICE, querystring: OptionalPagination,
+      response: { 200: withHeaders(Type.Array(Station), Headers.totalCount), 204: EmptyList('kitchen stations'), ...commonErrors },
+    },
+  }, async (request, reply) => sendList(reply, arrayPage(reply, await all(), request.query, null).map(view)));
 
   app.get('/stations/:id', {
     onRequest: read,
     schema: { tags, summary: 'One station, with its version as ETag', params: IdParams, response: { 200: Station, ...commonErrors } },
   }, async (request, reply) => {
-    const station = (await all()).find((s) => s.id === (request.params as { id: string }).id);
+    const station = (await all()).find((s) => s.id === request.params.id);
     if (!station) throw notFound();
     setEtag(reply, station.version);
     return view(station);
@@ -52,7 +58,7 @@ export default async function stationRoutes(app: FastifyInstance) {
       headers: IdempotencyHeaders, body: Body, response: { 201: Confirmation, ...errors },
     },
   }, async (request, reply) => {
-    const body = request.body as { name: string; default?: boolean };
+    const body = request.body;
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {
       type: 'addStation', stationId: newResourceId(request, 'station'), name: body.name.trim(), makeDefault: body.default === true,
     }, writeContext(request));
@@ -68,8 +74,8 @@ export default async function stationRoutes(app: FastifyInstance) {
       headers: IfMatchHeaders, params: IdParams, body: Body, response: { 200: Confirmation, ...errors },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string };
-    const body = request.body as { name: string; default?: boolean };
+    const { id } = request.params;
+    const body = request.body;
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {
       type: 'renameStation', stationId: id, name: body.name.trim(), ifMatch: ifMatch(request), makeDefault: body.default === true,
     }, writeContext(request));
@@ -85,7 +91,7 @@ export default async function stationRoutes(app: FastifyInstance) {
       params: IdParams, response: { 200: Confirmation, ...errors },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const result = await app.deps.commands.handle(menu, MENU_STREAM, { type: 'removeStation', stationId: id }, writeContext(request));
     await app.readYourWrite(result.position);
     return { id, message: 'Station deleted successfully' };

@@ -1,10 +1,13 @@
-import { FLOOR_STREAM, TABLE_STATUSES, type TableSetup, type TableStatus, floor, isActive, notFound, order, orderStream, validationFailed } from '@comanda/domain';
+import { FLOOR_STREAM, TABLE_STATUSES, floor, notFound } from '@comanda/domain';
+import { addTable, setUpTable } from '@comanda/workflows';
 import { SPACES, type SpaceView, TABLES, type TableView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../http/resources.js';
-import { Headers, IdParams, commonErrors, withHeaders } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
 
@@ -43,32 +46,13 @@ const RULES = [
 ].join(' ');
 
 /** Tables and their occupancy (floor stream); orders seat themselves through the same decider. */
-export default async function tableRoutes(app: FastifyInstance) {
+export default async function tableRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tables = app.deps.readStore.collection<TableView>(TABLES);
   const spaces = app.deps.readStore.collection<SpaceView>(SPACES);
-  /** Whether an order is open right now, from its own stream (never a read model that may lag a seat). */
-  const isOpen = async (orderId: string) => {
-    const { state } = await app.deps.commands.state(order, orderStream(orderId));
-    return state.orderId !== null && !state.deleted && state.status !== null && isActive(state.status);
-  };
   const read = app.authorize('floor:read');
   const write = app.authorize('floor:write');
   const tags = ['tables'];
-
-  /** The order a client names must be open right now; the floor itself only checks seat conflicts. */
-  async function requireActiveOrder(orderId: string | null): Promise<void> {
-    if (orderId === null) return;
-    if (!(await isOpen(orderId))) {
-      throw validationFailed([{ field: 'order_id', message: 'must reference an existing order that is not completed or cancelled' }]);
-    }
-  }
-
-  /** The order a table holds, when its stream says it is over (or it was never written): it may be replaced. */
-  async function finishedHolder(tableId: string): Promise<string[]> {
-    const holder = (await app.deps.commands.state(floor, FLOOR_STREAM)).state.tables[tableId]?.orderId;
-    if (!holder) return [];
-    return (await isOpen(holder)) ? [] : [holder];
-  }
 
   resourceReads<TableView>(app, { path: '/tables', tags, plural: 'tables', permission: 'floor:read', collection: TABLES, schema: Table, view });
 
@@ -76,26 +60,24 @@ export default async function tableRoutes(app: FastifyInstance) {
     onRequest: read,
     schema: {
       tags, summary: 'The tables of one space', description: '404 when the space does not exist; 204 with no body when it has no tables.',
-      params: IdParams, response: { 200: Type.Array(Table), 204: EmptyList('tables in this space'), ...errors },
+      params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(Table), Headers.totalCount), 204: EmptyList('tables in this space'), ...errors },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     if (!(await spaces.get(id))) throw notFound();
-    return sendList(reply, (await tables.find({ space_id: id }, { sort: { name: 1 } })).map(view));
+    return sendList(reply, (await findPage(reply, tables, { space_id: id }, { sort: { name: 1 } }, request.query, null)).items.map(view));
   });
 
   app.post('/tables', {
     onRequest: write,
     schema: { tags, summary: 'Add a table to a space', description: RULES, headers: IdempotencyHeaders, body: CreateBody, response: { 201: withHeaders(Confirmation, Headers.location), ...errors } },
   }, async (request, reply) => {
-    const body = request.body as { name: string; status?: TableStatus; space_id: string; order_id?: string | null };
-    const setup: TableSetup = { name: body.name.trim(), spaceId: body.space_id, status: body.status ?? 'available', orderId: body.order_id ?? null };
-    await requireActiveOrder(setup.orderId);
-    const result = await app.deps.commands.handle(floor, FLOOR_STREAM, {
-      type: 'addTable', tableId: newResourceId(request, 'table'), ...setup,
-    }, writeContext(request));
-    await app.readYourWrite(result.position);
-    const { tableId } = result.events[0]!.data as { tableId: string };
+    const { body } = request;
+    const { tableId, position } = await addTable(app.deps.commands, {
+      tableId: newResourceId(request, 'table'), context: writeContext(request),
+      setup: { name: body.name.trim(), spaceId: body.space_id, status: body.status ?? 'available', orderId: body.order_id ?? null },
+    });
+    await app.readYourWrite(position);
     return reply.code(201).header('location', `/tables/${tableId}`).send({ id: tableId, message: 'Table added successfully' });
   });
 
@@ -106,14 +88,13 @@ export default async function tableRoutes(app: FastifyInstance) {
       headers: IfMatchHeaders, params: IdParams, body: UpdateBody, response: { 200: Confirmation, ...errors },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string };
-    const body = request.body as { name: string; status: TableStatus; space_id: string; order_id: string | null };
-    await requireActiveOrder(body.order_id);
-    const result = await app.deps.commands.handle(floor, FLOOR_STREAM, {
-      type: 'updateTable', tableId: id, ifMatch: ifMatch(request), finishedOrders: await finishedHolder(id),
-      name: body.name.trim(), spaceId: body.space_id, status: body.status, orderId: body.order_id,
-    }, writeContext(request));
-    await app.readYourWrite(result.position);
+    const { id } = request.params;
+    const { body } = request;
+    const { position } = await setUpTable(app.deps.commands, {
+      tableId: id, ifMatch: ifMatch(request), context: writeContext(request),
+      setup: { name: body.name.trim(), spaceId: body.space_id, status: body.status, orderId: body.order_id },
+    });
+    await app.readYourWrite(position);
     return { id, message: 'Table updated successfully' };
   });
 
@@ -124,7 +105,7 @@ export default async function tableRoutes(app: FastifyInstance) {
       params: IdParams, response: { 200: Confirmation, ...errors },
     },
   }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const result = await app.deps.commands.handle(floor, FLOOR_STREAM, { type: 'removeTable', tableId: id }, writeContext(request));
     await app.readYourWrite(result.position);
     return { id, message: 'Table deleted successfully' };

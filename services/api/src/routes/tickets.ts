@@ -3,7 +3,8 @@ import { TICKETS, type TicketView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, Pagination, commonErrors, page } from '../http/schemas.js';
+import { Headers, IdParams, OptionalPagination, Pagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { setEtag, writeContext } from '../http/write-context.js';
 import { issueTickets, type Split } from '../bills/issue.js';
@@ -69,13 +70,13 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
 
   app.get('/orders/:id/tickets', {
     onRequest: app.authorize('bills:read'),
-    schema: { tags: ['tickets'], summary: 'The tickets of an order, cancelled ones included, oldest first', params: IdParams, response: { 200: Type.Array(TicketSchema), 204: Type.Null({ description: 'no tickets yet' }), ...errors } },
+    schema: { tags: ['tickets'], summary: 'The tickets of an order, cancelled ones included, oldest first', params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(TicketSchema), Headers.totalCount), 204: Type.Null({ description: 'no tickets yet' }), ...errors } },
   }, async (request, reply) => {
     const { state } = await app.deps.commands.state(order, orderStream(request.params.id));
     if (!state.orderId || state.deleted) throw notFound();
-    const list = await tickets.find({ order_id: request.params.id }, { sort: { issued_at: 1, _id: 1 } });
-    if (list.length === 0) return sendNoContent(reply);
-    return list.map(ticketResponse);
+    const { items } = await findPage(reply, tickets, { order_id: request.params.id }, { sort: { issued_at: 1, _id: 1 } }, request.query, null);
+    if (items.length === 0) return sendNoContent(reply);
+    return items.map(ticketResponse);
   });
 
   app.get('/tickets', {
@@ -83,13 +84,13 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['tickets'], summary: 'Tickets, oldest first; `status` filters (1 pending, 2 paid, 3 cancelled)',
       querystring: Type.Intersect([Pagination, Type.Object({ status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })) })]),
-      response: { 200: Type.Array(TicketSchema), 204: Type.Null({ description: 'no tickets' }), ...errors },
+      response: { 200: withHeaders(Type.Array(TicketSchema), Headers.totalCount), 204: Type.Null({ description: 'no tickets' }), ...errors },
     },
   }, async (request, reply) => {
-    const q = request.query as { status?: number; limit?: number; offset?: number; all?: boolean };
-    const list = await tickets.find(q.status ? { status: q.status } : {}, { sort: { issued_at: 1, _id: 1 }, ...page(q) });
-    if (list.length === 0) return sendNoContent(reply);
-    return list.map(ticketResponse);
+    const q = request.query;
+    const { items } = await findPage(reply, tickets, q.status ? { status: q.status } : {}, { sort: { issued_at: 1, _id: 1 } }, q);
+    if (items.length === 0) return sendNoContent(reply);
+    return items.map(ticketResponse);
   });
 
   app.post('/tickets/:id/cancel', {

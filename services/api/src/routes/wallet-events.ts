@@ -1,4 +1,5 @@
 import type { BusSubscription } from '@comanda/bus';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 
@@ -11,7 +12,8 @@ const HEARTBEAT_MS = 15_000;
  * the node's payment JSON and whose `id` is the payment hash. Live only: a client sees payments that
  * arrive while it is connected (on reconnect it reads GET /orders/{id} or the incoming list).
  */
-export default async function walletEventRoutes(app: FastifyInstance) {
+export default async function walletEventRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const open = new Set<ServerResponse>();
   // Streams never end on their own: shutting down ends them first (preClose runs before the server
   // stops accepting and waits for connections), or close() would wait for the clients forever.

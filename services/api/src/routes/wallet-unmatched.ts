@@ -1,7 +1,9 @@
 import { UNMATCHED_PAYMENTS, type UnmatchedPaymentView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Pagination, commonErrors, page } from '../http/schemas.js';
+import { Headers, Pagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { findPage } from '../http/pages.js';
 
 const UnmatchedPayment = Type.Object({
   paymentHash: Type.String(),
@@ -25,7 +27,8 @@ const view = (p: UnmatchedPaymentView) => ({
  * for a manager to sort out (refund, move to another order). Every such payment is recorded, never
  * dropped; this list is how somebody sees it.
  */
-export default async function walletUnmatchedRoutes(app: FastifyInstance) {
+export default async function walletUnmatchedRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const unmatched = app.deps.readStore.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS);
   app.get('/wallet/unmatched', {
     onRequest: app.authorize('wallet:review'),
@@ -34,7 +37,7 @@ export default async function walletUnmatchedRoutes(app: FastifyInstance) {
       summary: 'Payments received that need a manager: unmatched, late or for a deleted order',
       description: 'Newest first. Managers and admins; the wallet need not be unlocked (it moves no money).',
       querystring: Pagination,
-      response: { 200: Type.Array(UnmatchedPayment), ...commonErrors },
+      response: { 200: withHeaders(Type.Array(UnmatchedPayment), Headers.totalCount), ...commonErrors },
     },
-  }, async (request) => (await unmatched.find({}, { sort: { received_at: -1 }, ...page(request.query as object) })).map(view));
+  }, async (request, reply) => (await findPage(reply, unmatched, {}, { sort: { received_at: -1 } }, request.query)).items.map(view));
 }

@@ -1,5 +1,6 @@
 import { DecodeError, NodeError, decodeBolt11, invoiceExpiresAtMs, type NodeClient } from '@comanda/lightning';
 import { STAFF_STREAM, newId, roster, walletActivity, walletLogStream, walletUnlockOpen, type WalletActivityEvent } from '@comanda/domain';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { LoginThrottle } from '../auth/throttle.js';
@@ -48,7 +49,8 @@ const IDEMPOTENT = 'Accepts Idempotency-Key: a retry with the same key never pay
  * The wallet endpoints (seed 000, Wallet): a thin front of the restaurant's Lightning node. Admin only,
  * and unlocked for five minutes by POST /wallet/auth, except createinvoice (any member of staff).
  */
-export default async function walletRoutes(app: FastifyInstance) {
+export default async function walletRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const throttle = new LoginThrottle(app.deps.readStore, 'wallet', app.now);
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
   const payments = new WalletPayments(app.deps.commands, app.now);
@@ -91,7 +93,7 @@ export default async function walletRoutes(app: FastifyInstance) {
     const userId = request.staff!.id;
     const wait = await throttle.retryAfter(request.ip, userId);
     if (wait > 0) return tooManyAttempts(reply, wait);
-    const { password } = request.body as { password: string };
+    const { password } = request.body;
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
     const member = state.members[userId];
     const hash = member?.walletPasswordHash;
@@ -117,7 +119,7 @@ export default async function walletRoutes(app: FastifyInstance) {
   }, async (request, reply) => {
     app.clearAuthCookie(request, reply, WALLET_COOKIE);
     await audit(request, { type: 'WalletLocked', data: { userId: request.staff!.id, at: app.now() } });
-    return { status: 'ok' };
+    return { status: 'ok' as const };
   });
 
   app.get('/wallet/getinfo', {
@@ -151,7 +153,7 @@ export default async function walletRoutes(app: FastifyInstance) {
       response: { 200: Type.Object({ amountSat: Type.Integer(), paymentHash: Type.String(), serialized: Type.String() }), 503: walletErrors[503], 502: walletErrors[502] },
     },
   }, async (request) => {
-    const body = request.body as { description: string; amountSat: number; externalId?: string; expirySeconds?: number };
+    const body = request.body;
     const expirySeconds = body.expirySeconds ?? 3600;
     const invoice = await atNode(() => node().createInvoice({ ...body, expirySeconds }));
     const userId = request.staff!.id;
@@ -180,7 +182,7 @@ export default async function walletRoutes(app: FastifyInstance) {
       response: { 200: PaymentResult, ...paymentErrors, ...walletErrors },
     },
   }, async (request) => {
-    const body = request.body as { amountSat?: number; invoice: string };
+    const body = request.body;
     let paymentHash: string;
     try {
       const decoded = decodeBolt11(body.invoice.trim());
@@ -220,7 +222,7 @@ export default async function walletRoutes(app: FastifyInstance) {
       response: { 200: PaymentResult, ...paymentErrors, ...walletErrors },
     },
   }, async (request) => {
-    const body = request.body as { amountSat?: number; offer: string; message?: string };
+    const body = request.body;
     return payments.pay({
       paymentId: newResourceId(request, 'walletpayment'),
       request: { kind: 'offer', by: request.staff!.id, target: body.offer, fingerprint: fingerprint(request), ...(body.amountSat ? { amountSat: body.amountSat } : {}) },
@@ -247,7 +249,7 @@ export default async function walletRoutes(app: FastifyInstance) {
       response: { 200: Type.Object({ txId: Type.String(), amountSat: Type.Integer(), feesSat: Type.Integer() }), ...paymentErrors, ...walletErrors },
     },
   }, async (request) => {
-    const body = request.body as { amountSat: number; address: string; feerateSatByte: number };
+    const body = request.body;
     return payments.pay({
       paymentId: newResourceId(request, 'walletpayment'),
       request: { kind: 'onchain', by: request.staff!.id, amountSat: body.amountSat, target: body.address, feerateSatByte: body.feerateSatByte, fingerprint: fingerprint(request) },
@@ -270,7 +272,7 @@ export default async function walletRoutes(app: FastifyInstance) {
       response: { 200: Type.Object({ txId: Type.String(), newFeerateSatByte: Type.Integer(), additionalFeesSat: Type.Integer() }), ...paymentErrors, ...walletErrors },
     },
   }, async (request) => {
-    const feerateSatByte = request.body as number;
+    const feerateSatByte = request.body;
     return payments.pay({
       paymentId: newResourceId(request, 'walletpayment'),
       request: { kind: 'bumpfee', by: request.staff!.id, feerateSatByte, fingerprint: fingerprint(request) },
@@ -293,14 +295,14 @@ export default async function walletRoutes(app: FastifyInstance) {
       response: { 200: Type.Array(IncomingSchema), 400: Type.Ref('ValidationFailed'), ...walletErrors },
     },
   }, async (request) => {
-    const list = await atNode(() => node().listIncoming(request.query as Record<string, never>));
+    const list = await atNode(() => node().listIncoming(request.query));
     return list.map(incomingView);
   });
 
   app.get('/wallet/payments/incoming/:paymentHash', {
     onRequest: admin,
     schema: { tags: ['wallet'], summary: 'One incoming payment by hash', params: HashParams, response: { 200: IncomingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
-  }, async (request) => incomingView(await atNode(() => node().getIncoming((request.params as { paymentHash: string }).paymentHash.toLowerCase()))));
+  }, async (request) => incomingView(await atNode(() => node().getIncoming(request.params.paymentHash.toLowerCase()))));
 
   app.get('/wallet/payments/outgoing', {
     onRequest: admin,
@@ -309,15 +311,15 @@ export default async function walletRoutes(app: FastifyInstance) {
       description: 'Records {paymentId, kind, paymentHash, txId, amountSat, feesSat, invoice, createdAt, completedAt, status: SENT | FAILED | PENDING}.',
       querystring: Type.Object(ListQuery), response: { 200: Type.Array(OutgoingSchema), 400: Type.Ref('ValidationFailed'), ...walletErrors },
     },
-  }, async (request) => (await atNode(() => node().listOutgoing(request.query as Record<string, never>))).map(outgoingView));
+  }, async (request) => (await atNode(() => node().listOutgoing(request.query))).map(outgoingView));
 
   app.get('/wallet/payments/outgoing/:paymentId', {
     onRequest: admin,
     schema: { tags: ['wallet'], summary: 'One outgoing payment by id', params: Type.Object({ paymentId: Type.String({ format: 'uuid' }) }), response: { 200: OutgoingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
-  }, async (request) => outgoingView(await atNode(() => node().getOutgoing((request.params as { paymentId: string }).paymentId))));
+  }, async (request) => outgoingView(await atNode(() => node().getOutgoing(request.params.paymentId))));
 
   app.get('/wallet/payments/outgoingbyhash/:paymentHash', {
     onRequest: admin,
     schema: { tags: ['wallet'], summary: 'One outgoing payment by payment hash', params: HashParams, response: { 200: OutgoingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
-  }, async (request) => outgoingView(await atNode(() => node().getOutgoingByHash((request.params as { paymentHash: string }).paymentHash.toLowerCase()))));
+  }, async (request) => outgoingView(await atNode(() => node().getOutgoingByHash(request.params.paymentHash.toLowerCase()))));
 }

@@ -1,4 +1,5 @@
-import { FLOOR_STREAM, type FloorEvent, type OrderEvent, floor, isActive, order, orderStream } from '@comanda/domain';
+import { type FloorEvent, type OrderEvent, isActive, order, orderStream } from '@comanda/domain';
+import { releaseTableUnlessSeated } from '@comanda/workflows';
 import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
 import type { Reaction } from '../reactor.js';
 
@@ -9,15 +10,9 @@ import type { Reaction } from '../reactor.js';
  * released. The order's own stream is the truth; releasing is a no-op unless that order holds the table.
  */
 export function tableOccupancy(commands: CommandHandler, now: () => number = Date.now, graceMs = 10_000): Reaction {
-  const release = (tableId: string, orderId: string, causationId: string) =>
-    commands.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId, orderId }, { causationId, userId: null });
-
-  /** Releases `tableId` unless the order still sits there, active. */
-  async function settle(tableId: string | null, orderId: string, event: RecordedEvent) {
-    if (!tableId) return;
-    const { state } = await commands.state(order, orderStream(orderId));
-    const seated = state.orderId !== null && !state.deleted && state.status !== null && isActive(state.status) && state.tableId === tableId;
-    if (!seated) await release(tableId, orderId, event.id);
+  /** Releases `tableId` unless the order still sits there, open (the same workflow the API uses). */
+  async function settle(tableId: string | null, orderId: string, event: RecordedEvent): Promise<void> {
+    await releaseTableUnlessSeated(commands, tableId, orderId, { causationId: event.id, userId: null });
   }
 
   return {

@@ -1,4 +1,4 @@
-import { FLOOR_STREAM, floor, isActive, order, orderStream, type OrderStatus } from '@comanda/domain';
+import { FLOOR_STREAM, floor, isOpen, order, orderStream, type Order } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 
 /**
@@ -24,15 +24,26 @@ export async function releaseAfter(
   commands: CommandHandler,
   orderId: string,
   previousTable: string | null,
-  now: { tableId: string | null; status: OrderStatus | null; deleted: boolean },
+  now: Pick<Order, 'orderId' | 'tableId' | 'status' | 'deleted'>,
   context: CommandContext,
 ): Promise<Position | null> {
-  const stillHeld = !now.deleted && now.status !== null && isActive(now.status) && now.tableId === previousTable;
+  const stillHeld = isOpen(now) && now.tableId === previousTable;
   return stillHeld ? null : unseat(commands, previousTable, orderId, context);
 }
 
-/** The order's state, for a route that must know its table before changing it. */
-export const orderState = async (commands: CommandHandler, orderId: string) => (await commands.state(order, orderStream(orderId))).state;
+/**
+ * Frees `tableId` unless `orderId` sits there, open, according to its own stream. What the
+ * table-occupancy process manager does after a crash between the two appends, or after an order ends.
+ */
+export async function releaseTableUnlessSeated(commands: CommandHandler, tableId: string | null, orderId: string, context: CommandContext): Promise<Position | null> {
+  if (!tableId) return null;
+  const now = await orderState(commands, orderId);
+  return isOpen(now) && now.tableId === tableId ? null : unseat(commands, tableId, orderId, context);
+}
 
+/** The order's state, for a use case that must know its table before changing it. */
+export const orderState = async (commands: CommandHandler, orderId: string): Promise<Order> => (await commands.state(order, orderStream(orderId))).state;
+
+/** The latest of some positions (the one a reader must wait for), null when nothing was written. */
 export const later = (...positions: Array<Position | null>): Position | null =>
   positions.reduce<Position | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null);

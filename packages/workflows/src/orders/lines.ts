@@ -1,0 +1,38 @@
+import { MENU_STREAM, type FieldError, type OrderLine, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
+import type { CommandHandler } from '@comanda/event-store';
+
+/** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes. */
+export interface DishRequest {
+  dishId: string;
+  priceAtOrder?: number;
+  notes?: string;
+}
+
+/**
+ * Order lines from a request: every dish must be on the menu and every price valid, or the whole
+ * request is rejected with one error per offending field (`<field>[i].dish_id`, `….price_at_order`).
+ * Prices are copied into the line, so a later menu change never rewrites an order.
+ */
+export async function linesFrom(
+  commands: CommandHandler,
+  dishes: readonly DishRequest[],
+  lineId: (index: number) => string,
+  field = 'dishes',
+): Promise<OrderLine[]> {
+  const { state } = await commands.state(menu, MENU_STREAM);
+  const errors: FieldError[] = [];
+  const lines = dishes.map((d, i) => {
+    const at = `${field}[${i}]`;
+    const menuPrice = isUuid(d.dishId) ? dishPrice(state, d.dishId) : null;
+    if (menuPrice === null) errors.push({ field: `${at}.dish_id`, message: 'must be a dish on the menu' });
+    let priceCents = menuPrice ?? 0;
+    if (d.priceAtOrder !== undefined) {
+      const cents = toCents(d.priceAtOrder);
+      if (cents === null || cents <= 0) errors.push({ field: `${at}.price_at_order`, message: 'must be a positive amount with at most two decimals' });
+      else priceCents = cents;
+    }
+    return { lineId: lineId(i), dishId: d.dishId, priceCents, notes: (d.notes ?? '').trim() };
+  });
+  if (errors.length) throw validationFailed(errors);
+  return lines;
+}

@@ -1,0 +1,44 @@
+import { type FieldError, order, orderStream, validationFailed } from '@comanda/domain';
+import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
+import { type DishRequest, linesFrom } from './lines.js';
+import { later, seat, unseat } from './seating.js';
+import { checkUserExists } from './staff-check.js';
+
+export interface PlaceOrder {
+  orderId: string;
+  userId: string;
+  /** null for a take-away order. */
+  tableId: string | null;
+  waiter: string;
+  /** Only `pending` (or nothing) is accepted: a new order starts in the kitchen's first state. */
+  status?: string;
+  dishes: readonly DishRequest[];
+  /** The id of the i-th line (derived from the Idempotency-Key when the request has one). */
+  lineId: (index: number) => string;
+  at: number;
+  context: CommandContext;
+}
+
+/**
+ * Places an order: checks the user and the dishes, seats the table (floor stream, refusing a table
+ * another open order holds), then writes the order (its own stream). If the order's append fails the
+ * seat is given back, so a refused order never keeps a table. Returns the position a reader must wait for.
+ */
+export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Promise<{ orderId: string; position: Position | null }> {
+  const errors: FieldError[] = [];
+  if (cmd.status !== undefined && cmd.status !== 'pending') errors.push({ field: 'status', message: 'a new order is pending' });
+  await checkUserExists(commands, cmd.userId, errors);
+  if (errors.length) throw validationFailed(errors);
+  const lines = await linesFrom(commands, cmd.dishes, cmd.lineId);
+  const seated = await seat(commands, cmd.tableId, cmd.orderId, cmd.context);
+  let placed;
+  try {
+    placed = await commands.handle(order, orderStream(cmd.orderId), {
+      type: 'placeOrder', orderId: cmd.orderId, userId: cmd.userId, tableId: cmd.tableId, waiter: cmd.waiter.trim(), at: cmd.at, lines,
+    }, cmd.context);
+  } catch (error) {
+    await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);
+    throw error;
+  }
+  return { orderId: cmd.orderId, position: later(seated, placed.position) };
+}

@@ -1,0 +1,106 @@
+import t from 'tap';
+import { FLOOR_STREAM, floor, newId, orderStream } from '@comanda/domain';
+import { deleteOrder, placeOrder, releaseTableUnlessSeated, updateOrder } from '../src/index.js';
+import { restaurant } from './restaurant.js';
+
+type R = Awaited<ReturnType<typeof restaurant>>;
+const lineIds = (i: number) => `line-${i}`;
+const place = (r: R, changes: Partial<Parameters<typeof placeOrder>[1]> = {}) => placeOrder(r.commands, {
+  orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: ' Beto ', dishes: [{ dishId: r.ids.pastor, notes: ' sin cebolla ' }], lineId: lineIds, at: 1000, context: {}, ...changes,
+});
+const policy = { completeRequiresPayment: false };
+
+t.test('placing an order seats its table, then writes the order with its lines at menu prices', async (t) => {
+  const r = await restaurant();
+  const from = await r.floorRevision();
+  const { orderId, position } = await place(r);
+  t.same(await r.appended(FLOOR_STREAM, from), [{ type: 'TableOccupied', data: { tableId: r.ids.t1, orderId } }]);
+  t.match(await r.appended(orderStream(orderId)), [
+    { type: 'OrderPlaced', data: { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto' } },
+    { type: 'DishesAdded', data: { lines: [{ lineId: 'line-0', dishId: r.ids.pastor, priceCents: 2550, notes: 'sin cebolla' }] } },
+  ]);
+  t.equal(position, (await r.store.readStream(orderStream(orderId))).at(-1)!.position, 'the reader waits for the later append');
+});
+
+t.test('an order on a table another open order holds is refused and writes nothing', async (t) => {
+  const r = await restaurant();
+  await place(r);
+  const from = await r.floorRevision();
+  const orderId = newId();
+  await t.rejects(place(r, { orderId }), { kind: 'conflict' });
+  t.same(await r.appended(FLOOR_STREAM, from), []);
+  t.same(await r.appended(orderStream(orderId)), []);
+});
+
+t.test('a refused order gives its seat back (seat first, order second, unseat on failure)', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r, { tableId: null });
+  // The same order id again: the floor seats it, the order's stream refuses a second placement.
+  const from = await r.floorRevision();
+  await t.rejects(place(r, { orderId, tableId: r.ids.t2 }), { kind: 'conflict' });
+  t.same((await r.appended(FLOOR_STREAM, from)).map((e) => e.type), ['TableOccupied', 'TableReleased']);
+  t.equal((await r.table(r.ids.t2)).orderId, null);
+});
+
+t.test('placing checks the user, the status and every dish before writing anything', async (t) => {
+  const r = await restaurant();
+  const from = await r.floorRevision();
+  await t.rejects(place(r, { userId: newId(), status: 'ready' }), {
+    kind: 'validation', details: { errors: [{ field: 'status', message: 'a new order is pending' }, { field: 'user_id', message: 'must reference an existing user' }] },
+  });
+  await t.rejects(place(r, { dishes: [{ dishId: newId() }, { dishId: r.ids.pastor, priceAtOrder: 0.001 }] }), {
+    kind: 'validation', details: { errors: [{ field: 'dishes[0].dish_id' }, { field: 'dishes[1].price_at_order' }] },
+  });
+  t.same(await r.appended(FLOOR_STREAM, from), []);
+});
+
+t.test('updating: kitchen staff may change the status only', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  const base = { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', at: 2000, context: {} };
+  await t.rejects(updateOrder(r.commands, policy, { ...base, waiter: 'Otro', role: 'kitchen' }), { kind: 'forbidden' });
+  await updateOrder(r.commands, policy, { ...base, status: 'preparing', role: 'kitchen' });
+  t.equal((await r.orderOf(orderId)).status, 'preparing');
+  await t.rejects(updateOrder(r.commands, policy, { ...base, userId: newId(), role: 'waiter' }), { kind: 'validation', details: { errors: [{ field: 'user_id' }] } });
+  await t.rejects(updateOrder(r.commands, policy, { ...base, status: 'eaten', role: 'waiter' }), { kind: 'validation', details: { errors: [{ field: 'status' }] } });
+  await t.rejects(updateOrder(r.commands, policy, { ...base, orderId: newId(), role: 'waiter' }), { kind: 'not_found' });
+});
+
+t.test('moving to another table seats the new one and frees the old; finishing frees the table', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  const base = { orderId, userId: r.ids.waiter, waiter: 'Beto', at: 2000, role: 'waiter' as const, context: {} };
+  await updateOrder(r.commands, policy, { ...base, tableId: r.ids.t2 });
+  t.match([await r.table(r.ids.t1), await r.table(r.ids.t2)], [{ orderId: null }, { orderId, status: 'occupied' }]);
+  await updateOrder(r.commands, policy, { ...base, tableId: r.ids.t2, status: 'cancelled' });
+  t.match(await r.table(r.ids.t2), { orderId: null });
+});
+
+t.test('completing may require payment (COMANDA_COMPLETE_REQUIRES_PAYMENT)', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  const base = { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', at: 2000, role: 'waiter' as const, context: {} };
+  for (const status of ['preparing', 'ready']) await updateOrder(r.commands, policy, { ...base, status });
+  await t.rejects(updateOrder(r.commands, { completeRequiresPayment: true }, { ...base, status: 'completed' }), {
+    kind: 'conflict', message: 'The order cannot be completed before it is paid: 25.50 due',
+  });
+  await updateOrder(r.commands, policy, { ...base, status: 'completed' });
+  t.equal((await r.orderOf(orderId)).status, 'completed');
+});
+
+t.test('deleting a pending order frees its table', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  await deleteOrder(r.commands, { orderId, context: {} });
+  t.match(await r.table(r.ids.t1), { orderId: null });
+});
+
+t.test('releaseTableUnlessSeated: frees a seat whose order never came, keeps a seated open order', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  t.equal(await releaseTableUnlessSeated(r.commands, r.ids.t1, orderId, {}), null, 'the order sits there, open');
+  const ghost = newId();
+  await r.commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: r.ids.t2, orderId: ghost });
+  t.not(await releaseTableUnlessSeated(r.commands, r.ids.t2, ghost, {}), null);
+  t.match(await r.table(r.ids.t2), { orderId: null });
+});

@@ -1,0 +1,27 @@
+import { FLOOR_STREAM, MENU_STREAM, STAFF_STREAM, floor, menu, newId, order, orderStream, roster } from '@comanda/domain';
+import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
+
+/**
+ * Given: a restaurant with an admin and a waiter on the roster, one dish, a space with two tables.
+ * Tests call a workflow, then read what was appended to each stream.
+ */
+export async function restaurant() {
+  const store = new MemoryEventStore();
+  const commands = new CommandHandler(store);
+  const ids = { admin: newId(), waiter: newId(), manager: newId(), tacos: newId(), pastor: newId(), space: newId(), t1: newId(), t2: newId() };
+  await commands.handle(roster, STAFF_STREAM, { type: 'createUser', userId: ids.admin, name: 'Ana', role: 'admin', pinHash: 'h', at: 1 });
+  await commands.handle(roster, STAFF_STREAM, { type: 'createUser', userId: ids.waiter, name: 'Beto', role: 'waiter', pinHash: 'h', at: 1 });
+  await commands.handle(roster, STAFF_STREAM, { type: 'createUser', userId: ids.manager, name: 'Carla', role: 'manager', pinHash: 'h', at: 1 });
+  await commands.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: ids.tacos, name: 'Tacos' });
+  await commands.handle(menu, MENU_STREAM, { type: 'addDish', dishId: ids.pastor, name: 'Taco al pastor', price: 2550, categoryId: ids.tacos });
+  await commands.handle(floor, FLOOR_STREAM, { type: 'createSpace', spaceId: ids.space, name: 'Terraza' });
+  for (const [id, name] of [[ids.t1, 'T1'], [ids.t2, 'T2']] as const) {
+    await commands.handle(floor, FLOOR_STREAM, { type: 'addTable', tableId: id, name, spaceId: ids.space, status: 'available', orderId: null });
+  }
+  /** The events appended to a stream since `from` (a revision), as [type, data]. */
+  const appended = async (stream: string, from = 0) => (await store.readStream(stream, from)).map((e) => ({ type: e.type, data: e.data }));
+  const table = async (id: string) => (await commands.state(floor, FLOOR_STREAM)).state.tables[id]!;
+  const orderOf = async (id: string) => (await commands.state(order, orderStream(id))).state;
+  const floorRevision = async () => (await commands.state(floor, FLOOR_STREAM)).revision + 1;
+  return { store, commands, ids, appended, table, orderOf, floorRevision };
+}
