@@ -25,7 +25,7 @@ export interface StandaloneProcess {
 }
 
 /** Starts `npm start`'s entry (services/standalone/dist/main.js) as a child process on loopback. */
-export async function startStandalone(env: Record<string, string>): Promise<StandaloneProcess> {
+export async function startStandalone(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<StandaloneProcess> {
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, [join(repoRoot, 'services/standalone/dist/main.js')], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
@@ -35,7 +35,7 @@ export async function startStandalone(env: Record<string, string>): Promise<Stan
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`standalone did not start:\n${out}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`standalone did not start:\n${out}`)), options.startTimeoutMs ?? 90_000);
     const onData = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {

@@ -25,7 +25,8 @@ export function isCalendarDate(value: string): boolean {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function offsetMs(utcMs: number, timeZone: string): number {
+/** How far `timeZone`'s wall clock is ahead of UTC at the instant `utcMs` (ms; negative west of Greenwich). */
+export function offsetMs(utcMs: number, timeZone: string): number {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

@@ -33,6 +33,7 @@ import kitchenRoutes from './routes/kitchen.js';
 import kitchenEventRoutes from './routes/kitchen-events.js';
 import kitchenPage from './routes/kitchen-page.js';
 import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
+import reportRoutes from './routes/reports.js';
 
 export { REDACT } from './logging.js';
 
@@ -97,5 +98,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(kitchenEventRoutes);
   await app.register(kitchenPage);
   await app.register(walletUnmatchedRoutes);
+  await app.register(reportRoutes);
   return app;
 }

@@ -1,3 +1,4 @@
+import type { LiveReports } from '@comanda/analytics';
 import type { Bus } from '@comanda/bus';
 import type { Config } from '@comanda/config';
 import type { NodeClient } from '@comanda/lightning';
@@ -29,6 +30,8 @@ export interface AppDeps {
   node?: NodeClient;
   /** Counters for GET /metrics; absent → the app keeps its own (HTTP figures only). */
   metrics?: Metrics;
+  /** The owner's reports kept live (GET /reports/{name}); absent → those routes answer 503. */
+  reports?: Pick<LiveReports, 'get' | 'state'>;
   /** The clock (ms); tests move it to expire tokens and lockouts. */
   now?: () => number;
 }

@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@comanda/config';
 import { createRuntime } from '@comanda/runtime';
-import { api } from './part.js';
+import { api, reports } from './part.js';
 
 /**
  * The API on its own (distributed shape): any number of replicas share the event store (PostgreSQL or
@@ -12,7 +12,10 @@ const config = loadConfigOrExit([
   ['readStoreUrl', 'COMANDA_READSTORE_URL', 'is required for the API on its own (use npm start for standalone)'],
 ]);
 
-const running = await createRuntime(config, [api()]);
+// The owner's reports: each replica folds the log in memory; /reports answers 503 and readiness
+// waits until the fold has caught up.
+const ownerReports = reports();
+const running = await createRuntime(config, [ownerReports, api({ reports: ownerReports })]);
 console.log(`api listening on ${running.url}`);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import pino from 'pino';
 import { InProcessBus } from '@comanda/bus';
 import { loadConfig, type Config } from '@comanda/config';
@@ -21,7 +22,7 @@ export async function testApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
   extraRoutes?: (app: FastifyInstance) => void,
-  extraDeps: Pick<AppDeps, 'node' | 'metrics'> = {},
+  extraDeps: Pick<AppDeps, 'node' | 'metrics' | 'reports'> = {},
 ) {
   const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), ...overrides };
   const metrics = extraDeps.metrics;
@@ -30,6 +31,9 @@ export async function testApp(
   const bus = new InProcessBus();
   const projector = new Projector({ store, readStore, projections: allProjections, logger: pino({ level: 'silent' }) });
   await projector.start();
+  // The owner's reports follow the log as in the standalone shape (GET /reports/{name}).
+  const reports = new LiveReports(store, ALL_REPORTS, config.timezone);
+  await reports.start();
   const logs: string[] = [];
   const logStream = new Writable({ write: (chunk, _enc, cb) => (logs.push(chunk.toString()), cb()) });
   const clock = { now: Date.now() };
@@ -39,6 +43,7 @@ export async function testApp(
     {
       config, store, readStore, bus, commands, gate: projector, masterKey, now: () => clock.now,
       health: [{ name: 'projector', check: async () => projector.state }],
+      reports,
       ...extraDeps,
     },
     { logStream },
@@ -72,6 +77,7 @@ export async function testApp(
     close: async () => {
       await app.close();
       await projector.stop();
+      await reports.stop();
     },
   };
 }

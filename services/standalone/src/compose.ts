@@ -1,4 +1,4 @@
-import { api } from '@comanda/api';
+import { api, reports } from '@comanda/api';
 import type { Config } from '@comanda/config';
 import { kitchenRelay, projections, reactions, relay } from '@comanda/projector';
 import { createRuntime } from '@comanda/runtime';
@@ -27,9 +27,11 @@ export interface RunningComanda {
  */
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
   const node = simulatedNode();
+  // The owner's reports fold the log beside the read models (both at once), complete before the API listens.
+  const ownerReports = reports();
   const running = await createRuntime(
     config,
-    [operations(), projections(), relay(), kitchenRelay(), reactions(), node, walletBridge(), api()],
+    [operations(), ownerReports, projections(), relay(), kitchenRelay(), reactions(), node, walletBridge(), api({ reports: ownerReports, waitForReports: true })],
     options.logStream ? { logStream: options.logStream } : {},
   );
   return {

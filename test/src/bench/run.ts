@@ -14,6 +14,7 @@ import { seatingVsTakeAway } from './seating.js';
 import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
+import { analyticsReplay } from './analytics-replay.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -140,6 +141,7 @@ async function shapes() {
 try {
   await appends();
   await replayAndStartup();
+  results.push(await analyticsReplay(dir));
   await readYourWrites();
   results.push(...(await kitchenLatency()));
   results.push(await webhookIntake(dir));

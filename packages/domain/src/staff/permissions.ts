@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   'orders:status': ['admin', 'manager', 'waiter', 'kitchen'],
   'orders:delete': ['admin', 'manager'],
   'sales:read': ['admin', 'manager'],
+  /** The owner's reports (GET /reports/{name}): sales, product mix, waiters, payments, tables, kitchen, cancellations. */
+  'reports:read': ['admin', 'manager'],
   /** Bills: waiters issue tickets and take payments at the table; refunds, cancels and the till are managers'. */
   'bills:read': ['admin', 'manager', 'waiter'],
   'bills:write': ['admin', 'manager', 'waiter'],

@@ -1,0 +1,156 @@
+import type { EventStore, Position, RecordedEvent, Subscription } from '@comanda/event-store';
+import { LocalClock } from './clock.js';
+import { RunningReport } from './fold.js';
+import type { ReportDefinition } from './report.js';
+
+export type LiveState = 'starting' | 'live' | 'failed' | 'stopped';
+
+interface Logger { info(obj: object, msg: string): void; error(obj: object, msg: string): void }
+
+/**
+ * The reports kept current for `GET /reports/{name}`: the same folds as the command line, following
+ * the log from position 0 and then live. A new or changed report (`install`) is rebuilt from position 0
+ * beside the one serving, on its own catch-up subscription, and swapped in once it has reached the
+ * position the serving reports are at; from then on it follows with them.
+ */
+export class LiveReports {
+  private readonly clock: LocalClock;
+  private readonly current = new Map<string, RunningReport>();
+  private readonly byType = new Map<string, RunningReport[]>();
+  private subscription?: Subscription;
+  private readonly rebuilding = new Set<Subscription>();
+  private processed: Position | null = null;
+  state: LiveState = 'starting';
+  failure?: unknown;
+
+  constructor(
+    private readonly store: EventStore,
+    definitions: ReadonlyArray<ReportDefinition<unknown>>,
+    timeZone: string,
+    private readonly logger?: Logger,
+  ) {
+    this.clock = new LocalClock(timeZone);
+    for (const d of definitions) this.current.set(d.name, new RunningReport(d, this.clock));
+    this.route();
+  }
+
+  /** Resolves once every report includes the events that were in the log at start. */
+  async start(): Promise<void> {
+    const head = await this.store.headPosition();
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (this.state === 'starting' && (head === null || (this.processed !== null && this.processed >= head))) {
+          this.state = 'live';
+          this.logger?.info({ position: this.processed?.toString() ?? null }, 'reports caught up');
+          resolve();
+        }
+      };
+      this.subscription = this.store.subscribeToAll(null, {
+        onEvents: (events) => {
+          this.apply(events);
+          check();
+        },
+        onError: (error) => {
+          this.fail(error);
+          reject(error);
+        },
+      });
+      check();
+    });
+  }
+
+  /** The report serving `name`, or undefined for a name no report has. */
+  get(name: string): RunningReport | undefined {
+    return this.current.get(name);
+  }
+
+  names(): string[] {
+    return [...this.current.keys()];
+  }
+
+  position(): Position | null {
+    return this.processed;
+  }
+
+  /**
+   * Builds `definition` from position 0 beside the report serving its name (which keeps answering),
+   * and swaps it in once it has caught up. Resolves at the swap.
+   */
+  install(definition: ReportDefinition<unknown>): Promise<void> {
+    const candidate = new RunningReport(definition, this.clock);
+    return new Promise<void>((resolve, reject) => {
+      let swapped = false;
+      const subscription: Subscription = this.store.subscribeToAll(null, {
+        onEvents: (events) => {
+          if (swapped) return;
+          applyTo(candidate, events);
+          if (this.processed !== null && candidate.position !== null && candidate.position >= this.processed) {
+            swapped = true;
+            this.current.set(definition.name, candidate);
+            this.route();
+            this.rebuilding.delete(subscription);
+            this.logger?.info({ report: definition.name, version: definition.version, position: candidate.position.toString() }, 'report rebuilt and swapped in');
+            void subscription.close();
+            resolve();
+          }
+        },
+        onError: (error) => {
+          this.rebuilding.delete(subscription);
+          reject(error);
+        },
+      });
+      this.rebuilding.add(subscription);
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.state !== 'failed') this.state = 'stopped';
+    await this.subscription?.close();
+    await Promise.all([...this.rebuilding].map((s) => s.close()));
+  }
+
+  private route(): void {
+    this.byType.clear();
+    for (const r of this.current.values()) {
+      for (const type of r.definition.handles) {
+        let list = this.byType.get(type);
+        if (!list) this.byType.set(type, (list = []));
+        list.push(r);
+      }
+    }
+  }
+
+  private apply(events: RecordedEvent[]): void {
+    if (events.length === 0) return;
+    const last = events[events.length - 1]!.position;
+    try {
+      for (const event of events) {
+        const reports = this.byType.get(event.type);
+        if (reports === undefined) continue;
+        for (const r of reports) {
+          // A report swapped in may already have read further than the serving ones.
+          if (r.position !== null && event.position <= r.position) continue;
+          r.definition.apply(r.state, event);
+        }
+      }
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+    for (const r of this.current.values()) if (r.position === null || r.position < last) r.position = last;
+    this.processed = last;
+  }
+
+  private fail(error: unknown): void {
+    this.state = 'failed';
+    this.failure = error;
+    this.logger?.error({ err: error }, 'reports stopped: a report failed');
+  }
+}
+
+function applyTo(report: RunningReport, events: readonly RecordedEvent[]): void {
+  for (const event of events) {
+    if (report.definition.handles.includes(event.type)) report.definition.apply(report.state, event);
+  }
+  report.position = events[events.length - 1]!.position;
+}

@@ -1,0 +1,107 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import type { OrderEvent, TicketEvent } from '@comanda/domain';
+import type { LocalClock } from '../clock.js';
+import { MENU_NAME_EVENTS, MenuNames } from '../menu-names.js';
+import { ORDER_BOOK_EVENTS, OrderBook } from '../order-book.js';
+import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
+
+interface Sold { quantity: number; revenue: number }
+interface MixState {
+  clock: LocalClock;
+  book: OrderBook;
+  menu: MenuNames;
+  /** day → dish → sold. */
+  days: Map<string, Map<string, Sold>>;
+  /** Lines of bills that may still be voided: ticket → line → dish. */
+  ticketLines: Map<string, Map<string, string>>;
+}
+
+/**
+ * Quantity and revenue by dish and by category: the lines of completed orders, dated at completion;
+ * a voided line is taken off (one fewer, its price less) on the day of the void.
+ */
+export const productMixReport: ReportDefinition<MixState> = {
+  name: 'product-mix',
+  version: 1,
+  title: 'Product mix',
+  handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'OrderDeleted', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
+  init: (clock) => ({ clock, book: new OrderBook(), menu: new MenuNames(), days: new Map(), ticketLines: new Map() }),
+  apply(s, event: RecordedEvent) {
+    switch (event.type) {
+      case 'OrderStatusChanged': {
+        const { data } = event as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
+        if (data.to !== 'completed' && data.to !== 'cancelled') return;
+        const id = streamId(event.stream);
+        const o = s.book.get(id);
+        if (!o) return;
+        s.book.forget(id);
+        if (data.to === 'cancelled') return;
+        const dishes = bucket(s.days, s.clock.day(data.at), () => new Map<string, Sold>());
+        for (const l of o.lines.values()) {
+          const sold = bucket(dishes, l.dishId, () => ({ quantity: 0, revenue: 0 }));
+          sold.quantity++;
+          sold.revenue += l.priceCents;
+        }
+        return;
+      }
+      case 'OrderDeleted':
+        s.book.forget(streamId(event.stream));
+        return;
+      case 'TicketIssued': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
+        // Lines shared by an even split are never voided (the decider refuses): nothing to remember.
+        if (data.share) return;
+        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, l.dishId])));
+        return;
+      }
+      case 'TicketLineVoided': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
+        const dishId = s.ticketLines.get(streamId(event.stream))?.get(data.lineId);
+        if (dishId === undefined) return;
+        const sold = bucket(bucket(s.days, s.clock.day(eventTime(event, data.at)), () => new Map<string, Sold>()), dishId, () => ({ quantity: 0, revenue: 0 }));
+        sold.quantity--;
+        sold.revenue -= data.amountCents;
+        return;
+      }
+      case 'TicketCancelled':
+        s.ticketLines.delete(streamId(event.stream));
+        return;
+      case 'TicketPaid':
+        return;
+      default:
+        if (event.type.startsWith('Order') || event.type === 'DishesAdded') s.book.apply(event);
+        else s.menu.apply(event);
+    }
+  },
+  query(s, range) {
+    const dishes = new Map<string, Sold>();
+    for (const [, day] of daysIn(s.days, range)) {
+      for (const [dishId, sold] of day) {
+        const total = bucket(dishes, dishId, () => ({ quantity: 0, revenue: 0 }));
+        total.quantity += sold.quantity;
+        total.revenue += sold.revenue;
+      }
+    }
+    const categories = new Map<string, Sold>();
+    let revenue = 0;
+    for (const [dishId, sold] of dishes) {
+      const c = bucket(categories, s.menu.categoryOf(dishId) ?? '', () => ({ quantity: 0, revenue: 0 }));
+      c.quantity += sold.quantity;
+      c.revenue += sold.revenue;
+      revenue += sold.revenue;
+    }
+    const share = (cents: number) => (revenue === 0 ? 0 : Math.round((cents / revenue) * 10000) / 100);
+    const byRevenue = (a: [string, Sold, string], b: [string, Sold, string]) => b[1].revenue - a[1].revenue || b[1].quantity - a[1].quantity || compareText(a[2], b[2]) || compareText(a[0], b[0]);
+    const dishRows: Row[] = [...dishes].map(([id, sold]) => [id, sold, s.menu.dish(id)] as [string, Sold, string]).sort(byRevenue).map(([id, sold, name]) => {
+      const categoryId = s.menu.categoryOf(id);
+      return { dish_id: id, dish: name, category: categoryId === null ? null : (s.menu.categories.get(categoryId) ?? categoryId), quantity: sold.quantity, revenue: money(sold.revenue), revenue_share: share(sold.revenue) };
+    });
+    const categoryRows: Row[] = [...categories].map(([id, sold]) => [id, sold, s.menu.categories.get(id) ?? (id || '(unknown)')] as [string, Sold, string]).sort(byRevenue)
+      .map(([id, sold, name]) => ({ category_id: id || null, category: name, quantity: sold.quantity, revenue: money(sold.revenue), revenue_share: share(sold.revenue) }));
+    return { by_dish: dishRows, by_category: categoryRows };
+  },
+  charts: [
+    { section: 'by_dish', kind: 'bar', label: 'dish', values: ['revenue'], title: 'Revenue by dish' },
+    { section: 'by_category', kind: 'pie', label: 'category', values: ['revenue'], title: 'Revenue by category' },
+  ],
+};

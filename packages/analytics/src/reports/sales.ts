@@ -1,0 +1,123 @@
+import type { RecordedEvent } from '@comanda/event-store';
+import { currencyById, type BaseCurrencyEvent, type OrderEvent, type TicketEvent } from '@comanda/domain';
+import { type LocalClock, WEEKDAYS } from '../clock.js';
+import { ORDER_BOOK_EVENTS, OrderBook } from '../order-book.js';
+import { type ReportDefinition, type Row, averageMoney, bucket, daysIn, eventTime, money, ratio, streamId } from '../report.js';
+
+interface SalesDay {
+  weekday: number;
+  orders: number;
+  lines: number;
+  gross: number;
+  voids: number;
+  refunds: number;
+  /** Per local hour: orders completed, and net cents. */
+  hourOrders: number[];
+  hourNet: number[];
+}
+
+interface SalesState { clock: LocalClock; book: OrderBook; days: Map<string, SalesDay>; currency: string }
+
+const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
+
+/** A refund written by a void repeats the void's money: counted once, as the void. */
+export const isVoidRefund = (reason: string): boolean => reason.startsWith('void: ');
+
+/**
+ * Sales by day, hour and weekday. A sale is a completed order (its lines at completion, dated when
+ * it completed); voided lines and refunds are taken off on the day they happen. Net = gross − voids −
+ * refunds, in the base currency's cents. Works from order events alone; bills only subtract.
+ */
+export const salesReport: ReportDefinition<SalesState> = {
+  name: 'sales',
+  version: 1,
+  title: 'Sales',
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'OrderDeleted', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged'],
+  init: (clock) => ({ clock, book: new OrderBook(), days: new Map(), currency: 'MXN' }),
+  apply(s, event: RecordedEvent) {
+    switch (event.type) {
+      case 'OrderStatusChanged': {
+        const { data } = event as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
+        if (data.to !== 'completed' && data.to !== 'cancelled') return;
+        const id = streamId(event.stream);
+        const o = s.book.get(id);
+        if (!o) return;
+        s.book.forget(id);
+        if (data.to === 'cancelled') return;
+        const p = s.clock.place(data.at);
+        const d = bucket(s.days, p.day, () => newDay(p.weekday));
+        d.orders++;
+        d.lines += o.lines.size;
+        d.gross += o.totalCents;
+        d.hourOrders[p.hour]++;
+        d.hourNet[p.hour] += o.totalCents;
+        return;
+      }
+      case 'OrderDeleted':
+        s.book.forget(streamId(event.stream));
+        return;
+      case 'TicketLineVoided': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
+        const p = s.clock.place(eventTime(event, data.at));
+        const d = bucket(s.days, p.day, () => newDay(p.weekday));
+        d.voids += data.amountCents;
+        d.hourNet[p.hour] -= data.amountCents;
+        return;
+      }
+      case 'PaymentRefunded': {
+        const { data } = event as Extract<TicketEvent, { type: 'PaymentRefunded' }>;
+        if (isVoidRefund(data.reason)) return;
+        const p = s.clock.place(eventTime(event, data.at));
+        const d = bucket(s.days, p.day, () => newDay(p.weekday));
+        d.refunds += data.amountCents;
+        d.hourNet[p.hour] -= data.amountCents;
+        return;
+      }
+      case 'BaseCurrencyChanged': {
+        const { data } = event as BaseCurrencyEvent;
+        s.currency = currencyById(data.to)?.acronym ?? s.currency;
+        return;
+      }
+      default:
+        s.book.apply(event);
+    }
+  },
+  query(s, range) {
+    const byDay: Row[] = [];
+    const hours = Array.from({ length: 24 }, () => ({ orders: 0, net: 0 }));
+    const weekdays = Array.from({ length: 7 }, () => ({ days: 0, orders: 0, gross: 0, net: 0 }));
+    const t = { orders: 0, lines: 0, gross: 0, voids: 0, refunds: 0 };
+    for (const [day, d] of daysIn(s.days, range)) {
+      const net = d.gross - d.voids - d.refunds;
+      byDay.push({ day, weekday: WEEKDAYS[d.weekday]!, orders: d.orders, gross: money(d.gross), voids: money(d.voids), refunds: money(d.refunds), net: money(net), average_ticket: averageMoney(d.gross, d.orders), lines_per_order: ratio(d.lines, d.orders) });
+      for (let h = 0; h < 24; h++) {
+        hours[h]!.orders += d.hourOrders[h]!;
+        hours[h]!.net += d.hourNet[h]!;
+      }
+      const w = weekdays[d.weekday]!;
+      w.days++;
+      w.orders += d.orders;
+      w.gross += d.gross;
+      w.net += net;
+      t.orders += d.orders;
+      t.lines += d.lines;
+      t.gross += d.gross;
+      t.voids += d.voids;
+      t.refunds += d.refunds;
+    }
+    return {
+      totals: [{
+        currency: s.currency, days: byDay.length, orders: t.orders, lines: t.lines, gross: money(t.gross), voids: money(t.voids), refunds: money(t.refunds),
+        net: money(t.gross - t.voids - t.refunds), average_ticket: averageMoney(t.gross, t.orders), lines_per_order: ratio(t.lines, t.orders),
+      }],
+      by_day: byDay,
+      by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),
+      by_weekday: weekdays.map((w, i) => ({ weekday: WEEKDAYS[i]!, days: w.days, orders: w.orders, net: money(w.net), average_day: averageMoney(w.net, w.days) })),
+    };
+  },
+  charts: [
+    { section: 'by_day', kind: 'bar', label: 'day', values: ['net'], title: 'Net sales by day' },
+    { section: 'by_hour', kind: 'bar', label: 'hour', values: ['net'], title: 'Net sales by hour of day' },
+    { section: 'by_weekday', kind: 'bar', label: 'weekday', values: ['net'], title: 'Net sales by weekday' },
+  ],
+};

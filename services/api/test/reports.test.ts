@@ -1,0 +1,63 @@
+import t from 'tap';
+import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
+import { testApp } from './harness.js';
+import { setUpRestaurant } from './restaurant.js';
+
+const at = (iso: string) => Date.parse(iso);
+
+/** An app whose reports follow its own log, in Mexico City time (UTC−6, no daylight saving). */
+async function service() {
+  let live: LiveReports | undefined;
+  const reports = { get state() { return live?.state ?? 'starting'; }, get: (name: string) => live?.get(name) };
+  const h = await testApp({ COMANDA_TIMEZONE: 'America/Mexico_City' }, {}, undefined, { reports });
+  const admin = await h.as('admin');
+  const r = await setUpRestaurant(h.app, admin);
+  const call = async (method: string, url: string, payload?: unknown, cookie = admin) => {
+    const res = await h.app.inject({ method: method as 'GET', url, headers: { cookie }, payload: payload as object });
+    return { status: res.statusCode, body: res.body ? res.json() : undefined };
+  };
+  const start = async () => {
+    live = new LiveReports(h.store, ALL_REPORTS, 'America/Mexico_City');
+    await live.start();
+  };
+  return { ...h, r, admin, call, start, close: async () => { await live?.stop(); await h.close(); } };
+}
+
+t.test('GET /reports/{name}: live figures for managers and admins, days in COMANDA_TIMEZONE', async (t) => {
+  const s = await service();
+  t.teardown(s.close);
+  t.equal((await s.call('GET', '/reports/sales')).status, 503, 'not built yet');
+  await s.start();
+  const sell = async (iso: string, dishes: Array<[string, number]>) => {
+    s.clock.now = at(iso);
+    const cookie = await s.login('admin', '1234');
+    const order = { user_id: (await s.call('GET', '/auth/me', undefined, cookie)).body.id, table_id: null, waiter: 'Marta' };
+    const id = (await s.call('POST', '/orders/with-dishes', { order, dishes: dishes.map(([dish_id, price]) => ({ dish_id, price_at_order: price, notes: '' })) }, cookie)).body.id as string;
+    for (const status of ['preparing', 'ready', 'completed']) t.equal((await s.call('PUT', `/orders/${id}`, { ...order, status }, cookie)).status, 200);
+    return id;
+  };
+  // 23:30 in Mexico City on the 20th is 05:30 UTC on the 21st: the 20th's sale.
+  await sell('2026-11-21T05:30:00Z', [[s.r.dishes.pastor, 25.5], [s.r.dishes.agua, 30]]);
+  await sell('2026-11-21T18:00:00Z', [[s.r.dishes.pastor, 25.5]]);
+  const until = Date.now() + 5000;
+  while (Date.now() < until && (await s.call('GET', '/reports/sales')).body.sections.totals[0].orders < 2) await new Promise((r) => setTimeout(r, 20));
+
+  const sales = await s.call('GET', '/reports/sales');
+  t.equal(sales.status, 200);
+  t.same(sales.body.sections.by_day.map((d: { day: string; orders: number; net: number }) => [d.day, d.orders, d.net]), [['2026-11-20', 1, 55.5], ['2026-11-21', 1, 25.5]]);
+  t.equal(sales.body.time_zone, 'America/Mexico_City');
+  const oneDay = await s.call('GET', '/reports/product-mix?from=2026-11-21&to=2026-11-21');
+  t.same(oneDay.body.sections.by_dish.map((d: { dish: string; quantity: number }) => [d.dish, d.quantity]), [['Taco al pastor', 1]]);
+  t.same([oneDay.body.from, oneDay.body.to], ['2026-11-21', '2026-11-21']);
+  t.same((await s.call('GET', '/reports/waiters')).body.sections.by_waiter.map((w: { waiter: string; orders: number; sales: number }) => [w.waiter, w.orders, w.sales]), [['Marta', 2, 81]]);
+
+  const manager = await s.as('manager');
+  t.equal((await s.call('GET', '/reports/kitchen', undefined, manager)).status, 200);
+  t.equal((await s.call('GET', '/reports/sales', undefined, await s.as('waiter'))).status, 403);
+  t.equal((await s.call('GET', '/reports/sales', undefined, '')).status, 401);
+  t.same(await s.call('GET', '/reports/nope'), { status: 404, body: 'Resource not found' });
+  const bad = await s.call('GET', '/reports/sales?from=2026-02-30');
+  t.equal(bad.status, 400);
+  t.same(bad.body.errors, [{ field: 'from', message: 'must be a date YYYY-MM-DD' }]);
+  t.equal((await s.call('GET', '/reports/sales?from=2026-11-22&to=2026-11-21')).status, 400);
+});
