@@ -65,7 +65,7 @@ if (!postgresAvailable() || !natsServerAvailable()) {
       };
       const apiHealth = await health(urlA);
       t.equal(apiHealth.status, 200, JSON.stringify(apiHealth.checks));
-      t.same(Object.keys(apiHealth.checks).sort(), ['bus', 'eventStore', 'lightningNode', 'readModels', 'readStore'], 'API: stores, bus, the projector\'s read models, the node');
+      t.same(Object.keys(apiHealth.checks).sort(), ['bus', 'eventStore', 'lightningNode', 'readModels', 'readStore', 'reports'], 'API: stores, bus, the projector\'s read models, the owner\'s reports, the node');
       await eventually(async () => (await health(stack.projectorUrl)).status === 200, 'the projector to be healthy');
       t.same(Object.keys((await health(stack.projectorUrl)).checks).sort(), ['bus', 'eventStore', 'kitchenRelay', 'processManagers', 'projector', 'readStore', 'relay'], 'projector: every part it runs');
       await eventually(async () => (await health(stack.bridgeUrl)).status === 200, 'the bridge to be healthy');
