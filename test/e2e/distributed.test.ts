@@ -63,6 +63,7 @@ if (!postgresAvailable() || !natsServerAvailable()) {
         const res = await fetch(`${url}/health`);
         return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
       };
+      await eventually(async () => (await health(urlA)).status === 200, 'the API replica to be ready (its reports folded)');
       const apiHealth = await health(urlA);
       t.equal(apiHealth.status, 200, JSON.stringify(apiHealth.checks));
       t.same(Object.keys(apiHealth.checks).sort(), ['bus', 'eventStore', 'lightningNode', 'readModels', 'readStore', 'reports'], 'API: stores, bus, the projector\'s read models, the owner\'s reports, the node');
