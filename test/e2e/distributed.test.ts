@@ -157,6 +157,8 @@ if (!postgresAvailable() || !natsServerAvailable()) {
     });
 
     t.test('restart PostgreSQL: processes reconnect, acknowledged writes are all there', async (t) => {
+      // The access token lives one minute and this client does not refresh: on a slow run, sign in again.
+      await a.login('admin', '1234');
       const before = (ok(await b.get('/orders?limit=500'), 200) as unknown as Array<{ id: string }>).map((o) => o.id);
       await stack.postgres.crash();
       await stack.postgres.start();
