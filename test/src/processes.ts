@@ -43,7 +43,7 @@ export class ServiceProcess {
       if (this.supervise && !this.stopping) setTimeout(() => void this.start().catch(() => undefined), 300);
     });
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name} did not start:\n${this.out.slice(from)}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`${this.name} did not start:\n${this.out.slice(from)}`)), 90_000);
       const check = () => {
         const m = this.ready.exec(this.out.slice(from));
         if (!m) return;

@@ -6,16 +6,15 @@ import type { CommandHandler, EventStore, Position } from '@comanda/event-store'
 import type { Metrics } from '@comanda/metrics';
 import type { ReadStore } from '@comanda/read-store';
 import type { ExchangeRates } from '@comanda/rates';
+import type { HealthCheck as RuntimeHealthCheck } from '@comanda/runtime';
 
 /** Read-your-writes: resolves once the read models include a position (false on timeout). */
 export interface ConsistencyGate {
   waitFor(position: Position, timeoutMs: number): Promise<boolean>;
 }
 
-export interface HealthCheck {
-  name: string;
-  check(): Promise<string>;
-}
+/** One part's state for /health (the runtime's type: every process reports the same way). */
+export type HealthCheck = RuntimeHealthCheck;
 
 /** Everything the HTTP layer needs from the outside, passed in so tests can assemble it freely. */
 export interface AppDeps {

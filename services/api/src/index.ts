@@ -8,3 +8,4 @@ export { hashSecret, verifySecret, PIN_HASH } from './auth/pin.js';
 export { writeContext, newResourceId, ifMatch, setEtag } from './http/write-context.js';
 export { sendJsonString, sendNoContent } from './http/replies.js';
 export { IdParams, commonErrors } from './http/schemas.js';
+export { api, reports, type ApiOptions, type ReportsPart } from './part.js';

@@ -1,59 +1,8 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
-/** Header paths: their names say nothing secret, so they are listed one by one. */
-export const REDACT = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-node-signature"]',
-  'req.headers["x-phoenix-signature"]',
-  'res.headers["set-cookie"]',
-];
-
-/** Fields whose value is a secret wherever they appear, at any depth (matched ignoring case). */
-export const SECRET_FIELDS = new Set([
-  'pin', 'password', 'secret', 'webhooksecret', 'accesstoken', 'refreshtoken', 'walletaccesstoken',
-  'masterkey', 'nodepassword', 'walletpassword', 'adminpin', 'pinhash', 'walletpasswordhash', 'token', 'cookie', 'authorization',
-]);
-
-const CENSOR = '[redacted]';
-
-/**
- * A log object with every secret field censored at any depth (pino's own `redact` matches fixed
- * paths only: `*.secret` misses `body.nested.secret`). Objects and arrays holding a secret are copied
- * with it censored; the others are returned as they are (no copy for the usual line). Other values
- * (errors, buffers, dates) are kept as they are. Cycles are cut.
- */
-export function redactDeep(value: unknown, seen = new WeakSet<object>()): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (seen.has(value)) return '[circular]';
-  const isArray = Array.isArray(value);
-  const proto = Object.getPrototypeOf(value);
-  if (!isArray && proto !== Object.prototype && proto !== null) return value;
-  seen.add(value);
-  if (isArray) {
-    let copy: unknown[] | undefined;
-    value.forEach((v, i) => {
-      const r = redactDeep(v, seen);
-      if (r !== v) (copy ??= [...value])[i] = r;
-    });
-    return copy ?? value;
-  }
-  let copy: Record<string, unknown> | undefined;
-  const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
-    const v = object[key];
-    const r = SECRET_FIELDS.has(key.toLowerCase()) ? CENSOR : redactDeep(v, seen);
-    if (r !== v) (copy ??= { ...object })[key] = r;
-  }
-  return copy ?? value;
-}
-
-/** The logging options every Comanda process uses: header paths by name, secret fields at any depth. */
-export const secretSafeLogging: Pick<LoggerOptions, 'redact' | 'formatters'> = {
-  redact: { paths: REDACT, censor: CENSOR },
-  formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
-};
+// Every process logs through the same secret-safe options and one batched destination; they live
+// with the runtime that builds loggers.
+export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
 
 /**
  * One line per request, written when it is answered (method, URL, client, status, time): Fastify's
@@ -67,41 +16,4 @@ export class OneLinePerRequest extends LogController {
     // Flat fields (no request serializer, nothing nested to redact): this line is written per request.
     reply.log.info({ method: request.method, url: request.url, remoteAddress: request.ip, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 }, 'request completed');
   }
-}
-
-let stdout: DestinationStream | undefined;
-
-/** Lines are written once this many bytes are waiting, or after `FLUSH_EVERY_MS`. */
-const BATCH_BYTES = 4096;
-const FLUSH_EVERY_MS = 100;
-
-/**
- * The process's log destination: standard output, written asynchronously and in batches (lines wait
- * until 4 kB are ready or 100 ms have passed, then go to the kernel in one write, never while a request
- * waits: one write per line cost a tenth of a small GET), shared by every logger of the process so
- * lines never interleave, and flushed synchronously when the process exits (pino registers that for
- * asynchronous destinations), so a crash or a stop loses no line.
- */
-export function processLogDestination(): DestinationStream {
-  if (!stdout) {
-    const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-    // A flush with nothing waiting would still make an empty write: only flush after a line.
-    let waiting = false;
-    const write = destination.write.bind(destination);
-    destination.write = (line: string) => {
-      waiting = true;
-      return write(line);
-    };
-    setInterval(() => {
-      if (!waiting) return;
-      waiting = false;
-      try {
-        destination.flush();
-      } catch {
-        // Not ready yet (still opening) or busy writing: the next tick flushes.
-      }
-    }, FLUSH_EVERY_MS).unref();
-    stdout = destination;
-  }
-  return stdout;
 }

@@ -1,6 +1,7 @@
-import type { EventStore, Position, RecordedEvent, Subscription } from '@comanda/event-store';
+import type { EventStore, Position, RecordedEvent } from '@comanda/event-store';
 import type { Projection } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
+import { SubscriptionRunner, readStoreCheckpoint } from '@comanda/runtime';
 import type { Logger } from 'pino';
 import { resumePosition } from './read-model-freshness.js';
 
@@ -34,18 +35,16 @@ export class ProjectionFailed extends Error {
 }
 
 /**
- * Follows the event log from its checkpoint and applies every projection, checkpointing after each
- * batch. A command's HTTP response waits on `waitFor(position)`, which gives read-your-writes.
+ * Applies every projection to the log under the subscription runner: each batch and its checkpoint
+ * in one read-store transaction where the store offers it (PostgreSQL: exactly once), elsewhere the
+ * per-document guard absorbs a re-delivery. A command's HTTP response waits on `waitFor(position)`,
+ * which gives read-your-writes.
  */
 export class Projector {
-  private subscription?: Subscription;
-  private processed: Position | null = null;
+  private readonly runner: SubscriptionRunner;
   private waiters: Waiter[] = [];
   private readonly byType = new Map<string, Projection[]>();
   private readonly name: string;
-  state: ProjectorState = 'starting';
-  /** Events read from the log since start (all types, handled or not). */
-  eventsSeen = 0;
   failure?: ProjectionFailed;
 
   constructor(private readonly options: ProjectorOptions) {
@@ -54,74 +53,61 @@ export class Projector {
       for (const type of p.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), p]);
       for (const [name, indexes] of Object.entries(p.collections ?? {})) options.readStore.collection(name, indexes);
     }
+    this.runner = new SubscriptionRunner({
+      name: this.name,
+      store: options.store,
+      checkpoint: readStoreCheckpoint(options.readStore, this.name),
+      logger: options.logger,
+      fresh: 'start',
+      transactional: true,
+      catchUp: true,
+      handle: (events, scope) => this.apply(events, scope.readStore ?? options.readStore),
+      onProgress: () => this.releaseWaiters(),
+      onFailure: (error) => this.fail(error),
+    });
+  }
+
+  get state(): ProjectorState {
+    return this.runner.state;
+  }
+
+  /** Events read from the log since start (all types, handled or not). */
+  get eventsSeen(): number {
+    return this.runner.eventsSeen;
   }
 
   /** Resolves once the read models include every event that was in the log at start. */
   async start(): Promise<void> {
-    const { store, readStore, logger } = this.options;
-    this.processed = await resumePosition({ store, readStore, projections: this.options.projections, name: this.name, logger });
-    const head = await store.headPosition();
-    const caughtUp = new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (head === null || (this.processed !== null && this.processed >= head)) {
-          if (this.state === 'starting') this.state = 'live';
-          resolve();
-          return true;
-        }
-        return false;
-      };
-      if (check()) return;
-      this.onBatch = check;
-      this.onFailure = reject;
-    });
-    this.subscription = store.subscribeToAll(this.processed, {
-      onEvents: (events) => this.apply(events),
-      onError: (error) => this.fail(error),
-    });
-    await caughtUp;
-    this.onBatch = undefined;
-    logger.info({ projector: this.name, position: this.processed?.toString() ?? null }, 'projections caught up');
+    // Read models that do not fit this log or these projections are emptied first (their checkpoint
+    // goes back to 0), so the runner below rebuilds them from the start of the log.
+    const { store, readStore, projections, logger } = this.options;
+    await resumePosition({ store, readStore, projections, name: this.name, logger });
+    await this.runner.start();
+    this.options.logger.info({ projector: this.name, position: this.position()?.toString() ?? null }, 'projections caught up');
   }
 
-  private onBatch?: () => boolean;
-  private onFailure?: (error: unknown) => void;
-
-  private async apply(events: RecordedEvent[]): Promise<void> {
-    this.eventsSeen += events.length;
-    const last = events[events.length - 1]!.position;
-    const batch = async (readStore: ReadStore) => {
-      for (const event of events) {
-        const projections = this.byType.get(event.type);
-        if (!projections) continue;
-        for (const p of projections) {
-          try {
-            await p.apply(event, readStore);
-          } catch (cause) {
-            throw new ProjectionFailed(p.name, event, cause);
-          }
+  private async apply(events: RecordedEvent[], readStore: ReadStore): Promise<Position> {
+    for (const event of events) {
+      const projections = this.byType.get(event.type);
+      if (!projections) continue;
+      for (const p of projections) {
+        try {
+          await p.apply(event, readStore);
+        } catch (cause) {
+          throw new ProjectionFailed(p.name, event, cause);
         }
       }
-      await readStore.setCheckpoint(this.name, last);
-    };
-    // Where the read store has transactions (PostgreSQL), a batch's documents and its checkpoint
-    // commit together: a crash re-applies nothing. Elsewhere the per-document guard absorbs it.
-    const { readStore } = this.options;
-    if (readStore.transaction) await readStore.transaction(batch);
-    else await batch(readStore);
-    this.processed = last;
-    this.onBatch?.();
-    this.releaseWaiters();
+    }
+    return events[events.length - 1]!.position;
   }
 
   private fail(error: unknown): void {
-    this.state = 'failed';
     this.failure = error instanceof ProjectionFailed ? error : new ProjectionFailed('(subscription)', { id: '', position: 0n } as RecordedEvent, error);
     const f = this.failure;
     this.options.logger.error(
       { projector: this.name, projection: f.projection, eventId: f.event.id, eventType: f.event.type, err: f.cause },
       'projector stopped: a projection failed',
     );
-    this.onFailure?.(f);
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.resolve(false);
@@ -129,8 +115,8 @@ export class Projector {
   }
 
   private releaseWaiters(): void {
-    if (this.waiters.length === 0 || this.processed === null) return;
-    const reached = this.processed;
+    const reached = this.runner.position;
+    if (this.waiters.length === 0 || reached === null) return;
     this.waiters = this.waiters.filter((w) => {
       if (w.position > reached) return true;
       clearTimeout(w.timer);
@@ -140,12 +126,13 @@ export class Projector {
   }
 
   position(): Position | null {
-    return this.processed;
+    return this.runner.position;
   }
 
   /** True once the read models include `position`; false after `timeoutMs` (the caller answers anyway). */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (this.processed !== null && this.processed >= position) return Promise.resolve(true);
+    const processed = this.runner.position;
+    if (processed !== null && processed >= position) return Promise.resolve(true);
     if (this.state === 'failed' || this.state === 'stopped' || timeoutMs <= 0) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter: Waiter = {
@@ -161,8 +148,7 @@ export class Projector {
   }
 
   async stop(): Promise<void> {
-    if (this.state !== 'failed') this.state = 'stopped';
-    await this.subscription?.close();
+    await this.runner.stop();
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.resolve(false);

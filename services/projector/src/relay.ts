@@ -1,7 +1,7 @@
 import type { Bus } from '@comanda/bus';
-import type { EventStore, RecordedEvent, Subscription } from '@comanda/event-store';
+import type { EventStore, RecordedEvent } from '@comanda/event-store';
+import { type CheckpointStore, SubscriptionRunner } from '@comanda/runtime';
 import type { Logger } from 'pino';
-import type { CheckpointStore } from './checkpoint-file.js';
 
 /** `order-<id>` → `pos.order.<Type>`: subscribers choose by aggregate and event type. */
 export const subjectFor = (event: Pick<RecordedEvent, 'stream' | 'type'>): string => {
@@ -44,47 +44,47 @@ export const domainEvents: Publish = (e) => (isPublic(e) ? [{ subject: subjectFo
 
 /**
  * Publishes every domain event to the bus (kitchen screens, other consumers) with the event id as
- * the de-duplication id, so a replay after a crash does not show a dish twice.
+ * the de-duplication id, so a replay after a crash does not show a dish twice. Runs under the
+ * subscription runner: the checkpoint moves past an event only once all its messages are published.
  */
 export class Relay {
-  private subscription?: Subscription;
-  state: 'starting' | 'live' | 'failed' | 'stopped' = 'starting';
-  /** The last position handled (for the lag on /metrics). */
-  position: bigint | null = null;
+  private readonly runner: SubscriptionRunner;
 
   constructor(
-    private readonly store: EventStore,
+    store: EventStore,
     private readonly bus: Bus,
-    private readonly checkpoint: CheckpointStore,
-    private readonly logger: Logger,
+    checkpoint: CheckpointStore,
+    logger: Logger,
     /** Where to begin when no checkpoint exists: 'start' replays history, 'head' only new events. */
-    private readonly fresh: 'start' | 'head' = 'head',
+    fresh: 'start' | 'head' = 'head',
     private readonly publications: Publish = domainEvents,
-  ) {}
-
-  async start(): Promise<void> {
-    let from = await this.checkpoint.get();
-    if (from === null && this.fresh === 'head') from = (await this.store.headPosition()) ?? null;
-    this.state = 'live';
-    this.position = from;
-    this.subscription = this.store.subscribeToAll(from, {
-      onEvents: async (events) => {
-        for (const e of events) {
-          for (const p of await this.publications(e)) await this.bus.publish(p.subject, p.body, e.id);
-        }
-        this.position = events[events.length - 1]!.position;
-        await this.checkpoint.set(this.position);
-      },
-      onError: (err) => {
-        this.state = 'failed';
-        this.logger.error({ err }, 'relay stopped');
-      },
-    });
+    /** Names it in logs and warnings. */
+    name = 'relay',
+  ) {
+    this.runner = new SubscriptionRunner({ name, store, checkpoint, logger, fresh, handle: (events) => this.publish(events) });
   }
 
-  async stop(): Promise<void> {
-    if (this.state !== 'failed') this.state = 'stopped';
-    await this.subscription?.close();
-    await this.checkpoint.flush();
+  get state() {
+    return this.runner.state;
+  }
+
+  /** The last position handled (for the lag on /metrics). */
+  get position(): bigint | null {
+    return this.runner.position;
+  }
+
+  private async publish(events: RecordedEvent[]): Promise<bigint> {
+    for (const e of events) {
+      for (const p of await this.publications(e)) await this.bus.publish(p.subject, p.body, e.id);
+    }
+    return events[events.length - 1]!.position;
+  }
+
+  start(): Promise<void> {
+    return this.runner.start();
+  }
+
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 }

@@ -67,3 +67,55 @@ t.test('a reactor with no checkpoint on a long log (a restored data dir) reacts 
   checkpoint.position = 3n;
   t.equal(await recentOnFirstRun(checkpoint, store, 5).get(), 3n, 'a checkpoint, once written, wins');
 });
+
+t.test('a delayed reaction is scheduled: the reactions after it run meanwhile, and the checkpoint waits for it', async (t) => {
+  const store = new MemoryEventStore();
+  const checkpoint = memoryCheckpoint();
+  const ran: Array<{ type: string; at: number }> = [];
+  const started = Date.now();
+  const reactions = (delay: number) => [
+    {
+      name: 'grace', handles: ['Seated'],
+      delayMs: () => delay,
+      react: async () => void ran.push({ type: 'Seated', at: Date.now() - started }),
+    },
+    { name: 'prompt', handles: ['Fired'], react: async () => void ran.push({ type: 'Fired', at: Date.now() - started }) },
+  ];
+  const reactor = new Reactor(store, checkpoint, reactions(60_000), pino({ level: 'silent' }));
+  await reactor.start();
+  await store.append('floor', [{ id: crypto.randomUUID(), type: 'Seated', data: {}, metadata: {} }], 'any');
+  for (let i = 0; i < 3; i++) await store.append(`order-${i}`, [{ id: crypto.randomUUID(), type: 'Fired', data: {}, metadata: {} }], 'no_stream');
+  await until(() => ran.length >= 3);
+  t.same(ran.map((r) => r.type), ['Fired', 'Fired', 'Fired'], 'the reactions after the delayed one ran without waiting for it');
+  t.ok(ran.every((r) => r.at < 2_000), 'promptly (not after the 60 s delay)');
+  t.equal(reactor.scheduled, 1, 'the delayed reaction waits in the due-time queue');
+  t.equal(checkpoint.position, null, 'the checkpoint stays before the event whose reaction has not run');
+  await reactor.stop();
+
+  // A restart derives the pending work from the log: the event is delivered again and, now due, runs.
+  ran.length = 0;
+  const next = new Reactor(store, checkpoint, reactions(0), pino({ level: 'silent' }));
+  await next.start();
+  await until(() => checkpoint.position === 4n);
+  await next.stop();
+  t.same(ran.map((r) => r.type).sort(), ['Fired', 'Fired', 'Fired', 'Seated'], 'the delayed reaction ran after the restart (the others again, idempotent)');
+});
+
+t.test('a scheduled reaction completing moves the checkpoint past every event handled meanwhile', async (t) => {
+  const store = new MemoryEventStore();
+  const checkpoint = memoryCheckpoint();
+  let prompt = 0;
+  let graced = 0;
+  const reactor = new Reactor(store, checkpoint, [
+    { name: 'grace', handles: ['Seated'], delayMs: () => 150, react: async () => void graced++ },
+    { name: 'prompt', handles: ['Fired'], react: async () => void prompt++ },
+  ], pino({ level: 'silent' }));
+  await reactor.start();
+  t.teardown(() => reactor.stop());
+  await store.append('floor', [{ id: crypto.randomUUID(), type: 'Seated', data: {}, metadata: {} }], 'any');
+  await store.append('order-1', [{ id: crypto.randomUUID(), type: 'Fired', data: {}, metadata: {} }], 'no_stream');
+  await until(() => prompt === 1);
+  t.equal(checkpoint.position, null, 'held before the seat while its grace runs');
+  await until(() => graced === 1 && checkpoint.position === 2n);
+  t.equal(checkpoint.position, 2n, 'then past both events at once');
+});

@@ -98,3 +98,21 @@ t.test('a fresh seat waits out the grace period before judging', async (t) => {
   await new Promise((res) => setTimeout(res, 100));
   t.match(await r.tableOf(r.tables[0]!), { orderId: o }, 'the order arrived within the grace period and keeps the table');
 });
+
+t.test('a seat in its grace period does not hold back the reactions after it', async (t) => {
+  const r = await restaurant();
+  const reactor = new Reactor(r.store, memoryCheckpoint(), [tableOccupancy(r.commands, Date.now, 60_000)], pino({ level: 'silent' }));
+  await reactor.start();
+  t.teardown(() => reactor.stop());
+  // A ghost seat (an order never written): judged only after 60 s of grace.
+  await r.commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: r.tables[0]!, orderId: randomUUID() });
+  // Meanwhile an order on another table is cancelled, and the API died before releasing its table.
+  const cancelled = randomUUID();
+  await r.place(cancelled, r.tables[1]!);
+  const started = Date.now();
+  await r.commands.handle(order, orderStream(cancelled), { type: 'changeStatus', to: 'cancelled', at: 2 });
+  await settle(async () => (await r.tableOf(r.tables[1]!)).orderId === null);
+  t.ok(Date.now() - started < 5_000, 'the cancelled order’s table was released without waiting out the other seat’s grace');
+  t.match(await r.tableOf(r.tables[0]!), { status: 'occupied' }, 'the ghost seat is still in its grace period');
+  t.equal(reactor.scheduled, 2, 'both seats wait in the due-time queue');
+});

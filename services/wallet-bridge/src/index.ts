@@ -5,3 +5,4 @@ export { paymentIntake, recordAndAnnounce, type PaymentIntake } from './payment-
 export { Reconciler, paymentFromRecord, DEFAULT_OVERLAP_MS, type ReconcilerOptions, type ReconcilerStats, type ReconcilerCheckpoint } from './reconciler.js';
 export { followNodeWebsocket, type NodeWebsocketOptions } from './node-websocket.js';
 export { startPaymentWatch, type PaymentWatch } from './payment-watch.js';
+export { walletBridge } from './part.js';

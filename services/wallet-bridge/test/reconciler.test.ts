@@ -8,7 +8,7 @@ import { newId, order, orderStream, unmatchedPaymentStream } from '@comanda/doma
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { NodeClient } from '@comanda/lightning';
 import { startNetwork, type SimNode } from '@comanda/node-sim';
-import { FileCheckpoint } from '@comanda/projector';
+import { FileCheckpoint } from '@comanda/runtime';
 import { WebSocketServer } from 'ws';
 import { PAYMENT_RECEIVED, Reconciler, followNodeWebsocket, recordAndAnnounce, recordReceivedPayment, startPaymentWatch, type PaymentReceived } from '../src/index.js';
 

@@ -1,4 +1,5 @@
 import { BASE_CURRENCY } from '@comanda/domain';
+import { checkHealth } from '@comanda/runtime';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -23,19 +24,8 @@ export default async function generalRoutes(fastify: FastifyInstance) {
   }, async () => ({ currency_id: BASE_CURRENCY.id }));
 
   const Checks = Type.Record(Type.String(), Type.String());
-  /** Every part's state; a part is fine when it answers `up` (adapters) or `live` (log followers). */
-  const runChecks = async () => {
-    const results = await Promise.all(
-      app.deps.health.map(async (h) => {
-        try {
-          return [h.name, await h.check()] as const;
-        } catch (error) {
-          return [h.name, `down: ${(error as Error).message}`] as const;
-        }
-      }),
-    );
-    return { ok: results.every(([, s]) => s === 'up' || s === 'live'), checks: Object.fromEntries(results) };
-  };
+  /** Every part's state (the runtime's check: the same in every process). */
+  const runChecks = () => checkHealth(app.deps.health);
 
   app.get('/health', {
     schema: {
@@ -69,9 +59,8 @@ export default async function generalRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (_request, reply) => {
-    const { ok, checks } = await runChecks();
+    const { ok, waitingFor } = await runChecks();
     if (ok) return { status: 'ready' as const };
-    const waitingFor = Object.entries(checks).filter(([, s]) => s !== 'up' && s !== 'live').map(([name]) => name);
     return reply.code(503).send({ status: 'not_ready', waitingFor });
   });
 }

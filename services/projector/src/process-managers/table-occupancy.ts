@@ -18,14 +18,16 @@ export function tableOccupancy(commands: CommandHandler, now: () => number = Dat
   return {
     name: 'table-occupancy',
     handles: ['TableOccupied', 'OrderStatusChanged', 'OrderDeleted', 'OrderMovedToTable'],
+    // A seat taken a moment ago may belong to an order still being written by the API: judged once
+    // the grace period after the seat has passed (scheduled by the Reactor, which goes on meanwhile).
+    delayMs(event) {
+      if (event.type !== 'TableOccupied') return 0;
+      return Number(event.metadata.occurredAt ?? event.recordedAt) + graceMs - now();
+    },
     async react(event) {
       if (event.type === 'TableOccupied') {
         const { tableId, orderId } = (event as unknown as Extract<FloorEvent, { type: 'TableOccupied' }>).data;
         if (!orderId) return;
-        // A seat taken a moment ago may belong to an order still being written by the API: wait for it.
-        const occurredAt = Number(event.metadata.occurredAt ?? event.recordedAt);
-        const wait = occurredAt + graceMs - now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         return settle(tableId, orderId, event);
       }
       const orderId = event.stream.slice('order-'.length);

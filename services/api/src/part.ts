@@ -1,0 +1,75 @@
+import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
+import type { Part } from '@comanda/runtime';
+import { buildApp } from './app.js';
+import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
+import { PollingCheckpointGate } from './polling-gate.js';
+
+/** The owner's reports (packages/analytics): in-memory folds of the log from position 0, then live. */
+export interface ReportsPart extends Part {
+  live?: LiveReports;
+  built?: Promise<void>;
+}
+
+/**
+ * Starts folding the reports without waiting (placed before the projections, both build at once);
+ * the API waits for them or not (`api({ reports, waitForReports })`). Health: `reports`.
+ */
+export function reports(): ReportsPart {
+  const part: ReportsPart = {
+    name: 'reports',
+    async start(rt) {
+      const live = new LiveReports(rt.store, ALL_REPORTS, rt.config.timezone, rt.logger.child({ part: 'reports' }));
+      part.live = live;
+      part.built = live.start();
+      rt.health.push({ name: 'reports', check: async () => live.state, optional: true });
+      return { stop: () => live.stop() };
+    },
+  };
+  return part;
+}
+
+export interface ApiOptions {
+  /** The reports part of this process: served on /reports. */
+  reports?: ReportsPart;
+  /** Listen only once the reports are built (standalone); otherwise /reports answers 503 until then. */
+  waitForReports?: boolean;
+}
+
+/**
+ * The HTTP API. Read-your-writes waits on the projector when it runs in this process, and otherwise
+ * polls its checkpoint in the shared read store (any number of API replicas). The wallet endpoints
+ * reach the process's Lightning node (configured, or simulated by the standalone).
+ */
+export const api = (options: ApiOptions = {}): Part => ({
+  name: 'api',
+  usesNode: true,
+  async start(rt) {
+    const { config, store, readStore, bus, commands, metrics } = rt;
+    let gate = rt.readModels;
+    if (!gate) {
+      gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'));
+      metrics.watchFollower('projector', () => readStore.getCheckpoint('projector'));
+      // Ready once the projector's read models include every event that was in the log when this
+      // replica started (they never fall back behind that point: checked until reached, then remembered).
+      const headAtStart = await store.headPosition();
+      let caughtUp = headAtStart === null;
+      rt.health.push({
+        name: 'readModels',
+        check: async () => {
+          caughtUp ||= ((await readStore.getCheckpoint('projector')) ?? -1n) >= headAtStart!;
+          return caughtUp ? 'up' : 'catching up';
+        },
+      });
+    }
+    const node = rt.node;
+    if (options.waitForReports) await options.reports?.built;
+    else options.reports?.built?.catch(() => {});
+    const masterKey = rt.secret('master-key', config.masterKey);
+    await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(rt.announcements, config.dataDir));
+    const app = await buildApp(
+      { config, store, readStore, bus, commands, gate, health: rt.health, masterKey, metrics, ...(node ? { node: node.client } : {}), ...(options.reports?.live ? { reports: options.reports.live } : {}) },
+      rt.logStream ? { logStream: rt.logStream } : {},
+    );
+    rt.useApp(app);
+  },
+});

@@ -1,0 +1,64 @@
+import { type Projection, allProjections } from '@comanda/read-models';
+import type { Part } from '@comanda/runtime';
+import { kitchenPublications } from './kitchen-publications.js';
+import { kitchenReactions } from './process-managers/kitchen.js';
+import { tableOccupancy } from './process-managers/table-occupancy.js';
+import { Projector } from './projector.js';
+import { type Reaction, Reactor } from './reactor.js';
+import { recentOnFirstRun } from './recent-history.js';
+import { Relay } from './relay.js';
+import type { CommandHandler } from '@comanda/event-store';
+
+/**
+ * The read models: every projection over the log. `start` resolves once they hold every event that
+ * was in the log at start (the API listens only after), and the process's read-your-writes waits on it.
+ */
+export const projections = (list: Projection[] = allProjections): Part => ({
+  name: 'projections',
+  async start(rt) {
+    const projector = new Projector({ store: rt.store, readStore: rt.readStore, projections: list, logger: rt.logger });
+    rt.follow('projector', { get state() { return projector.state; }, position: () => projector.position() });
+    await projector.start();
+    rt.readModels = projector;
+    return { stop: () => projector.stop() };
+  },
+});
+
+/** Every public domain event to the bus (`pos.<aggregate>.<EventType>`); a first run starts at the head. */
+export const relay = (): Part => ({
+  name: 'relay',
+  async start(rt) {
+    const part = new Relay(rt.store, rt.bus, rt.checkpoint('relay'), rt.logger, 'head');
+    await part.start();
+    rt.follow('relay', part);
+    return { stop: () => part.stop() };
+  },
+});
+
+/** Kitchen ticket events for screens (`pos.kitchen.<station>.<EventType>`), from the start of the log on a first run. */
+export const kitchenRelay = (): Part => ({
+  name: 'kitchen relay',
+  async start(rt) {
+    const part = new Relay(rt.store, rt.bus, rt.checkpoint('kitchen-relay'), rt.logger, 'start', kitchenPublications(rt.store), 'kitchen relay');
+    await part.start();
+    rt.follow('kitchenRelay', part);
+    return { stop: () => part.stop() };
+  },
+});
+
+/** The process managers Comanda runs: table occupancy and the kitchen's. */
+export const allReactions = (commands: CommandHandler): Reaction[] => [tableOccupancy(commands), ...kitchenReactions(commands)];
+
+/** The process managers, issuing commands through the process's command handler. */
+export const reactions = (choose: (commands: CommandHandler) => Reaction[] = allReactions): Part => ({
+  name: 'reactions',
+  async start(rt) {
+    // On the embedded log, a reactor with no checkpoint (a restored data dir) reacts to the last
+    // 10,000 events, not to all history (recent-history.ts).
+    const checkpoint = rt.config.eventStoreUrl ? rt.checkpoint('reactor') : recentOnFirstRun(rt.checkpoint('reactor'), rt.store);
+    const part = new Reactor(rt.store, checkpoint, choose(rt.commands), rt.logger);
+    await part.start();
+    rt.follow('processManagers', part);
+    return { stop: () => part.stop() };
+  },
+});
