@@ -74,6 +74,20 @@ export class OrderBook {
     return o;
   }
 
+  /**
+   * The order an `OrderStatusChanged` closes (to completed or cancelled), forgotten from the book
+   * since a closed order changes no report any more; undefined for any other change or an unknown order.
+   */
+  close(event: RecordedEvent): { order: BookOrder; to: 'completed' | 'cancelled'; at: number } | undefined {
+    const { data } = event as unknown as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
+    if (data.to !== 'completed' && data.to !== 'cancelled') return undefined;
+    const id = streamId(event.stream);
+    const order = this.orders.get(id);
+    if (!order) return undefined;
+    this.orders.delete(id);
+    return { order, to: data.to, at: data.at };
+  }
+
   get(orderId: string): BookOrder | undefined {
     return this.orders.get(orderId);
   }

@@ -37,13 +37,8 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
     };
     switch (event.type) {
       case 'OrderStatusChanged': {
-        const { data } = event as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
-        if (data.to !== 'completed' && data.to !== 'cancelled') return;
-        const id = streamId(event.stream);
-        const o = s.book.get(id);
-        if (!o) return;
-        if (data.to === 'cancelled') tally(data.at, 'order_cancelled', NO_REASON, o.totalCents);
-        s.book.forget(id);
+        const closed = s.book.close(event);
+        if (closed?.to === 'cancelled') tally(closed.at, 'order_cancelled', NO_REASON, closed.order.totalCents);
         return;
       }
       case 'OrderDeleted': {

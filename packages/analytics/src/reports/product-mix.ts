@@ -29,14 +29,10 @@ export const productMixReport: ReportDefinition<MixState> = {
   apply(s, event: RecordedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
-        const { data } = event as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
-        if (data.to !== 'completed' && data.to !== 'cancelled') return;
-        const id = streamId(event.stream);
-        const o = s.book.get(id);
-        if (!o) return;
-        s.book.forget(id);
-        if (data.to === 'cancelled') return;
-        const dishes = bucket(s.days, s.clock.day(data.at), () => new Map<string, Sold>());
+        const closed = s.book.close(event);
+        if (closed?.to !== 'completed') return;
+        const { order: o, at } = closed;
+        const dishes = bucket(s.days, s.clock.day(at), () => new Map<string, Sold>());
         for (const l of o.lines.values()) {
           const sold = bucket(dishes, l.dishId, () => ({ quantity: 0, revenue: 0 }));
           sold.quantity++;

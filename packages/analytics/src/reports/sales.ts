@@ -37,14 +37,10 @@ export const salesReport: ReportDefinition<SalesState> = {
   apply(s, event: RecordedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
-        const { data } = event as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
-        if (data.to !== 'completed' && data.to !== 'cancelled') return;
-        const id = streamId(event.stream);
-        const o = s.book.get(id);
-        if (!o) return;
-        s.book.forget(id);
-        if (data.to === 'cancelled') return;
-        const p = s.clock.place(data.at);
+        const closed = s.book.close(event);
+        if (closed?.to !== 'completed') return;
+        const { order: o, at } = closed;
+        const p = s.clock.place(at);
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
         d.orders++;
         d.lines += o.lines.size;

@@ -30,14 +30,10 @@ export const waitersReport: ReportDefinition<WaitersState> = {
   apply(s, event: RecordedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
-        const { data } = event as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
-        if (data.to !== 'completed' && data.to !== 'cancelled') return;
-        const id = streamId(event.stream);
-        const o = s.book.get(id);
-        if (!o) return;
-        s.book.forget(id);
-        if (data.to === 'cancelled') return;
-        const w = bucket(bucket(s.days, s.clock.day(data.at), () => new Map<string, WaiterDay>()), o.userId, newDay);
+        const closed = s.book.close(event);
+        if (closed?.to !== 'completed') return;
+        const { order: o, at } = closed;
+        const w = bucket(bucket(s.days, s.clock.day(at), () => new Map<string, WaiterDay>()), o.userId, newDay);
         w.orders++;
         w.sales += o.totalCents;
         return;
