@@ -15,3 +15,6 @@ export * from './checkout/checkoutTicket.js';
 export * from './checkout/settleLightningPayment.js';
 export * from './checkout/refund-destination.js';
 export * from './checkout/refundLightningPayment.js';
+export * from './bills/issueTickets.js';
+export * from './bills/ticketPayments.js';
+export * from './bills/shifts.js';

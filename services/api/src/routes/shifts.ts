@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
-import { closeShift, openShift, shiftReport } from '../bills/shifts.js';
+import { closeShift, openShift, shiftReport } from '@comanda/workflows';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { ShiftSchema, shiftResponse, zReportResponse } from '../bills/views.js';
 

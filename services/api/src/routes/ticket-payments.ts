@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
-import { refundPayment, takePayment, voidTicketLine } from '../bills/payments.js';
+import { refundPayment, takePayment, voidTicketLine } from '@comanda/workflows';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { PaymentSchema, TicketSchema, paymentResponse, ticketResponse } from '../bills/views.js';
 

@@ -7,8 +7,7 @@ import { Headers, IdParams, OptionalPagination, Pagination, commonErrors, withHe
 import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { setEtag, writeContext } from '../http/write-context.js';
-import { issueTickets, type Split } from '../bills/issue.js';
-import { cancelTicket } from '../bills/payments.js';
+import { cancelTicket, issueTickets, type Split } from '@comanda/workflows';
 import { Strict, jsonNumbers } from '../bills/money-input.js';
 import { TicketSchema, ticketResponse } from '../bills/views.js';
 

@@ -3,7 +3,7 @@ import {
   validationFailed, type Order, type TicketIssue,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
-import { later } from '@comanda/workflows';
+import { later } from '../orders/seating.js';
 
 export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] };
 

@@ -2,7 +2,7 @@ import { SHIFTS_STREAM, noOpenShift, shifts, zReport, type CountedPayment, type 
 import type { CommandContext } from '@comanda/event-store';
 import { ORDERS, TICKETS, type OrderView, type TicketView } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
-import type { BillDeps } from './issue.js';
+import type { BillDeps } from './issueTickets.js';
 
 export interface ShiftDeps extends BillDeps { readStore: ReadStore }
 

@@ -2,8 +2,8 @@ import {
   SHIFTS_STREAM, order, orderStream, shifts, ticket, ticketStream, type TillMethod,
 } from '@comanda/domain';
 import type { CommandContext, Position } from '@comanda/event-store';
-import { later } from '@comanda/workflows';
-import type { BillDeps } from './issue.js';
+import { later } from '../orders/seating.js';
+import type { BillDeps } from './issueTickets.js';
 
 /** The shift open now, or null: a payment names the shift it is counted in. */
 export async function openShiftId(deps: BillDeps): Promise<string | null> {
