@@ -165,7 +165,7 @@ async function shapes() {
   results.push({ measure: 'GET /orders/{id} over HTTP, 16 at a time: two replicas on PostgreSQL beside standalone', value: `${f(r.getsPerSecond)}/s vs ${f(s.getsPerSecond)}/s (${(r.getsPerSecond / s.getsPerSecond).toFixed(2)}×)`, target: 'reported', ok: true });
 }
 
-// BENCH_ONLY=reads,log,kitchen,intake,startup,shapes runs some parts (all by default).
+// BENCH_ONLY=reads,log,analytics,kitchen,intake,startup,shapes runs some parts (all by default).
 const only = process.env.BENCH_ONLY?.split(',');
 const part = (name: string) => !only || only.includes(name);
 try {
@@ -173,9 +173,9 @@ try {
   if (part('log')) {
     await appends();
     await replayAndStartup();
-    results.push(await analyticsReplay(dir));
     await readYourWrites();
   }
+  if (part('analytics')) results.push(await analyticsReplay(dir));
   if (part('kitchen')) results.push(...(await kitchenLatency()));
   if (part('intake')) {
     results.push(await webhookIntake(dir));
