@@ -61,32 +61,35 @@ const BATCH_BYTES = 4096;
 const FLUSH_EVERY_MS = 100;
 
 /**
- * The process's log destination: standard output, written asynchronously and in batches (lines wait
- * until 4 kB are ready or 100 ms have passed, then go to the kernel in one write, never while a request
- * waits: one write per line cost a tenth of a small GET), shared by every logger of the process so
- * lines never interleave, and flushed synchronously when the process exits (pino registers that for
- * asynchronous destinations), so a crash or a stop loses no line.
+ * A log destination written asynchronously and in batches: lines wait until 4 kB are ready or
+ * 100 ms have passed, then go to the kernel in one write, never while a request waits (one write per
+ * line cost a tenth of a small GET). Pino flushes asynchronous destinations synchronously when the
+ * process exits, so a crash or a stop loses no line. `dest` is a file descriptor or a path.
  */
+export function batchedDestination(dest: number | string): DestinationStream {
+  const destination = pino.destination({ dest, sync: false, minLength: BATCH_BYTES });
+  // A flush with nothing waiting would still make an empty write: only flush after a line.
+  let waiting = false;
+  const write = destination.write.bind(destination);
+  destination.write = (line: string) => {
+    waiting = true;
+    return write(line);
+  };
+  const timer = setInterval(() => {
+    if (!waiting) return;
+    waiting = false;
+    try {
+      destination.flush();
+    } catch {
+      // Not ready yet (still opening) or busy writing: the next tick flushes.
+    }
+  }, FLUSH_EVERY_MS).unref();
+  destination.on('close', () => clearInterval(timer));
+  return destination;
+}
+
+/** The process's log destination: standard output, batched, shared by every logger so lines never interleave. */
 export function processLogDestination(): DestinationStream {
-  if (!stdout) {
-    const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-    // A flush with nothing waiting would still make an empty write: only flush after a line.
-    let waiting = false;
-    const write = destination.write.bind(destination);
-    destination.write = (line: string) => {
-      waiting = true;
-      return write(line);
-    };
-    setInterval(() => {
-      if (!waiting) return;
-      waiting = false;
-      try {
-        destination.flush();
-      } catch {
-        // Not ready yet (still opening) or busy writing: the next tick flushes.
-      }
-    }, FLUSH_EVERY_MS).unref();
-    stdout = destination;
-  }
+  stdout ??= batchedDestination(1);
   return stdout;
 }

@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import t from 'tap';
+import { batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from '../src/index.js';
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 300 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+t.test('lines wait for a batch, then reach the file within the flush interval, secrets censored', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'log-')), 'out.log');
+  const destination = batchedDestination(file);
+  const logger = pino({ level: 'info', ...secretSafeLogging }, destination);
+  await new Promise((r) => setTimeout(r, 50)); // the file opens asynchronously
+  logger.info({ body: { nested: { pin: '1234' } } }, 'first');
+  t.same(lines(file), [], 'a single short line is not written at once');
+  await until(() => lines(file).length === 1);
+  const [first] = lines(file);
+  t.match(first, { msg: 'first', body: { nested: { pin: '[redacted]' } } }, 'flushed by the timer, the PIN censored at depth');
+  for (let i = 0; i < 100; i++) logger.info({ i, filler: 'x'.repeat(60) }, 'burst');
+  await until(() => lines(file).length === 101);
+  t.equal(lines(file).length, 101, 'a burst is written in batches, every line kept, in order');
+  t.same(lines(file).slice(1).map((l) => l.i), [...Array(100).keys()]);
+  destination.flushSync?.();
+  (destination as unknown as { end(): void }).end();
+});
+
+t.test('one destination for the whole process', async (t) => {
+  t.equal(processLogDestination(), processLogDestination());
+});
+
+t.test('redaction copies only what holds a secret', async (t) => {
+  const clean = { a: { b: [1, 2] } };
+  t.equal(redactDeep(clean), clean, 'nothing secret: the same object, no copy');
+  const cyclic: Record<string, unknown> = { token: 't' };
+  cyclic.self = cyclic;
+  t.same(redactDeep(cyclic), { token: '[redacted]', self: '[circular]' });
+  t.same(redactDeep([{ password: 'p' }, 'x']), [{ password: '[redacted]' }, 'x']);
+});
