@@ -41,3 +41,10 @@ t.test('the wallet bridge part: its /health covers the bridge and the node; a si
   const events = await running.runtime.store.readStream(`unmatchedpayment-${'ab'.repeat(32)}`);
   t.match(events, [{ type: 'UnmatchedPaymentReceived' }], 'recorded in the log before the 200 (in-process bus)');
 });
+
+t.test('the wallet bridge part refuses to start without a Lightning node, and leaves nothing running', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-bridge-part-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ COMANDA_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', COMANDA_WEBHOOK_SECRET: SECRET });
+  await t.rejects(createRuntime(config, [walletBridge()]), { message: 'The wallet bridge needs a Lightning node (COMANDA_NODE_URL)' });
+});
