@@ -1,3 +1,4 @@
+import { type SqlDialect, checkedField, sqlWhere } from './filter-sql.js';
 import type { Filter, FindOptions } from './types.js';
 
 /**
@@ -15,12 +16,7 @@ export class SqlParams {
   }
 }
 
-const SAFE_FIELD = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
-
-function path(field: string): string {
-  if (!SAFE_FIELD.test(field)) throw new Error(`Unsupported field name in a read-model query: ${field}`);
-  return `'{${field.split('.').join(',')}}'`;
-}
+const path = (field: string) => `'{${checkedField(field).split('.').join(',')}}'`;
 
 /** The field as jsonb, and as text in the C collation (the form string indexes are built on). */
 export const jsonField = (field: string) => `(doc #> ${path(field)})`;
@@ -46,8 +42,7 @@ function regex(field: string, source: string, flags: string, p: SqlParams): stri
   return `(${typeOf(field)} = 'string' AND ${textField(field)} ${flags.includes('i') ? '~*' : '~'} ${p.add(source)})`;
 }
 
-function within(field: string, values: unknown, p: SqlParams): string {
-  if (!Array.isArray(values)) throw new Error('$in and $nin take an array');
+function within(field: string, values: unknown[], p: SqlParams): string {
   const parts: string[] = [];
   const strings = values.filter((v): v is string => typeof v === 'string');
   const others = values.filter((v) => typeof v !== 'string' && v !== null);
@@ -57,51 +52,13 @@ function within(field: string, values: unknown, p: SqlParams): string {
   return parts.length ? `(${parts.join(' OR ')})` : 'false';
 }
 
-const not = (sql: string) => `(NOT coalesce(${sql}, false))`;
+const postgres: SqlDialect<SqlParams> = {
+  false: 'false', true: 'true', equals, within, compare, regex,
+  exists: (field, present) => `(${jsonField(field)} IS ${present ? 'NOT ' : ''}NULL)`,
+};
 
-function condition(field: string, cond: unknown, p: SqlParams): string {
-  const isOperators =
-    cond !== null && typeof cond === 'object' && !Array.isArray(cond) && !(cond instanceof RegExp) &&
-    Object.keys(cond).length > 0 && Object.keys(cond).every((k) => k.startsWith('$'));
-  if (!isOperators) return equals(field, cond, p);
-  const ops = cond as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const [op, value] of Object.entries(ops)) {
-    switch (op) {
-      case '$eq': parts.push(equals(field, value, p)); break;
-      case '$ne': parts.push(not(equals(field, value, p))); break;
-      case '$in': parts.push(within(field, value, p)); break;
-      case '$nin': parts.push(not(within(field, value, p))); break;
-      case '$gt': case '$gte': case '$lt': case '$lte': parts.push(compare(field, op, value, p)); break;
-      case '$exists': parts.push(`(${jsonField(field)} IS ${value ? 'NOT ' : ''}NULL)`); break;
-      case '$regex': {
-        const source = value instanceof RegExp ? value.source : String(value);
-        const flags = `${value instanceof RegExp ? value.flags : ''}${typeof ops.$options === 'string' ? ops.$options : ''}`;
-        parts.push(regex(field, source, [...new Set(flags)].join(''), p));
-        break;
-      }
-      case '$options': if (!('$regex' in ops)) throw new Error('$options needs $regex'); break;
-      default: throw new Error(`Unsupported operator in a read-model query: ${op}`);
-    }
-  }
-  return `(${parts.join(' AND ')})`;
-}
-
-export function where(filter: Filter, p: SqlParams): string {
-  const parts: string[] = [];
-  for (const [key, cond] of Object.entries(filter)) {
-    if (key === '$and' || key === '$or' || key === '$nor') {
-      if (!Array.isArray(cond) || cond.length === 0) throw new Error(`${key} takes a non-empty array`);
-      const subs = cond.map((f) => where(f as Filter, p));
-      parts.push(key === '$and' ? `(${subs.join(' AND ')})` : key === '$or' ? `(${subs.join(' OR ')})` : not(`(${subs.join(' OR ')})`));
-    } else if (key.startsWith('$')) {
-      throw new Error(`Unsupported operator in a read-model query: ${key}`);
-    } else {
-      parts.push(condition(key, cond, p));
-    }
-  }
-  return parts.length ? parts.join(' AND ') : 'true';
-}
+/** The WHERE clause for `filter`; its parameters are added to `p` in order. */
+export const where = (filter: Filter, p: SqlParams): string => sqlWhere(postgres, filter, p);
 
 /** Numbers numerically, strings by code point; a missing field sorts first ascending, as in MongoDB. */
 export function orderBy(sort: FindOptions['sort']): string {

@@ -1,3 +1,4 @@
+import { type SqlDialect, checkedField, sqlWhere } from './filter-sql.js';
 import type { Filter, FindOptions } from './types.js';
 
 /**
@@ -9,12 +10,7 @@ import type { Filter, FindOptions } from './types.js';
  * numerically; a condition on a string or number also checks the JSON type, so `true` never equals 1
  * and a string never equals a number. Anything outside the subset throws rather than match differently.
  */
-const SAFE_FIELD = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
-
-function jsonPath(field: string): string {
-  if (!SAFE_FIELD.test(field)) throw new Error(`Unsupported field name in a read-model query: ${field}`);
-  return `'$.${field}'`;
-}
+const jsonPath = (field: string) => `'$.${checkedField(field)}'`;
 
 /** The field's SQL value (NULL when missing or JSON null): what indexes are built on. */
 export const fieldValue = (field: string) => `json_extract(doc, ${jsonPath(field)})`;
@@ -49,8 +45,7 @@ function regex(field: string, source: string, flags: string, p: unknown[]): stri
   return `(${isString(field)} AND comanda_regexp(?, ?, ${fieldValue(field)}))`;
 }
 
-function within(field: string, values: unknown, p: unknown[]): string {
-  if (!Array.isArray(values)) throw new Error('$in and $nin take an array');
+function within(field: string, values: unknown[], p: unknown[]): string {
   const parts: string[] = [];
   const strings = values.filter((v): v is string => typeof v === 'string');
   const numbers = values.filter((v): v is number => typeof v === 'number');
@@ -67,52 +62,13 @@ function within(field: string, values: unknown, p: unknown[]): string {
   return parts.length ? `(${parts.join(' OR ')})` : '0';
 }
 
-const not = (sql: string) => `(NOT coalesce(${sql}, 0))`;
-
-function condition(field: string, cond: unknown, p: unknown[]): string {
-  const isOperators =
-    cond !== null && typeof cond === 'object' && !Array.isArray(cond) && !(cond instanceof RegExp) &&
-    Object.keys(cond).length > 0 && Object.keys(cond).every((k) => k.startsWith('$'));
-  if (!isOperators) return equals(field, cond, p);
-  const ops = cond as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const [op, value] of Object.entries(ops)) {
-    switch (op) {
-      case '$eq': parts.push(equals(field, value, p)); break;
-      case '$ne': parts.push(not(equals(field, value, p))); break;
-      case '$in': parts.push(within(field, value, p)); break;
-      case '$nin': parts.push(not(within(field, value, p))); break;
-      case '$gt': case '$gte': case '$lt': case '$lte': parts.push(compare(field, op, value, p)); break;
-      case '$exists': parts.push(`(${fieldType(field)} IS ${value ? 'NOT ' : ''}NULL)`); break;
-      case '$regex': {
-        const source = value instanceof RegExp ? value.source : String(value);
-        const flags = `${value instanceof RegExp ? value.flags : ''}${typeof ops.$options === 'string' ? ops.$options : ''}`;
-        parts.push(regex(field, source, [...new Set(flags)].join(''), p));
-        break;
-      }
-      case '$options': if (!('$regex' in ops)) throw new Error('$options needs $regex'); break;
-      default: throw new Error(`Unsupported operator in a read-model query: ${op}`);
-    }
-  }
-  return `(${parts.join(' AND ')})`;
-}
+const sqlite: SqlDialect<unknown[]> = {
+  false: '0', true: '1', equals, within, compare, regex,
+  exists: (field, present) => `(${fieldType(field)} IS ${present ? 'NOT ' : ''}NULL)`,
+};
 
 /** The WHERE clause for `filter`; its parameters are pushed onto `p` in order. */
-export function sqliteWhere(filter: Filter, p: unknown[]): string {
-  const parts: string[] = [];
-  for (const [key, cond] of Object.entries(filter)) {
-    if (key === '$and' || key === '$or' || key === '$nor') {
-      if (!Array.isArray(cond) || cond.length === 0) throw new Error(`${key} takes a non-empty array`);
-      const subs = cond.map((f) => sqliteWhere(f as Filter, p));
-      parts.push(key === '$and' ? `(${subs.join(' AND ')})` : key === '$or' ? `(${subs.join(' OR ')})` : not(`(${subs.join(' OR ')})`));
-    } else if (key.startsWith('$')) {
-      throw new Error(`Unsupported operator in a read-model query: ${key}`);
-    } else {
-      parts.push(condition(key, cond, p));
-    }
-  }
-  return parts.length ? parts.join(' AND ') : '1';
-}
+export const sqliteWhere = (filter: Filter, p: unknown[]): string => sqlWhere(sqlite, filter, p);
 
 /**
  * SQLite orders values by type first (NULL, then numbers numerically, then text by code point): a
