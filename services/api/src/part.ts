@@ -11,8 +11,9 @@ export interface ReportsPart extends Part {
 }
 
 /**
- * Starts folding the reports without waiting (placed before the projections, both build at once);
- * the API waits for them or not (`api({ reports, waitForReports })`). Health: `reports`.
+ * Starts folding the reports without waiting (placed before the projections, both build at once).
+ * Neither the API nor readiness waits for them: /reports answers 503 until they are built. Health:
+ * `reports` (optional).
  */
 export function reports(): ReportsPart {
   const part: ReportsPart = {
@@ -31,8 +32,6 @@ export function reports(): ReportsPart {
 export interface ApiOptions {
   /** The reports part of this process: served on /reports. */
   reports?: ReportsPart;
-  /** Listen only once the reports are built (standalone); otherwise /reports answers 503 until then. */
-  waitForReports?: boolean;
 }
 
 /**
@@ -62,8 +61,8 @@ export const api = (options: ApiOptions = {}): Part => ({
       });
     }
     const node = rt.node;
-    if (options.waitForReports) await options.reports?.built;
-    else options.reports?.built?.catch(() => {});
+    // A failed fold shows on /health (`reports: failed`) and /reports; it is not the API's to throw.
+    options.reports?.built?.catch(() => {});
     const masterKey = rt.secret('master-key', config.masterKey);
     await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(rt.announcements, config.dataDir));
     const app = await buildApp(
