@@ -11,11 +11,9 @@ const metric = (total: number, covered: number) => ({ total, covered, skipped: 0
 function workspace(thresholds: object, unloaded: string) {
   const dir = mkdtempSync(join(tmpdir(), 'gate-'));
   mkdirSync(join(dir, 'src'));
-  mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', comanda: { coverage: thresholds } }));
   writeFileSync(join(dir, 'src', 'loaded.ts'), 'export const a = 1;\n');
   writeFileSync(join(dir, 'src', 'types.ts'), 'export type T = {\n  a: number;\n};\n');
-  writeFileSync(join(dir, 'dist', 'types.js'), 'export {};\n//# sourceMappingURL=types.js.map\n');
   writeFileSync(join(dir, 'src', 'unloaded.ts'), unloaded);
   const summary = { total: { lines: metric(10, 9), statements: metric(10, 9), branches: metric(4, 4), functions: metric(2, 2) }, [join(dir, 'src', 'loaded.ts')]: {} };
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
