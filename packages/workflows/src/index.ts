@@ -18,3 +18,4 @@ export * from './checkout/refundLightningPayment.js';
 export * from './bills/issueTickets.js';
 export * from './bills/ticketPayments.js';
 export * from './bills/shifts.js';
+export * from './wallet/payFromWallet.js';

@@ -3,12 +3,12 @@ import { STAFF_STREAM, newId, roster, walletActivity, walletLogStream, walletUnl
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
+import { payFromWallet, type PaymentAttempt } from '@comanda/workflows';
 import { LoginThrottle } from '../auth/throttle.js';
 import { hashSecret, verifySecret } from '../auth/pin.js';
 import { HttpError } from '../http/http-error.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { NODE_UNAVAILABLE, atNode, paymentFailed } from '../wallet/node-failures.js';
-import { WalletPayments } from '../wallet/payments.js';
 import { feesSat, incomingView, outgoingView } from '../wallet/records.js';
 import { BalanceSchema, IncomingSchema, NodeInfoSchema, OutgoingSchema, UnknownPayment } from '../wallet/schemas.js';
 import { Headers, commonErrors, withHeaders } from '../http/schemas.js';
@@ -53,7 +53,9 @@ export default async function walletRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const throttle = new LoginThrottle(app.deps.readStore, 'wallet', app.now);
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
-  const payments = new WalletPayments(app.deps.commands, app.now);
+  const walletDeps = { commands: app.deps.commands, now: app.now, sending: new Set<string>() };
+  /** Pays through the wallet workflow; the node's failures become HTTP answers. */
+  const pay = <A>(attempt: PaymentAttempt<A>, request: FastifyRequest) => atNode(() => payFromWallet(walletDeps, attempt, writeContext(request)));
 
   const node = (): NodeClient => {
     if (!app.deps.node) throw new HttpError(503, { message: NODE_UNAVAILABLE });
@@ -193,7 +195,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
       throw error;
     }
     const paymentId = newResourceId(request, 'walletpayment');
-    return payments.pay({
+    return pay({
       paymentId,
       request: { kind: 'invoice', by: request.staff!.id, target: body.invoice.trim(), paymentHash, fingerprint: fingerprint(request), ...(body.amountSat ? { amountSat: body.amountSat } : {}) },
       send: async () => {
@@ -211,7 +213,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
         }
       },
       answer: lightningAnswer,
-    }, writeContext(request));
+    }, request);
   });
 
   app.post('/wallet/payoffer', {
@@ -223,7 +225,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => {
     const body = request.body;
-    return payments.pay({
+    return pay({
       paymentId: newResourceId(request, 'walletpayment'),
       request: { kind: 'offer', by: request.staff!.id, target: body.offer, fingerprint: fingerprint(request), ...(body.amountSat ? { amountSat: body.amountSat } : {}) },
       send: async () => {
@@ -231,7 +233,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
         return { outcome: { paymentId: r.paymentId, paymentHash: r.paymentHash, recipientAmountSat: r.recipientAmountSat, routingFeeSat: r.routingFeeSat }, preimage: r.paymentPreimage };
       },
       answer: lightningAnswer,
-    }, writeContext(request));
+    }, request);
   });
 
   /** Mining fee of an on-chain transaction, from the node's outgoing record for that txId. */
@@ -250,7 +252,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => {
     const body = request.body;
-    return payments.pay({
+    return pay({
       paymentId: newResourceId(request, 'walletpayment'),
       request: { kind: 'onchain', by: request.staff!.id, amountSat: body.amountSat, target: body.address, feerateSatByte: body.feerateSatByte, fingerprint: fingerprint(request) },
       send: async () => {
@@ -261,7 +263,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
         return { outcome: { txId, amountSat: body.amountSat, feesSat: fees } };
       },
       answer: async (o) => ({ txId: String(o.txId), amountSat: Number(o.amountSat), feesSat: Number(o.feesSat) }),
-    }, writeContext(request));
+    }, request);
   });
 
   app.post('/wallet/bumpfee', {
@@ -273,7 +275,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => {
     const feerateSatByte = request.body;
-    return payments.pay({
+    return pay({
       paymentId: newResourceId(request, 'walletpayment'),
       request: { kind: 'bumpfee', by: request.staff!.id, feerateSatByte, fingerprint: fingerprint(request) },
       send: async () => {
@@ -283,7 +285,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
         return { outcome: { txId, newFeerateSatByte: feerateSatByte, additionalFeesSat: fees } };
       },
       answer: async (o) => ({ txId: String(o.txId), newFeerateSatByte: Number(o.newFeerateSatByte), additionalFeesSat: Number(o.additionalFeesSat) }),
-    }, writeContext(request));
+    }, request);
   });
 
   app.get('/wallet/payments/incoming', {

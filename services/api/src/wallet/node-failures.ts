@@ -1,5 +1,6 @@
 import { NodeError } from '@comanda/lightning';
 import type { WalletPaymentFailure } from '@comanda/domain';
+import { WalletPaymentFailed, classifyFailure } from '@comanda/workflows';
 import { HttpError } from '../http/http-error.js';
 
 export const NODE_UNAVAILABLE = 'Lightning node unavailable';
@@ -9,6 +10,7 @@ export const NODE_UNAVAILABLE = 'Lightning node unavailable';
  * configuration is wrong, not the caller's request), the node refusing the request → 400 with its text.
  */
 export function nodeFailure(error: unknown): unknown {
+  if (error instanceof WalletPaymentFailed) return paymentFailed(error.code, error.reason);
   if (!(error instanceof NodeError)) return error;
   switch (error.kind) {
     case 'unreachable':
@@ -23,16 +25,6 @@ export function nodeFailure(error: unknown): unknown {
       if (error.status >= 500) return new HttpError(502, { message: 'Lightning node error', reason: error.text });
       return new HttpError(400, { message: error.text || 'Lightning node refused the request' });
   }
-}
-
-/** The node's reason texts (phoenixd and the simulator) sorted into the restaurant's failure kinds. */
-export function classifyFailure(reason: string): WalletPaymentFailure {
-  const r = reason.toLowerCase();
-  if (r.includes('already been paid') || r.includes('already paid')) return 'already_paid';
-  if (r.includes('expired')) return 'expired';
-  if (r.includes('not enough funds') || r.includes('insufficient funds')) return 'insufficient_funds';
-  if (r.includes('invalid')) return 'invalid';
-  return 'refused';
 }
 
 const FAILURE: Record<WalletPaymentFailure, [number, string]> = {
