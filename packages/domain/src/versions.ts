@@ -7,3 +7,10 @@ import { preconditionFailed } from './errors.js';
 export function unchangedSince(version: number, ifMatch: number | undefined): void {
   if (ifMatch !== undefined && ifMatch !== version) throw preconditionFailed();
 }
+
+/**
+ * The version (ETag) of an entity after one event touches it: 1 when the event creates it, one more on
+ * every other. The deciders' `evolve` and the read models both count with this function, so the
+ * version a GET serves is the one If-Match is checked against.
+ */
+export const versionAfter = (current: { version: number } | null | undefined): number => (current ? current.version + 1 : 1);

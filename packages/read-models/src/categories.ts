@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { MenuEvent } from '@comanda/domain';
+import { type MenuEvent, versionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import type { NamedView } from './named-entities.js';
 import { type Projection, updateDocument } from './projection.js';
@@ -22,7 +22,7 @@ export const categoriesProjection: Projection = {
     await updateDocument(store.collection<CategoryView>(CATEGORIES), id, event, (current) => {
       switch (e.type) {
         case 'CategoryAdded':
-          return { _id: id, id, name: e.data.name, station_id: e.data.stationId ?? null, version: 1 };
+          return { _id: id, id, name: e.data.name, station_id: e.data.stationId ?? null, version: versionAfter(null) };
         case 'CategoryRenamed':
           return bump(current, { name: e.data.name });
         case 'CategoryStationChanged':

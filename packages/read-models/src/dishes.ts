@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import { type MenuEvent, fromCents } from '@comanda/domain';
+import { type MenuEvent, fromCents, versionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
@@ -20,7 +20,7 @@ export const dishesProjection: Projection = {
     await updateDocument(store.collection<DishView>(DISHES), dishId, event, (dish) => {
       switch (e.type) {
         case 'DishAdded':
-          return { _id: dishId, id: dishId, name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, station_id: e.data.stationId ?? null, version: 1 };
+          return { _id: dishId, id: dishId, name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, station_id: e.data.stationId ?? null, version: versionAfter(null) };
         case 'DishUpdated':
           return bump(dish, { name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, station_id: e.data.stationId ?? null });
         case 'DishRemoved':

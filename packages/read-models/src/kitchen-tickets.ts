@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { KitchenStatus, KitchenTicketEvent, OrderEvent } from '@comanda/domain';
+import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, versionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 import { ORDERS, type OrderView } from './orders.js';
@@ -40,12 +40,12 @@ export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): T
     const d = e.data;
     return {
       _id: d.ticketId, id: d.ticketId, order_id: d.orderId, station_id: d.stationId, table_id: d.tableId, table_name: d.tableName, waiter: d.waiter,
-      fired_at: d.firedAt, started_at: null, bumped_at: null, status: 'open', version: 1,
+      fired_at: d.firedAt, started_at: null, bumped_at: null, status: 'open', version: versionAfter(null),
       lines: d.lines.map((l) => ({ line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent' })),
     };
   }
   if (!t) return undefined;
-  const next: TicketFields = { ...t, version: t.version + 1 };
+  const next: TicketFields = { ...t, version: versionAfter(t) };
   switch (e.type) {
     case 'KitchenTicketStarted':
       return { ...next, started_at: e.data.at, lines: setLines(t, (l) => (l.kitchen_status === 'sent' ? { ...l, kitchen_status: 'in_progress' } : l)) };

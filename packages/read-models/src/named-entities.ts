@@ -1,3 +1,4 @@
+import { versionAfter } from '@comanda/domain';
 import type { RecordedEvent } from '@comanda/event-store';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
@@ -24,7 +25,7 @@ export function namedEntityProjection(name: string, collection: string, events: 
       const data = event.data as Record<string, string>;
       const id = data[events.idField]!;
       await updateDocument(store.collection<NamedView>(collection), id, event, (current) => {
-        if (event.type === events.added) return { _id: id, id, name: data.name!, version: 1 };
+        if (event.type === events.added) return { _id: id, id, name: data.name!, version: versionAfter(null) };
         if (event.type === events.renamed) return bump(current, { name: data.name! });
         if (event.type === events.removed) return null;
         return undefined;

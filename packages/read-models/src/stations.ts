@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { MenuEvent } from '@comanda/domain';
+import { type MenuEvent, versionAfter } from '@comanda/domain';
 import { type ReadStore, positionKey } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
@@ -38,7 +38,7 @@ export const stationsProjection: Projection = {
     await updateDocument(stations, id, event, (current) => {
       switch (e.type) {
         case 'StationAdded':
-          return { _id: id, id, name: e.data.name, chosen: false, created: positionKey(event.position), version: 1 };
+          return { _id: id, id, name: e.data.name, chosen: false, created: positionKey(event.position), version: versionAfter(null) };
         case 'StationRenamed':
           return bump(current, { name: e.data.name });
         case 'StationMadeDefault':

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { PaymentDetails, PaymentMethod, TicketEvent, TicketLine } from '@comanda/domain';
+import { LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 
@@ -26,7 +26,9 @@ const PREFIX = 'ticket-';
 
 export const ticketsProjection: Projection = {
   name: 'tickets',
-  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided'],
+  // The Lightning events change no field shown here, but they move the ticket's version on, as in the decider.
+  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided', ...LIGHTNING_EVENTS],
+  version: 2,
   collections: {
     [TICKETS]: [{ order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
   },
@@ -42,11 +44,11 @@ export const ticketsProjection: Projection = {
           _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, currency_id: d.currencyId,
           lines: d.lines, share: d.share, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
           status: 1, created_at: new Date(d.issuedAt).toISOString(), issued_at: d.issuedAt, paid_at: null, cancelled_at: null,
-          payments: [], refunds: [], voided: [], version: 1,
+          payments: [], refunds: [], voided: [], version: versionAfter(null),
         };
       }
       if (!t) return undefined;
-      const version = t.version + 1;
+      const version = versionAfter(t);
       switch (e.type) {
         case 'PaymentTaken': {
           const p = e.data;
@@ -74,6 +76,8 @@ export const ticketsProjection: Projection = {
           const voided = [...(t.voided ?? []), { line_id: v.lineId, amount_cents: v.amountCents, reason: v.reason, by: v.by, at: v.at }];
           return { ...t, voided, subtotal_cents: t.subtotal_cents - v.amountCents, version };
         }
+        default:
+          return { ...t, version };
       }
     });
   },

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import type { StaffEvent } from '@comanda/domain';
+import { type StaffEvent, versionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 
@@ -19,7 +19,7 @@ export const usersProjection: Projection = {
         case 'UserCreated':
           return {
             _id: e.data.userId, id: e.data.userId, name: e.data.name, name_key: e.data.name.toLocaleLowerCase('en'), role: e.data.role,
-            created_at: new Date(e.data.createdAt).toISOString(), version: 1,
+            created_at: new Date(e.data.createdAt).toISOString(), version: versionAfter(null),
           };
         case 'UserDeleted':
           return null;
@@ -29,7 +29,7 @@ export const usersProjection: Projection = {
             ...user,
             ...(e.type === 'UserRenamed' ? { name: e.data.name, name_key: e.data.name.toLocaleLowerCase('en') } : {}),
             ...(e.type === 'UserRoleChanged' ? { role: e.data.role } : {}),
-            version: user.version + 1,
+            version: versionAfter(user),
           };
       }
     });

@@ -1,3 +1,4 @@
+import { versionAfter } from '@comanda/domain';
 import type { Tracked } from './projection.js';
 
 /**
@@ -7,5 +8,5 @@ import type { Tracked } from './projection.js';
  */
 export function bump<T extends Tracked & { version: number }>(current: T | null, changes: Partial<T> = {}): T | undefined {
   if (!current) return undefined;
-  return { ...current, ...changes, version: current.version + 1 };
+  return { ...current, ...changes, version: versionAfter(current) };
 }

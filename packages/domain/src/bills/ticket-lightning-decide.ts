@@ -13,6 +13,10 @@ export type LightningEvent =
   | { type: 'LightningRefundSent'; data: { refundId: string; feesSat: number; at: number } }
   | { type: 'LightningRefundFailed'; data: { refundId: string; reason: string; at: number } };
 
+export const LIGHTNING_EVENTS: ReadonlyArray<LightningEvent['type']> = [
+  'LightningInvoiceCreated', 'LightningPaymentFlagged', 'LightningRefundRequested', 'LightningRefundSent', 'LightningRefundFailed',
+];
+
 export type LightningCommand =
   /** Checkout made an invoice at the node; recorded unless a live one for the same bill and tip won the race. */
   | { type: 'recordLightningInvoice'; invoice: LightningInvoice; at: number }

@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
+import { versionAfter } from '../versions.js';
 import { type Cents, fromCents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentDetails, type PaymentMethod, type TillMethod } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning } from './ticket-lightning.js';
@@ -240,7 +241,8 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
   },
 
   evolve(state, event) {
-    const version = state.version + 1;
+    // Every event of the ticket moves its version on (the tickets read model counts the same way).
+    const version = versionAfter(state);
     switch (event.type) {
       case 'TicketIssued':
         return { ...state, issue: event.data, status: TICKET_STATUS.pending, version };

@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
 import { nameErrors, sameName } from '../names.js';
-import { unchangedSince } from '../versions.js';
+import { unchangedSince, versionAfter } from '../versions.js';
 
 /**
  * The floor: the spaces of the restaurant and the tables in them, in one stream (`floor`). Its rules
@@ -50,10 +50,10 @@ export const TABLE_EVENTS: ReadonlyArray<TableEvent['type']> = [
 export function tableAfter(table: Table | undefined, event: TableEvent): Table | null | undefined {
   if (event.type === 'TableAdded') {
     const { tableId, ...setup } = event.data;
-    return { id: tableId, ...setup, version: 1 };
+    return { id: tableId, ...setup, version: versionAfter(null) };
   }
   if (!table) return undefined;
-  const bump = (changes: Partial<Table>): Table => ({ ...table, ...changes, version: table.version + 1 });
+  const bump = (changes: Partial<Table>): Table => ({ ...table, ...changes, version: versionAfter(table) });
   switch (event.type) {
     case 'TableUpdated':
       return bump({ name: event.data.name, spaceId: event.data.spaceId });
@@ -242,11 +242,11 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
     switch (event.type) {
       case 'SpaceCreated': {
         const { spaceId, name } = event.data;
-        return { ...state, spaces: { ...state.spaces, [spaceId]: { id: spaceId, name, version: 1 } } };
+        return { ...state, spaces: { ...state.spaces, [spaceId]: { id: spaceId, name, version: versionAfter(null) } } };
       }
       case 'SpaceRenamed': {
         const s = state.spaces[event.data.spaceId]!;
-        return { ...state, spaces: { ...state.spaces, [s.id]: { ...s, name: event.data.name, version: s.version + 1 } } };
+        return { ...state, spaces: { ...state.spaces, [s.id]: { ...s, name: event.data.name, version: versionAfter(s) } } };
       }
       case 'SpaceRemoved': {
         const { [event.data.spaceId]: _removed, ...spaces } = state.spaces;

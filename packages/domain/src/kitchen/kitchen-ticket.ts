@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
+import { versionAfter } from '../versions.js';
 import { idFromKey } from '../ids.js';
 
 /**
@@ -146,7 +147,7 @@ export const kitchenTicket: Decider<KitchenTicketCommand, KitchenTicketEvent, Ki
   },
 
   evolve(state, event) {
-    const version = state.version + 1;
+    const version = versionAfter(state);
     switch (event.type) {
       case 'KitchenTicketOpened': {
         const kitchenLines = Object.fromEntries(event.data.lines.map((l) => [l.lineId, { ...l, status: 'sent' as const }]));

@@ -2,7 +2,7 @@ import type { Decider } from '../decider.js';
 import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
 import type { Cents } from '../money.js';
 import { nameErrors, sameName } from '../names.js';
-import { unchangedSince } from '../versions.js';
+import { unchangedSince, versionAfter } from '../versions.js';
 
 /**
  * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
@@ -246,24 +246,24 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
     switch (event.type) {
       case 'CategoryAdded': {
         const { categoryId, name, stationId = null } = event.data;
-        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, version: 1 } } };
+        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, version: versionAfter(null) } } };
       }
       case 'CategoryStationChanged': {
         const c = state.categories[event.data.categoryId]!;
-        return { ...state, categories: { ...state.categories, [c.id]: { ...c, stationId: event.data.stationId, version: c.version + 1 } } };
+        return { ...state, categories: { ...state.categories, [c.id]: { ...c, stationId: event.data.stationId, version: versionAfter(c) } } };
       }
       case 'StationAdded': {
         const { stationId, name } = event.data;
         const seq = state.stationSeq + 1;
-        return { ...state, stationSeq: seq, stations: { ...state.stations, [stationId]: { id: stationId, name, seq, version: 1 } } };
+        return { ...state, stationSeq: seq, stations: { ...state.stations, [stationId]: { id: stationId, name, seq, version: versionAfter(null) } } };
       }
       case 'StationRenamed': {
         const s = state.stations[event.data.stationId]!;
-        return { ...state, stations: { ...state.stations, [s.id]: { ...s, name: event.data.name, version: s.version + 1 } } };
+        return { ...state, stations: { ...state.stations, [s.id]: { ...s, name: event.data.name, version: versionAfter(s) } } };
       }
       case 'StationMadeDefault': {
         const s = state.stations[event.data.stationId]!;
-        return { ...state, defaultStationId: s.id, stations: { ...state.stations, [s.id]: { ...s, version: s.version + 1 } } };
+        return { ...state, defaultStationId: s.id, stations: { ...state.stations, [s.id]: { ...s, version: versionAfter(s) } } };
       }
       case 'StationRemoved': {
         const { [event.data.stationId]: _removed, ...stations } = state.stations;
@@ -271,7 +271,7 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       }
       case 'CategoryRenamed': {
         const c = state.categories[event.data.categoryId]!;
-        return { ...state, categories: { ...state.categories, [c.id]: { ...c, name: event.data.name, version: c.version + 1 } } };
+        return { ...state, categories: { ...state.categories, [c.id]: { ...c, name: event.data.name, version: versionAfter(c) } } };
       }
       case 'CategoryRemoved': {
         const { [event.data.categoryId]: _removed, ...categories } = state.categories;
@@ -279,12 +279,12 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       }
       case 'DishAdded': {
         const { dishId, name, price, categoryId, stationId = null } = event.data;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { id: dishId, name, price, categoryId, stationId, version: 1 } } };
+        return { ...state, dishes: { ...state.dishes, [dishId]: { id: dishId, name, price, categoryId, stationId, version: versionAfter(null) } } };
       }
       case 'DishUpdated': {
         const { dishId, name, price, categoryId, stationId = null } = event.data;
         const d = state.dishes[dishId]!;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { ...d, name, price, categoryId, stationId, version: d.version + 1 } } };
+        return { ...state, dishes: { ...state.dishes, [dishId]: { ...d, name, price, categoryId, stationId, version: versionAfter(d) } } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;

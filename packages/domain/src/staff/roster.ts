@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { conflict, notFound, preconditionFailed } from '../errors.js';
+import { versionAfter } from '../versions.js';
 import type { Role } from './permissions.js';
 
 /**
@@ -127,13 +128,13 @@ export const roster: Decider<StaffCommand, StaffEvent, Roster> = {
     const d = event.data;
     const bump = (changes: Partial<StaffMember>) => {
       const m = members[d.userId]!;
-      members[d.userId] = { ...m, ...changes, version: m.version + 1 };
+      members[d.userId] = { ...m, ...changes, version: versionAfter(m) };
     };
     switch (event.type) {
       case 'UserCreated':
         members[d.userId] = {
           id: event.data.userId, name: event.data.name, role: event.data.role, pinHash: event.data.pinHash,
-          walletPasswordHash: null, createdAt: event.data.createdAt, version: 1,
+          walletPasswordHash: null, createdAt: event.data.createdAt, version: versionAfter(null),
         };
         break;
       case 'UserRenamed':
