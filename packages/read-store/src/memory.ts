@@ -17,6 +17,8 @@ class MemoryCollection<T extends Doc> implements Collection<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly indexes = new Map<string, SortedIndex<T>>();
   private seq = 0;
+  /** Moves on with every write (ReadStore.generation). */
+  generation = 0;
   /**
    * Answers of `find` by query, dropped on every write to the collection: reads outnumber writes
    * (a tablet refreshes its list far more often than an order changes), and documents are immutable
@@ -51,6 +53,7 @@ class MemoryCollection<T extends Doc> implements Collection<T> {
     }
     this.entries.set(doc._id, entry);
     this.answers.clear();
+    this.generation++;
   }
 
   async delete(id: string): Promise<void> {
@@ -59,12 +62,14 @@ class MemoryCollection<T extends Doc> implements Collection<T> {
     for (const index of this.indexes.values()) index.remove(old);
     this.entries.delete(id);
     this.answers.clear();
+    this.generation++;
   }
 
   clear(): void {
     this.entries.clear();
     for (const index of this.indexes.values()) index.clear();
     this.answers.clear();
+    this.generation++;
   }
 
   /** The index that narrows the search most (equalities first, then a range, then the sort order). */
@@ -149,6 +154,10 @@ export class MemoryReadStore implements ReadStore {
     if (!c) this.collections.set(name, (c = new MemoryCollection()));
     if (indexes.length) c.addIndexes(indexes);
     return c as unknown as Collection<T>;
+  }
+
+  generation(name: string): number {
+    return this.collections.get(name)?.generation ?? 0;
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

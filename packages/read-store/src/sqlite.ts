@@ -172,6 +172,9 @@ export class SqliteReadStore implements ReadStore {
   /** The writer is in a transaction until this settles: other writes wait for it. */
   private busy: Promise<unknown> | null = null;
   private readonly root: Access;
+  /** Per collection, moved on when a write to it is committed (visible to the reader); `epoch` on clear(). */
+  private readonly generations = new Map<string, number>();
+  private epoch = 0;
 
   constructor(options: SqliteReadStoreOptions) {
     if (options.filename !== ':memory:') mkdirSync(dirname(options.filename), { recursive: true });
@@ -187,7 +190,10 @@ export class SqliteReadStore implements ReadStore {
     this.reader.db.pragma('cache_size = -16000');
     this.root = {
       read: this.reader,
-      write: (collection, id, doc) => this.exclusive(() => this.writeRow(collection, id, doc)),
+      write: (collection, id, doc) => this.exclusive(() => {
+        this.writeRow(collection, id, doc);
+        this.changed(collection);
+      }),
       flush: () => undefined,
     };
   }
@@ -208,6 +214,14 @@ export class SqliteReadStore implements ReadStore {
     tableName(name);
     this.schema.declare(name, indexes);
     return new SqliteCollection<T>(this.schema, this.root, name);
+  }
+
+  generation(collection: string): number {
+    return this.epoch + (this.generations.get(collection) ?? 0);
+  }
+
+  private changed(collection: string): void {
+    this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1);
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {
@@ -232,6 +246,7 @@ export class SqliteReadStore implements ReadStore {
 
   private async runTransaction<R>(work: (store: ReadStore) => Promise<R>): Promise<R> {
     const pending: Pending = new Map();
+    const written = new Set<string>();
     const flush = (only?: string) => {
       for (const [collection, rows] of pending) {
         if (only !== undefined && collection !== only) continue;
@@ -246,6 +261,7 @@ export class SqliteReadStore implements ReadStore {
         let rows = pending.get(collection);
         if (!rows) pending.set(collection, (rows = new Map()));
         rows.set(id, doc);
+        written.add(collection);
       },
       flush,
     };
@@ -255,6 +271,7 @@ export class SqliteReadStore implements ReadStore {
       const result = await work(view);
       flush();
       this.writer.db.exec('COMMIT');
+      for (const collection of written) this.changed(collection);
       return result;
     } catch (error) {
       if (this.writer.db.inTransaction) this.writer.db.exec('ROLLBACK');
@@ -268,6 +285,7 @@ export class SqliteReadStore implements ReadStore {
     await this.exclusive(() => {
       this.writer.db.exec(`DROP TABLE IF EXISTS ${quote(tableName(name))}`);
       this.schema.forget();
+      this.changed(name);
     });
   }
 
@@ -279,6 +297,7 @@ export class SqliteReadStore implements ReadStore {
         this.writer.db.exec(`DELETE FROM ${CHECKPOINTS}`);
       })();
       this.schema.forget();
+      this.epoch++;
     });
   }
 

@@ -33,6 +33,13 @@ export interface ReadStore {
    * leave it out, and the projector falls back to at-least-once with per-document guards.
    */
   transaction?<R>(work: (store: ReadStore) => Promise<R>): Promise<R>;
+  /**
+   * Optional, for stores written only by this process (memory, SQLite): a number that changes whenever
+   * a write to `collection` becomes visible to readers. An answer computed while it read g is current
+   * as long as it still reads g (the API's answer cache). Shared stores (PostgreSQL, MongoDB), which
+   * other processes write, leave it out.
+   */
+  generation?(collection: string): number;
   /** Removes every document of one collection (a projection rebuilt from the start of the log). */
   drop(name: string): Promise<void>;
   /** Removes every document and checkpoint: a replay starts from nothing. */

@@ -76,6 +76,40 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       t.equal(await store.getCheckpoint(name_), 7n, 'no checkpoint of a failed transaction');
     });
 
+    t.test('generation: moves on when a write becomes visible, and only then', async (t) => {
+      if (!store.generation) {
+        t.comment(`${name} is shared with other processes: no generation, so the API caches no answer from it`);
+        return;
+      }
+      const c = `gen_${randomUUID().slice(0, 8)}`;
+      const other = `gen_${randomUUID().slice(0, 8)}`;
+      const at = () => [store.generation!(c), store.generation!(other)];
+      const [g0, o0] = at();
+      await store.collection<Order>(c).upsert({ ...seed[0]!, _id: 'g' });
+      t.not(store.generation(c), g0, 'an upsert moves it on');
+      t.equal(store.generation(other), o0, 'another collection keeps its own');
+      const g1 = store.generation(c);
+      await store.collection<Order>(c).delete('g');
+      t.not(store.generation(c), g1, 'so does a delete');
+      if (store.transaction) {
+        const g2 = store.generation(c);
+        await store.transaction(async (tx) => {
+          await tx.collection<Order>(c).upsert({ ...seed[0]!, _id: 'h' });
+          t.equal(store.generation!(c), g2, 'not before the transaction commits: readers do not see it yet');
+        });
+        t.not(store.generation(c), g2, 'moved on at commit');
+        const g3 = store.generation(c);
+        await t.rejects(store.transaction(async (tx) => {
+          await tx.collection<Order>(c).upsert({ ...seed[0]!, _id: 'i' });
+          throw new Error('rolled back');
+        }));
+        t.equal(store.generation(c), g3, 'a rolled-back transaction changes nothing');
+      }
+      const g4 = store.generation(c);
+      await store.drop(c);
+      t.not(store.generation(c), g4, 'drop moves it on');
+    });
+
     t.test('more operators: $ne, $nin, $lte, $exists, $or, null', async (t) => {
       const ids = (docs: Order[]) => docs.map((d) => d._id).sort();
       t.same(ids(await orders.find({ status: { $ne: 'pending' } })), ['o2', 'o3']);

@@ -7,6 +7,7 @@ import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import security from './plugins/security.js';
 import openapi from './plugins/openapi.js';
+import answerCache from './plugins/answer-cache.js';
 import { OneLinePerRequest, processLogDestination, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import auth from './plugins/auth.js';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(metrics, deps);
   await app.register(auth);
   await app.register(openapi);
+  await app.register(answerCache, deps);
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);

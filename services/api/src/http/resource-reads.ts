@@ -32,6 +32,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
 
   app.get(o.path, {
     onRequest,
+    config: { answerFrom: [o.collection] },
     schema: {
       tags: o.tags, summary: `List ${o.plural} by name`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
@@ -40,6 +41,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
 
   app.get(`${o.path}/:id`, {
     onRequest,
+    config: { answerFrom: [o.collection] },
     schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
     const document = await documents.get(request.params.id);

@@ -26,16 +26,19 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
 
   app.get('/orders/user/:userId', {
     onRequest: read,
+    config: { answerFrom: [ORDERS] },
     schema: { tags: ['orders'], summary: "A user's orders", params: Type.Object({ userId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
   }, async (request, reply) => find(reply, { user_id: request.params.userId }, request.query));
 
   app.get('/orders/table/:tableId', {
     onRequest: read,
+    config: { answerFrom: [ORDERS] },
     schema: { tags: ['orders'], summary: "A table's orders", params: Type.Object({ tableId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
   }, async (request, reply) => find(reply, { table_id: request.params.tableId }, request.query));
 
   app.get('/orders/status/:status', {
     onRequest: read,
+    config: { answerFrom: [ORDERS] },
     schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.String() }), querystring: Pagination, response: list },
   }, async (request, reply) => {
     const { status } = request.params;
@@ -45,6 +48,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
 
   app.get('/orders/date-range', {
     onRequest: read,
+    config: { answerFrom: [ORDERS] },
     schema: {
       tags: ['orders'],
       summary: 'Orders created between two days, both inclusive',
@@ -61,6 +65,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
 
   app.get('/orders/total-sales/:date', {
     onRequest: app.authorize('sales:read'),
+    config: { answerFrom: [ORDERS] },
     schema: {
       tags: ['orders'],
       summary: 'Sales of a day: the totals of the orders completed that day',

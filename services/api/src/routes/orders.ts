@@ -48,6 +48,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
 
   app.get('/orders', {
     onRequest: app.authorize('orders:read'),
+    config: { answerFrom: [ORDERS] },
     schema: { tags: ['orders'], summary: 'Orders, newest first', querystring: Pagination, response: { 200: withHeaders(Type.Array(OrderSchema), Headers.totalCount), 204: Type.Null({ description: 'no orders' }), ...errors } },
   }, async (request, reply) => {
     const { items, total } = await findPage(reply, orders, {}, { sort: { placed_at: -1 } }, request.query);
@@ -57,6 +58,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
 
   app.get('/orders/:id', {
     onRequest: app.authorize('orders:read'),
+    config: { answerFrom: [ORDERS] },
     schema: { tags: ['orders'], summary: 'One order, with its version as ETag', params: IdParams, response: { 200: withHeaders(OrderSchema, Headers.etag), ...errors } },
   }, async (request, reply) => {
     const o = await orders.get(request.params.id);

@@ -58,6 +58,7 @@ export default async function tableRoutes(fastify: FastifyInstance) {
 
   app.get('/tables/by-space/:id', {
     onRequest: read,
+    config: { answerFrom: [TABLES, SPACES] },
     schema: {
       tags, summary: 'The tables of one space', description: '404 when the space does not exist; 204 with no body when it has no tables.',
       params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(Table), Headers.totalCount), 204: EmptyList('tables in this space'), ...errors },

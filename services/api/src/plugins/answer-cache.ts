@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../deps.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The read-model collections a GET's answer is made from, and nothing else (not the user, the
+     * clock or a header): its answer may be cached while none of them has changed.
+     */
+    answerFrom?: readonly string[];
+  }
+}
+
+/** What a cached answer restores: its body as sent and the headers the route set. */
+interface Answer {
+  stamp: string;
+  body: string;
+  type: string;
+  etag?: string;
+  total?: string;
+}
+
+const MAX_ANSWERS = 1000;
+/** Answers longer than this (a whole year `?all=true`) are computed each time rather than kept. */
+const MAX_ANSWER_BYTES = 512 * 1024;
+const MAX_BYTES = 16 * 1024 * 1024;
+
+/** Least recently used first: a Map iterates in insertion order, and a hit is re-inserted. */
+class Answers {
+  private readonly map = new Map<string, Answer>();
+  private bytes = 0;
+
+  get(key: string): Answer | undefined {
+    const a = this.map.get(key);
+    if (a) {
+      this.map.delete(key);
+      this.map.set(key, a);
+    }
+    return a;
+  }
+
+  set(key: string, a: Answer): void {
+    this.drop(key);
+    this.map.set(key, a);
+    this.bytes += a.body.length;
+    while (this.map.size > MAX_ANSWERS || this.bytes > MAX_BYTES) this.drop(this.map.keys().next().value!);
+  }
+
+  private drop(key: string): void {
+    const old = this.map.get(key);
+    if (!old) return;
+    this.map.delete(key);
+    this.bytes -= old.body.length;
+  }
+}
+
+const stamps = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Serialised answers of the GETs that declare `config.answerFrom`, by URL, each kept with the
+ * generations of its collections read before the route ran: a later request for the same URL is
+ * answered with the same bytes while no write to those collections has become visible since (the
+ * projector's commit moves the generation on, so a POST that waited for its write is followed by a GET
+ * that misses). Authorisation and validation run first on every request; only 200s are kept.
+ *
+ * Only where the read store is written by this process alone (`ReadStore.generation`: memory and
+ * SQLite, the standalone shape); an API reading a shared store other processes write caches nothing.
+ */
+export default fp(async function answerCache(app: FastifyInstance, deps: AppDeps) {
+  const store = deps.readStore;
+  if (!store.generation) return;
+  const generation = store.generation.bind(store);
+  const answers = new Answers();
+  const stampOf = (from: readonly string[]) => (from.length === 1 ? String(generation(from[0]!)) : from.map(generation).join('.'));
+
+  app.addHook('preHandler', (request, reply, done) => {
+    const from = request.routeOptions.config.answerFrom;
+    if (!from || request.method !== 'GET') return done();
+    const stamp = stampOf(from);
+    const hit = answers.get(request.url);
+    if (hit && hit.stamp === stamp) {
+      if (hit.etag !== undefined) reply.header('etag', hit.etag);
+      if (hit.total !== undefined) reply.header('x-total-count', hit.total);
+      reply.code(200).header('content-type', hit.type).send(hit.body);
+      return;
+    }
+    stamps.set(request, stamp);
+    done();
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const stamp = stamps.get(request);
+    if (stamp === undefined || reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ANSWER_BYTES) return done(null, payload);
+    const etag = reply.getHeader('etag');
+    const total = reply.getHeader('x-total-count');
+    answers.set(request.url, {
+      stamp, body: payload, type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+      ...(etag !== undefined ? { etag: String(etag) } : {}), ...(total !== undefined ? { total: String(total) } : {}),
+    });
+    done(null, payload);
+  });
+});

@@ -1,0 +1,94 @@
+import t from 'tap';
+import Fastify from 'fastify';
+import { MemoryReadStore, type ReadStore } from '@comanda/read-store';
+import answerCache from '../src/plugins/answer-cache.js';
+import type { AppDeps } from '../src/deps.js';
+import { testApp } from './harness.js';
+
+/** A bare Fastify with the plugin, a store whose generation the test moves, and routes that count their calls. */
+async function withCache(store: Partial<ReadStore>) {
+  const app = Fastify();
+  await app.register(answerCache, { readStore: store } as unknown as AppDeps);
+  let calls = 0;
+  let status = 200;
+  app.get('/list', { config: { answerFrom: ['things'] } }, async (_request, reply) => {
+    calls++;
+    reply.header('x-total-count', calls).header('etag', `"${calls}"`);
+    return reply.code(status).send({ calls });
+  });
+  app.get('/uncached', async () => ({ calls: ++calls }));
+  await app.ready();
+  return { app, calls: () => calls, fail: (s: number) => (status = s) };
+}
+
+t.test('an answer is reused, headers and all, until its collection changes', async (t) => {
+  let generation = 0;
+  const c = await withCache({ generation: () => generation });
+  t.teardown(() => c.app.close());
+  const first = await c.app.inject('/list');
+  const again = await c.app.inject('/list');
+  t.equal(c.calls(), 1, 'the route ran once');
+  t.equal(again.body, first.body, 'the same bytes');
+  t.same([again.headers['x-total-count'], again.headers.etag, again.headers['content-type']], ['1', '"1"', 'application/json; charset=utf-8']);
+  await c.app.inject('/list?limit=5');
+  t.equal(c.calls(), 2, 'another URL is another answer');
+  generation++;
+  t.same((await c.app.inject('/list')).json(), { calls: 3 }, 'a write to the collection: computed again');
+  t.equal((await c.app.inject('/list')).headers.etag, '"3"');
+  t.equal(c.calls(), 3);
+  await c.app.inject('/uncached');
+  await c.app.inject('/uncached');
+  t.equal(c.calls(), 5, 'routes that do not declare their collections are never cached');
+});
+
+t.test('only 200s are kept; a store without generations caches nothing', async (t) => {
+  let generation = 0;
+  const c = await withCache({ generation: () => generation });
+  t.teardown(() => c.app.close());
+  c.fail(503);
+  await c.app.inject('/list');
+  c.fail(200);
+  t.equal((await c.app.inject('/list')).statusCode, 200);
+  t.equal(c.calls(), 2, 'the 503 was not kept');
+
+  const shared = await withCache({});
+  t.teardown(() => shared.app.close());
+  await shared.app.inject('/list');
+  await shared.app.inject('/list');
+  t.equal(shared.calls(), 2, 'a shared store (other processes write it): every request computed');
+  generation++;
+});
+
+t.test('over the API: authorisation and validation on every request, writes seen at once', async (t) => {
+  const h = await testApp();
+  t.teardown(h.close);
+  t.ok(h.readStore instanceof MemoryReadStore);
+  const admin = await h.as('admin');
+  const waiter = await h.as('waiter');
+  const get = (url: string, cookie?: string) => h.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  const category = (await h.app.inject({ method: 'POST', url: '/categories', headers: { cookie: admin }, payload: { name: 'Tacos' } })).json().id;
+  await h.app.inject({ method: 'POST', url: '/dishes', headers: { cookie: admin }, payload: { name: 'Pastor', price: 25.5, category_id: category } });
+
+  const list = await get('/dishes', admin);
+  t.equal((await get('/dishes', admin)).body, list.body);
+  t.equal((await get('/dishes')).statusCode, 401, 'a cached URL still needs a signed-in user');
+  t.equal((await get('/dishes?limit=0', admin)).statusCode, 400, 'and valid parameters');
+
+  const today = new Date().toISOString().slice(0, 10);
+  t.equal((await get(`/orders/total-sales/${today}`, admin)).statusCode, 200);
+  t.equal((await get(`/orders/total-sales/${today}`, waiter)).statusCode, 403, 'and the permission, after an admin had the answer');
+
+  await h.app.inject({ method: 'POST', url: '/dishes', headers: { cookie: admin }, payload: { name: 'Suadero', price: 25.5, category_id: category } });
+  const after = await get('/dishes', admin);
+  t.equal(after.json().length, 2, 'a write is seen by the next read');
+  t.equal(after.headers['x-total-count'], '2');
+
+  const id = after.json()[0].id as string;
+  const one = await get(`/dishes/${id}`, admin);
+  t.equal((await get(`/dishes/${id}`, admin)).headers.etag, one.headers.etag, 'the ETag comes back with a cached answer');
+  const renamed = await h.app.inject({ method: 'PUT', url: `/dishes/${id}`, headers: { cookie: admin, 'if-match': one.headers.etag as string }, payload: { name: 'Al pastor', price: 26, category_id: category } });
+  t.equal(renamed.statusCode, 200, renamed.body);
+  const fresh = await get(`/dishes/${id}`, admin);
+  t.not(fresh.headers.etag, one.headers.etag, 'a new version, a new ETag');
+  t.equal(fresh.json().name, 'Al pastor');
+});
