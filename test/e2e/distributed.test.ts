@@ -1,6 +1,7 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
-import { NatsBus, natsServerAvailable } from '@comanda/bus';
+import { natsServerAvailable } from '@comanda/bus';
+import { NatsBus } from '@comanda/bus/nats';
 import { postgresAvailable } from '@comanda/postgres';
 import { Client } from '../src/http-client.js';
 import { startDistributed } from '../src/distributed-stack.js';

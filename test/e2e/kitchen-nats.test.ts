@@ -2,7 +2,8 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NatsBus, natsServerAvailable, startNatsServer } from '@comanda/bus';
+import { natsServerAvailable, startNatsServer } from '@comanda/bus';
+import { NatsBus } from '@comanda/bus/nats';
 import { startStandalone } from '../src/standalone-process.js';
 import { kitchenRestaurant } from '../src/kitchen-setup.js';
 

@@ -78,7 +78,7 @@ export function render(fold: ReportFold, options: Pick<CliOptions, 'range' | 'fo
 /** The command line: replay, then print (or write `--out`). */
 export async function runCli(argv: string[], config: Config, output: NodeJS.WritableStream = process.stdout): Promise<void> {
   const options = parseCli(argv);
-  const store = openEventStore({ ...config, eventStoreUrl: options.eventStoreUrl ?? config.eventStoreUrl });
+  const store = await openEventStore({ ...config, eventStoreUrl: options.eventStoreUrl ?? config.eventStoreUrl });
   try {
     const fold = new ReportFold(options.reports, config.timezone);
     const progress = progressPrinter();

@@ -33,7 +33,7 @@ const start = values.start ?? new Date(Date.now() - days * 86_400_000).toISOStri
 if (!isCalendarDate(start)) fail('--start must be a date YYYY-MM-DD');
 
 const config = loadConfigOrExit();
-const store = openEventStore(config);
+const store = await openEventStore(config);
 if ((await store.headPosition()) !== null) {
   console.error(`The event log in ${config.eventStoreUrl ? 'COMANDA_EVENTSTORE_URL' : config.dataDir} is not empty: demo data goes into a fresh data dir only (set COMANDA_DATA_DIR to an empty directory).`);
   await store.close();

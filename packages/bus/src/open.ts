@@ -1,8 +1,9 @@
 import { InProcessBus } from './in-process.js';
-import { NatsBus } from './nats.js';
 import type { Bus } from './types.js';
 
-/** NATS JetStream when a URL is configured, otherwise in-process delivery. */
-export function openBus(config: { natsUrl: string | null }): Promise<Bus> {
-  return config.natsUrl ? NatsBus.connect(config.natsUrl) : Promise.resolve(new InProcessBus());
+/** NATS JetStream when a URL is configured (its client loaded only then), otherwise in-process delivery. */
+export async function openBus(config: { natsUrl: string | null }): Promise<Bus> {
+  if (!config.natsUrl) return new InProcessBus();
+  const { NatsBus } = await import('./nats.js');
+  return NatsBus.connect(config.natsUrl);
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { InProcessBus, NatsBus, natsServerAvailable, startNatsServer, subjectMatches } from '../src/index.js';
+import { InProcessBus, natsServerAvailable, startNatsServer, subjectMatches } from '../src/index.js';
+import { NatsBus } from '../src/nats.js';
 import { busContract } from './contract.js';
 
 busContract('in-process', async () => new InProcessBus());

@@ -1,7 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { EsdbEventStore } from './esdb.js';
-import { PostgresEventStore } from './postgres.js';
 import { SqliteEventStore } from './sqlite.js';
 import type { EventStore } from './types.js';
 
@@ -29,11 +27,18 @@ export function asEventLogFileError(error: unknown, file: string): unknown {
 
 /**
  * PostgreSQL or EventStoreDB by the URL's scheme when one is configured, otherwise the SQLite file
- * in the data directory.
+ * in the data directory. The drivers (pg; EventStoreDB's gRPC client and its protobuf code, tens of
+ * MB) are loaded only when they are the store: the standalone shape never loads them.
  */
-export function openEventStore(config: { eventStoreUrl: string | null; dataDir: string }, onError?: (error: unknown) => void): EventStore {
-  if (config.eventStoreUrl && isPostgresUrl(config.eventStoreUrl)) return new PostgresEventStore(config.eventStoreUrl, { onError });
-  if (config.eventStoreUrl) return new EsdbEventStore(config.eventStoreUrl);
+export async function openEventStore(config: { eventStoreUrl: string | null; dataDir: string }, onError?: (error: unknown) => void): Promise<EventStore> {
+  if (config.eventStoreUrl && isPostgresUrl(config.eventStoreUrl)) {
+    const { PostgresEventStore } = await import('./postgres.js');
+    return new PostgresEventStore(config.eventStoreUrl, { onError });
+  }
+  if (config.eventStoreUrl) {
+    const { EsdbEventStore } = await import('./esdb.js');
+    return new EsdbEventStore(config.eventStoreUrl);
+  }
   mkdirSync(config.dataDir, { recursive: true });
   const filename = join(config.dataDir, 'events.db');
   try {

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
-import { EsdbEventStore, MemoryEventStore, PostgresEventStore, SqliteEventStore } from '../src/index.js';
+import { MemoryEventStore, SqliteEventStore } from '../src/index.js';
+import { PostgresEventStore } from '../src/postgres.js';
+import { EsdbEventStore } from '../src/esdb.js';
 import { eventStoreContract } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'comanda-es-'));

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { postgresAvailable, sharedPostgres, startPostgres } from '@comanda/postgres';
-import { type NewEvent, PostgresEventStore, type RecordedEvent, WrongExpectedRevision } from '../src/index.js';
+import { type NewEvent, type RecordedEvent, WrongExpectedRevision } from '../src/index.js';
+import { PostgresEventStore } from '../src/postgres.js';
 
 const ev = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data, metadata: {} });
 

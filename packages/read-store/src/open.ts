@@ -1,8 +1,6 @@
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryReadStore } from './memory.js';
-import { MongoReadStore } from './mongo.js';
-import { PostgresReadStore } from './postgres.js';
 import { SqliteReadStore } from './sqlite.js';
 import type { ReadStore } from './types.js';
 
@@ -23,7 +21,12 @@ export async function openReadStore(
     if (config.embeddedReadStore === 'memory' || config.dataDir === undefined) return new MemoryReadStore();
     return openSqliteReadModels(readModelsPath(config.dataDir));
   }
-  if (/^postgres(ql)?:\/\//i.test(url)) return PostgresReadStore.open(url, onError);
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    const { PostgresReadStore } = await import('./postgres.js');
+    return PostgresReadStore.open(url, onError);
+  }
+  // MongoDB's driver (with BSON's 17 MB buffer) is loaded only when it is the store.
+  const { MongoReadStore } = await import('./mongo.js');
   const store = new MongoReadStore(url);
   await store.ready();
   return store;

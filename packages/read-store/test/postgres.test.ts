@@ -2,7 +2,7 @@ import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { freshDatabase, postgresAvailable, sharedPostgres } from '@comanda/postgres';
-import { PostgresReadStore } from '../src/index.js';
+import { PostgresReadStore } from '../src/postgres.js';
 import { SqlParams, orderBy, where } from '../src/postgres-filter.js';
 
 if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {

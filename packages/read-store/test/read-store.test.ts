@@ -3,7 +3,9 @@ import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryReadStore, MongoReadStore, PostgresReadStore, SqliteReadStore, positionKey } from '../src/index.js';
+import { MemoryReadStore, SqliteReadStore, positionKey } from '../src/index.js';
+import { PostgresReadStore } from '../src/postgres.js';
+import { MongoReadStore } from '../src/mongo.js';
 import { readStoreContract } from './contract.js';
 
 readStoreContract('memory', async () => new MemoryReadStore());

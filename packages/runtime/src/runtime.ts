@@ -127,7 +127,7 @@ async function start(
   // A store briefly away (restart, failover) is logged; its pool reconnects on the next query.
   const storeError = (error: unknown) => logger.warn({ error: (error as Error).message }, 'store connection');
   const metrics = new Metrics();
-  const store = instrumentStore(openEventStore(config, storeError), metrics);
+  const store = instrumentStore(await openEventStore(config, storeError), metrics);
   cleanups.push(() => store.close());
   const readStore = await openReadStore(config, storeError);
   cleanups.push(() => readStore.close());

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { MemoryEventStore, type RecordedEvent } from '@comanda/event-store';
 import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
-import { MemoryReadStore, PostgresReadStore } from '@comanda/read-store';
+import { MemoryReadStore } from '@comanda/read-store';
+import { PostgresReadStore } from '@comanda/read-store/postgres';
 import { type CheckpointStore, FileCheckpoint, SubscriptionRunner, readStoreCheckpoint } from '../src/index.js';
 
 /**

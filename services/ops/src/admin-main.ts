@@ -25,7 +25,7 @@ if (!config.eventStoreUrl) {
     fail(`${error.message}: stop it first, or make the change through its API (POST /users, PUT /users/{id})`, 2);
   }
 }
-const store = openEventStore(config);
+const store = await openEventStore(config);
 const deps: AdminDeps = {
   commands: new CommandHandler(store),
   masterKey: persistentSecret(config.dataDir, 'master-key', config.masterKey),

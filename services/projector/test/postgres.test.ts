@@ -2,8 +2,10 @@ import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { postgresAvailable, freshDatabase, sharedPostgres } from '@comanda/postgres';
-import { PostgresEventStore, type RecordedEvent } from '@comanda/event-store';
-import { PostgresReadStore, type ReadStore } from '@comanda/read-store';
+import type { RecordedEvent } from '@comanda/event-store';
+import { PostgresEventStore } from '@comanda/event-store/postgres';
+import type { ReadStore } from '@comanda/read-store';
+import { PostgresReadStore } from '@comanda/read-store/postgres';
 import type { Projection } from '@comanda/read-models';
 import { Projector } from '../src/index.js';
 

@@ -1,4 +1,5 @@
-import { NatsBus, natsServerAvailable, startNatsServer } from '@comanda/bus';
+import { natsServerAvailable, startNatsServer } from '@comanda/bus';
+import { NatsBus } from '@comanda/bus/nats';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
