@@ -9,4 +9,5 @@ export { toHtml } from './output/html.js';
 export { parseCli, render, runCli, UsageError, USAGE, FORMATS, type CliOptions, type Format } from './cli.js';
 export { LiveReports, type LiveState } from './live.js';
 export { generateDemo, type DemoOptions } from './demo/generate.js';
+export { mulberry32 } from './demo/mulberry32.js';
 export { GeneratedLog, copyInto } from './demo/generated-log.js';

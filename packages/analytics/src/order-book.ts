@@ -11,8 +11,8 @@ export interface BookOrder {
   totalCents: number;
 }
 
-/** The order events that change what an order holds. */
-export const ORDER_BOOK_EVENTS = ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable'] as const;
+/** The order events that change what an order holds (OrderDeleted takes it out of the book). */
+export const ORDER_BOOK_EVENTS = ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted'] as const;
 
 /**
  * The open orders, as compact as reports need them: lines (dish, price), waiter, table. A report
@@ -21,7 +21,7 @@ export const ORDER_BOOK_EVENTS = ['OrderPlaced', 'DishesAdded', 'OrderLineUpdate
 export class OrderBook {
   readonly orders = new Map<string, BookOrder>();
 
-  /** Applies an order event; returns the order it concerns (undefined for an unknown order). */
+  /** Applies an order event; returns the order it concerns (a deleted one as it was; undefined for an unknown order). */
   apply(event: RecordedEvent): BookOrder | undefined {
     const id = streamId(event.stream);
     const e = event as unknown as OrderEvent;
@@ -68,6 +68,9 @@ export class OrderBook {
       case 'OrderMovedToTable':
         o.tableId = e.data.to;
         break;
+      case 'OrderDeleted':
+        this.orders.delete(id);
+        break;
       default:
         break;
     }
@@ -90,9 +93,5 @@ export class OrderBook {
 
   get(orderId: string): BookOrder | undefined {
     return this.orders.get(orderId);
-  }
-
-  forget(orderId: string): void {
-    this.orders.delete(orderId);
   }
 }

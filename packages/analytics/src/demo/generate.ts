@@ -4,6 +4,7 @@ import {
 } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
 import { GeneratedLog } from './generated-log.js';
+import { mulberry32 } from './mulberry32.js';
 import { CANCEL_REASONS, CATEGORIES, DISHES, ORDERS_BY_WEEKDAY, REFUND_REASONS, SPACES, STATIONS, VOID_REASONS, WAITERS } from './restaurant.js';
 
 export interface DemoOptions {
@@ -18,16 +19,9 @@ export interface DemoOptions {
   onDay?: (log: GeneratedLog, day: string) => Promise<void> | void;
 }
 
-/** mulberry32: a small seeded generator, the same sequence on every machine. */
+/** Draws from a seeded generator: the same restaurant on every machine. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),

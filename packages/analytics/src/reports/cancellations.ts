@@ -27,7 +27,7 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
   name: 'cancellations',
   version: 1,
   title: 'Cancellations, voids and refunds',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'OrderDeleted', 'TicketIssued', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
   init: (clock) => ({ clock, book: new OrderBook(), ticketTotals: new Map(), days: new Map() }),
   apply(s, event: RecordedEvent) {
     const tally = (at: number, kind: Kind, reason: string, cents: number) => {
@@ -42,11 +42,9 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
         return;
       }
       case 'OrderDeleted': {
-        const id = streamId(event.stream);
-        const o = s.book.get(id);
-        // A cancelled order deleted later was counted when it was cancelled.
+        // A cancelled order deleted later was counted when it was cancelled (the book no longer holds it).
+        const o = s.book.apply(event);
         if (o) tally(eventTime(event), 'order_deleted', NO_REASON, o.totalCents);
-        s.book.forget(id);
         return;
       }
       case 'TicketIssued': {

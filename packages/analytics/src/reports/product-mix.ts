@@ -24,7 +24,7 @@ export const productMixReport: ReportDefinition<MixState> = {
   name: 'product-mix',
   version: 1,
   title: 'Product mix',
-  handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'OrderDeleted', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
+  handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
   init: (clock) => ({ clock, book: new OrderBook(), menu: new MenuNames(), days: new Map(), ticketLines: new Map() }),
   apply(s, event: RecordedEvent) {
     switch (event.type) {
@@ -40,9 +40,6 @@ export const productMixReport: ReportDefinition<MixState> = {
         }
         return;
       }
-      case 'OrderDeleted':
-        s.book.forget(streamId(event.stream));
-        return;
       case 'TicketIssued': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         // Lines shared by an even split are never voided (the decider refuses): nothing to remember.

@@ -32,7 +32,7 @@ export const salesReport: ReportDefinition<SalesState> = {
   name: 'sales',
   version: 1,
   title: 'Sales',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'OrderDeleted', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged'],
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged'],
   init: (clock) => ({ clock, book: new OrderBook(), days: new Map(), currency: 'MXN' }),
   apply(s, event: RecordedEvent) {
     switch (event.type) {
@@ -49,9 +49,6 @@ export const salesReport: ReportDefinition<SalesState> = {
         d.hourNet[p.hour] += o.totalCents;
         return;
       }
-      case 'OrderDeleted':
-        s.book.forget(streamId(event.stream));
-        return;
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
         const p = s.clock.place(eventTime(event, data.at));

@@ -25,7 +25,7 @@ export const waitersReport: ReportDefinition<WaitersState> = {
   name: 'waiters',
   version: 1,
   title: 'Waiters',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'OrderDeleted', 'TicketIssued', 'PaymentTaken'],
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken'],
   init: (clock) => ({ clock, book: new OrderBook(), orderWaiter: new Map(), ticketWaiter: new Map(), names: new Map(), days: new Map() }),
   apply(s, event: RecordedEvent) {
     switch (event.type) {
@@ -38,9 +38,6 @@ export const waitersReport: ReportDefinition<WaitersState> = {
         w.sales += o.totalCents;
         return;
       }
-      case 'OrderDeleted':
-        s.book.forget(streamId(event.stream));
-        return;
       case 'TicketIssued': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         s.ticketWaiter.set(streamId(event.stream), s.orderWaiter.get(data.orderId) ?? data.waiter);

@@ -3,19 +3,14 @@
  * a JSON schema, and the ways to spoil one. Nothing here knows any route: everything is read from
  * the served document.
  */
+import { mulberry32 } from '@comanda/analytics';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = Record<string, unknown>;
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
+/** A seeded random source: the same run every time. */
 export function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (n: number) => Math.floor(next() * n),
