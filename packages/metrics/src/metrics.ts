@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { AnsweredRequests } from './answered-requests.js';
 
 /** What a command ended as: decided and appended, appended after deciding again on a conflict, refused. */
 export type CommandOutcome = 'ok' | 'conflict_retried' | 'rejected' | 'unchanged' | 'replayed' | 'failed';
@@ -13,15 +14,8 @@ export type PositionSource = () => bigint | null | Promise<bigint | null>;
 export class Metrics {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
-    name: 'comanda_http_requests_total', help: 'HTTP requests answered, by route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
-  });
-  readonly httpDuration = new Histogram({
-    name: 'comanda_http_request_duration_seconds', help: 'Time to answer an HTTP request, by route pattern',
-    labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  });
+  /** Every HTTP answer by method, route pattern and status: counts and latency. */
+  readonly answers = new AnsweredRequests(this.registry);
   readonly commands = new Counter({
     name: 'comanda_commands_total', help: 'Commands handled, by aggregate (stream prefix) and outcome',
     labelNames: ['aggregate', 'outcome'] as const, registers: [this.registry],

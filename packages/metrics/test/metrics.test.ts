@@ -56,3 +56,27 @@ t.test('the text exposition names every family the issue asks for', async (t) =>
     'comanda_wallet_reconciliations_total', 'comanda_login_failures_total', 'comanda_login_throttled_total',
   ]) t.match(text, new RegExp(`# TYPE ${name} `), name);
 });
+
+t.test('answered requests: counts and a cumulative latency histogram per method, route and status', async (t) => {
+  const metrics = new Metrics({ processMetrics: false });
+  metrics.answers.record('GET', '/orders', 200, 0.0007);
+  metrics.answers.record('GET', '/orders', 200, 0.03);
+  metrics.answers.record('GET', '/orders', 200, 9);
+  metrics.answers.record('POST', '/orders', 409, 0.002);
+  t.equal(await value(metrics, 'comanda_http_requests_total', { method: 'GET', route: '/orders', status: '200' }), 3);
+  t.equal(await value(metrics, 'comanda_http_requests_total', { route: '/orders' }), 4);
+  const text = await metrics.render();
+  t.match(text, '# TYPE comanda_http_requests_total counter\n');
+  t.match(text, 'comanda_http_requests_total{method="POST",route="/orders",status="409"} 1\n');
+  t.match(text, '# TYPE comanda_http_request_duration_seconds histogram\n');
+  const bucket = (le: string) => Number(new RegExp(`comanda_http_request_duration_seconds_bucket\\{le="${le.replace('+', '\\+')}",method="GET",route="/orders",status="200"\\} (\\S+)`).exec(text)?.[1]);
+  t.equal(bucket('0.001'), 1, 'below the first bound');
+  t.equal(bucket('0.025'), 1);
+  t.equal(bucket('0.05'), 2, 'cumulative');
+  t.equal(bucket('5'), 2);
+  t.equal(bucket('+Inf'), 3, 'every observation');
+  t.match(text, /comanda_http_request_duration_seconds_sum\{method="GET",route="\/orders",status="200"\} 9\.0307\d*\n/);
+  t.match(text, 'comanda_http_request_duration_seconds_count{method="GET",route="/orders",status="200"} 3\n');
+  metrics.registry.resetMetrics();
+  t.equal(await value(metrics, 'comanda_http_requests_total'), 0, 'a reset forgets them');
+});

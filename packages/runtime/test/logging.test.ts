@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import t from 'tap';
 import { batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from '../src/index.js';
@@ -26,6 +28,22 @@ t.test('lines wait for a batch, then reach the file within the flush interval, s
   t.same(lines(file).slice(1).map((l) => l.i), [...Array(100).keys()]);
   destination.flushSync?.();
   (destination as unknown as { end(): void }).end();
+});
+
+t.test('lines still waiting are written when the process exits, stops or crashes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'log-exit-'));
+  const source = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+  for (const [name, end] of [['exit', 'process.exit(3)'], ['crash', "throw new Error('boom')"], ['drain', '']]) {
+    const file = join(dir, `${name}.log`);
+    // A fresh process with the loader tap uses, so the destination under test is this source.
+    // A descriptor open before the first line, as standard output is for the service.
+    const script = `import { openSync } from 'node:fs'; import pino from 'pino'; import { batchedDestination, secretSafeLogging } from ${JSON.stringify(source)};
+      const log = pino({ level: 'info', ...secretSafeLogging }, batchedDestination(openSync(${JSON.stringify(file)}, 'w')));
+      for (let i = 0; i < 3; i++) log.info({ i }, 'waiting');
+      ${end}`;
+    spawnSync(process.execPath, [...process.execArgv, '--input-type=module', '-e', script], { cwd: dirname(source), stdio: 'ignore' });
+    t.same(lines(file).map((l) => l.i), [0, 1, 2], `${name}: every line reached the file`);
+  }
 });
 
 t.test('one destination for the whole process', async (t) => {

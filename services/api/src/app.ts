@@ -8,7 +8,7 @@ import external from './plugins/external.js';
 import security from './plugins/security.js';
 import openapi from './plugins/openapi.js';
 import answerCache from './plugins/answer-cache.js';
-import { OneLinePerRequest, processLogDestination, secretSafeLogging } from './logging.js';
+import { OneLinePerRequest, processLogDestination, requestLogger, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import auth from './plugins/auth.js';
 import metrics from './plugins/metrics.js';
@@ -46,13 +46,11 @@ export interface BuildOptions {
 
 /** Layers as in Fastify's demo: external plugins, then app plugins, then routes. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const stream = options.logStream ?? processLogDestination();
   const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      ...secretSafeLogging,
-      stream: options.logStream ?? processLogDestination(),
-    },
-    logController: new OneLinePerRequest(),
+    logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
+    logController: new OneLinePerRequest(stream, deps.config.logLevel),
+    childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
     // own address and dodge (or aim) the login throttle.

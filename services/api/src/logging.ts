@@ -1,4 +1,6 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { hostname } from 'node:os';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type LogFn } from 'pino';
 
 // Every process logs through the same secret-safe options and one batched destination; they live
 // with the runtime that builds loggers.
@@ -7,13 +9,76 @@ export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestina
 /**
  * One line per request, written when it is answered (method, URL, client, status, time): Fastify's
  * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
+ *
+ * The line is the one pino would write for the request's logger (same fields, same order), formatted
+ * here and handed straight to the destination: through pino it cost a sixth of a small GET (child
+ * bindings, the secret-redaction pass, the serialiser). Its fields are the request line only, never a
+ * header or body, so there is nothing in it to redact.
  */
 export class OneLinePerRequest extends LogController {
+  private readonly prefix = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":`;
+  private readonly enabled: boolean;
+
+  constructor(private readonly destination: DestinationStream, level: string) {
+    super();
+    this.enabled = (pino.levels.values[level] ?? Infinity) <= pino.levels.values.info!;
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) return super.requestCompleted(error, request, reply);
-    // Flat fields (no request serializer, nothing nested to redact): this line is written per request.
-    reply.log.info({ method: request.method, url: request.url, remoteAddress: request.ip, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 1000) / 1000 }, 'request completed');
+    if (!this.enabled) return;
+    this.destination.write(
+      `{"level":30,"time":${Date.now()}${this.prefix}${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)},` +
+      `"remoteAddress":${JSON.stringify(request.ip)},"statusCode":${reply.statusCode},"responseTime":${Math.round(reply.elapsedTime * 1000) / 1000},"msg":"request completed"}\n`,
+    );
   }
 }
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * The logger Fastify gives each request (its id bound), built on first use: pino builds a child in
+ * ~14 µs, a tenth of a small GET, and a request that goes well logs nothing through it (its one line
+ * is written by `OneLinePerRequest`).
+ */
+class RequestLogger {
+  private built?: FastifyBaseLogger;
+  readonly fatal = this.forward('fatal');
+  readonly error = this.forward('error');
+  readonly warn = this.forward('warn');
+  readonly info = this.forward('info');
+  readonly debug = this.forward('debug');
+  readonly trace = this.forward('trace');
+  readonly silent: LogFn = () => {};
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get logger(): FastifyBaseLogger {
+    return (this.built ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level(): string {
+    return this.logger.level;
+  }
+
+  set level(level: string) {
+    this.logger.level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.logger.child(bindings, options);
+  }
+
+  private forward(level: Level): LogFn {
+    return (...args: unknown[]) => Reflect.apply(this.logger[level], this.logger, args);
+  }
+}
+
+export const requestLogger = (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger =>
+  new RequestLogger(parent, bindings, options);

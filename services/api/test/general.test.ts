@@ -140,3 +140,29 @@ t.test('secrets in headers and bodies never reach the log', async (t) => {
     t.notOk(all.includes(secret), `${secret} absent`);
   }
 });
+
+t.test('each answered request is one log line in pino\'s shape; none below the configured level', async (t) => {
+  const { app, logs, close } = await testApp({}, {}, (app) => app.get('/test/log', async (request) => {
+    request.log.warn({ detail: 1 }, 'from the route');
+    return 'logged';
+  }));
+  t.teardown(close);
+  const before = logs.length;
+  await app.inject({ method: 'GET', url: '/?q="quoted"', remoteAddress: '10.0.0.7' });
+  const lines = logs.slice(before).filter((l) => l.includes('request completed'));
+  t.equal(lines.length, 1, 'one line, not two');
+  const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+  t.same(Object.keys(line), ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'remoteAddress', 'statusCode', 'responseTime', 'msg']);
+  t.match(line, { level: 30, pid: process.pid, method: 'GET', url: '/?q=%22quoted%22', remoteAddress: '10.0.0.7', statusCode: 200, msg: 'request completed' });
+  t.ok(typeof line.time === 'number' && typeof line.responseTime === 'number' && typeof line.reqId === 'string');
+  // Lines a request's own logger writes (built on first use) carry its id, as pino's child would.
+  await app.inject({ method: 'GET', url: '/test/log' });
+  const own = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'from the route' || (l.msg === 'request completed' && l.url === '/test/log'));
+  t.equal(own.length, 2);
+  t.match(own[0], { level: 40, detail: 1, reqId: own[1]!.reqId }, 'the route\'s line names its request');
+
+  const quiet = await testApp({ LOG_LEVEL: 'warn' });
+  t.teardown(quiet.close);
+  await quiet.app.inject({ method: 'GET', url: '/' });
+  t.notOk(quiet.logs.some((l) => l.includes('request completed')), 'nothing at warn');
+});
