@@ -53,3 +53,27 @@ t.test('sqlite: one failing append in a group commit does not fail its neighbour
   const positions = [...(await store.readStream('s-1')), ...(await store.readStream('s-3'))].map((e) => e.position);
   t.same(positions, [1n, 2n], 'positions stay contiguous after a rolled-back savepoint');
 });
+
+t.test('a long catch-up leaves the event loop free between pages (requests, timers, health)', async (t) => {
+  for (const [name, store] of [['memory', new MemoryEventStore()], ['sqlite', new SqliteEventStore({ filename: join(dir, 'catch-up.db'), recentEvents: 1 })]] as const) {
+    for (let i = 0; i < 5; i++) {
+      await store.append(`tab-${i}`, Array.from({ length: 1000 }, (_, n) => ({ id: randomUUID(), type: 'Noted', data: { n }, metadata: {} })), 'no_stream');
+    }
+    const pages: number[] = [];
+    let timerFiredAtPage = -1;
+    const timer = setTimeout(() => (timerFiredAtPage = pages.length), 0);
+    await new Promise<void>((resolve, reject) => {
+      const sub = store.subscribeToAll(null, {
+        onEvents: (events) => {
+          pages.push(events.length);
+          if (pages.reduce((a, b) => a + b, 0) === 5000) void sub.close().then(resolve);
+        },
+        onError: reject,
+      });
+    });
+    clearTimeout(timer);
+    t.ok(pages.length >= 3, `${name}: read in pages (${pages.join(', ')})`);
+    t.ok(timerFiredAtPage > 0 && timerFiredAtPage < pages.length, `${name}: a timer ran during the catch-up (after page ${timerFiredAtPage} of ${pages.length})`);
+    await store.close();
+  }
+});

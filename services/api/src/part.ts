@@ -11,9 +11,11 @@ export interface ReportsPart extends Part {
 }
 
 /**
- * Starts folding the reports without waiting (placed before the projections, both build at once).
- * Neither the API nor readiness waits for them: /reports answers 503 until they are built. Health:
- * `reports` (optional).
+ * Folds the reports once the process listens, after the read models have caught up, without waiting:
+ * a restart after a year of history is ready for the tablets in seconds (the reports' fold of the
+ * whole log took 14 s of a 1M-event restart when it ran beside the start), and the fold then runs in
+ * pages between requests. Neither the API nor readiness waits for it: /reports answers 503 until the
+ * reports are built. Health: `reports` (optional).
  */
 export function reports(): ReportsPart {
   const part: ReportsPart = {
@@ -21,9 +23,15 @@ export function reports(): ReportsPart {
     async start(rt) {
       const live = new LiveReports(rt.store, ALL_REPORTS, rt.config.timezone, rt.logger.child({ part: 'reports' }));
       part.live = live;
-      part.built = live.start();
       rt.health.push({ name: 'reports', check: async () => live.state, optional: true });
-      return { stop: () => live.stop() };
+      return {
+        listening: () => {
+          part.built = live.start();
+          // A failed fold shows on /health (`reports: failed`) and /reports; it does not stop the process.
+          part.built.catch(() => {});
+        },
+        stop: () => live.stop(),
+      };
     },
   };
   return part;
@@ -61,8 +69,6 @@ export const api = (options: ApiOptions = {}): Part => ({
       });
     }
     const node = rt.node;
-    // A failed fold shows on /health (`reports: failed`) and /reports; it is not the API's to throw.
-    options.reports?.built?.catch(() => {});
     const masterKey = rt.secret('master-key', config.masterKey);
     await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(rt.announcements, config.dataDir));
     const app = await buildApp(

@@ -27,8 +27,8 @@ export interface RunningComanda {
  */
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
   const node = simulatedNode();
-  // The owner's reports fold the log beside the read models (both at once); the API listens without
-  // waiting for them (readiness does not either: /reports answers 503 until they are built).
+  // The owner's reports fold the log once the API listens, after the read models have caught up;
+  // readiness does not wait for them (/reports answers 503 until they are built).
   const ownerReports = reports();
   const running = await createRuntime(
     config,
