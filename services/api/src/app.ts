@@ -10,6 +10,7 @@ import openapi from './plugins/openapi.js';
 import answerCache from './plugins/answer-cache.js';
 import { OneLinePerRequest, processLogDestination, requestLogger, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
+import { lazySerializers } from './http/lazy-serializers.js';
 import auth from './plugins/auth.js';
 import metrics from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
@@ -52,6 +53,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     logController: new OneLinePerRequest(stream, deps.config.logLevel),
     childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
     // own address and dodge (or aim) the login throttle.
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
