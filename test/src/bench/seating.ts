@@ -24,12 +24,17 @@ export async function seatingVsTakeAway(dir: string): Promise<BenchResult> {
     for (let i = 0; i < inFlight; i++) tables.push(((await call('POST', '/tables', { name: `T${i}`, status: 'available', space_id: space.id, order_id: null })).json() as { id: string }).id);
 
     let errors = 0;
+    /** Milliseconds each POST /orders of the last run took (seated or take-away). */
+    let placing: number[] = [];
     const cycles = async (n: number, tableOf: (worker: number) => string | null) => {
       let left = n;
+      placing = [];
       const start = process.hrtime.bigint();
       await Promise.all(Array.from({ length: inFlight }, async (_, worker) => {
         while (left-- > 0) {
+          const asked = process.hrtime.bigint();
           const placed = await call('POST', '/orders', { user_id: me.id, table_id: tableOf(worker), waiter: 'Ana', status: 'pending', total: 0 });
+          placing.push(Number(process.hrtime.bigint() - asked) / 1e6);
           if (placed.statusCode !== 201) {
             errors++;
             continue;
@@ -41,13 +46,17 @@ export async function seatingVsTakeAway(dir: string): Promise<BenchResult> {
     };
     const n = 3000;
     await cycles(300, () => null); // warm-up
+    const p99 = () => placing.sort((a, b) => a - b)[Math.floor(placing.length * 0.99)]!;
     const takeAway = await cycles(n, () => null);
+    const takeAwayP99 = p99();
     const seating = await cycles(n, (worker) => tables[worker]!);
+    const seatingP99 = p99();
     return {
       measure: 'seating at a table vs take-away orders (place + delete, 50 in flight, whole API)',
-      value: `seating ${Math.round(seating)}/s, take-away ${Math.round(takeAway)}/s (seating at ${(seating / takeAway).toFixed(2)}× take-away)${errors ? `, ${errors} failed requests` : ', no failed request'}`,
-      target: 'seating ≥ 0.5× take-away, no 5xx',
-      ok: seating >= 0.5 * takeAway && errors === 0,
+      value: `seating ${Math.round(seating)}/s, take-away ${Math.round(takeAway)}/s (seating at ${(seating / takeAway).toFixed(2)}× take-away); ` +
+        `POST /orders p99 ${seatingP99.toFixed(1)} ms seated, ${takeAwayP99.toFixed(1)} ms take-away${errors ? `, ${errors} failed requests` : ', no failed request'}`,
+      target: 'seating ≥ 0.5× take-away, p99 < 100 ms, no 5xx',
+      ok: seating >= 0.5 * takeAway && seatingP99 < 100 && errors === 0,
     };
   } finally {
     await running.close();
