@@ -131,6 +131,24 @@ export class SortedIndex<T extends Doc> {
     if (this.entries[at] === entry) this.entries.splice(at, 1);
   }
 
+  /**
+   * A document written again: kept in its place when none of the indexed fields changed (an order
+   * whose lines change keeps its status, waiter and table). Removing and re-inserting moves every
+   * later entry of the array, which made a rebuild of 1M events quadratic (over 14 minutes).
+   */
+  replace(old: Entry<T>, entry: Entry<T>): void {
+    if (!this.usable) return;
+    if (old.seq === entry.seq && this.fields.every((f) => compare(old.doc[f], entry.doc[f]) === 0)) {
+      const at = this.lowerBound((e) => this.order(e, old));
+      if (this.entries[at] === old) {
+        this.entries[at] = entry;
+        return;
+      }
+    }
+    this.remove(old);
+    this.add(entry);
+  }
+
   clear(): void {
     this.entries.length = 0;
   }

@@ -48,8 +48,8 @@ class MemoryCollection<T extends Doc> implements Collection<T> {
     const old = this.entries.get(doc._id);
     const entry = { doc, seq: old ? old.seq : this.seq++ };
     for (const index of this.indexes.values()) {
-      if (old) index.remove(old);
-      index.add(entry);
+      if (old) index.replace(old, entry);
+      else index.add(entry);
     }
     this.entries.set(doc._id, entry);
     this.answers.clear();

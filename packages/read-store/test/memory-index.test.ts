@@ -60,7 +60,10 @@ t.test('indexed answers equal mingo over all documents, in order', async (t) => 
         await indexed.delete(id);
         plain.delete(id);
       } else {
-        const d = doc(id);
+        // Often the same document again with only an unindexed field changed (an order's lines):
+        // every index keeps the entry in place.
+        const before = plain.get(id);
+        const d = before && random() < 0.4 ? { ...before, total: Math.floor(random() * 5) * 100 } : doc(id);
         await indexed.upsert(d);
         plain.set(id, d);
       }
