@@ -138,7 +138,8 @@ export class SortedIndex<T extends Doc> {
    */
   replace(old: Entry<T>, entry: Entry<T>): void {
     if (!this.usable) return;
-    if (old.seq === entry.seq && this.fields.every((f) => compare(old.doc[f], entry.doc[f]) === 0)) {
+    // The entry keeps the old one's seq (the same document), so equal fields mean the same place.
+    if (this.fields.every((f) => compare(old.doc[f], entry.doc[f]) === 0)) {
       const at = this.lowerBound((e) => this.order(e, old));
       if (this.entries[at] === old) {
         this.entries[at] = entry;

@@ -7,7 +7,6 @@ import { PollingCheckpointGate } from './polling-gate.js';
 /** The owner's reports (packages/analytics): in-memory folds of the log from position 0, then live. */
 export interface ReportsPart extends Part {
   live?: LiveReports;
-  built?: Promise<void>;
 }
 
 /**
@@ -25,11 +24,8 @@ export function reports(): ReportsPart {
       part.live = live;
       rt.health.push({ name: 'reports', check: async () => live.state, optional: true });
       return {
-        listening: () => {
-          part.built = live.start();
-          // A failed fold shows on /health (`reports: failed`) and /reports; it does not stop the process.
-          part.built.catch(() => {});
-        },
+        // A failed fold shows on /health (`reports: failed`) and /reports; it does not stop the process.
+        listening: () => void live.start().catch(() => {}),
         stop: () => live.stop(),
       };
     },
