@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import autocannon from 'autocannon';
 import { repoRoot } from '../standalone-process.js';
 
@@ -26,7 +26,7 @@ export interface Server {
  */
 export async function startProcess(script: string, args: string[], env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Promise<Server> {
   const out = openSync(logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(repoRoot, script), ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, resolvePath(repoRoot, script), ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', out, out],
   });
@@ -70,6 +70,15 @@ export interface LoadFigures {
   /** Answers other than 2xx, and connection errors: a run with any is not counted as a result. */
   failures: number;
 }
+
+/** The mean of several runs' figures (failures are summed). */
+export const meanOf = (xs: LoadFigures[]): LoadFigures => ({
+  requestsPerSecond: xs.reduce((s, x) => s + x.requestsPerSecond, 0) / xs.length,
+  cpuMicros: xs.reduce((s, x) => s + x.cpuMicros, 0) / xs.length,
+  p50: xs.reduce((s, x) => s + x.p50, 0) / xs.length,
+  p99: xs.reduce((s, x) => s + x.p99, 0) / xs.length,
+  failures: xs.reduce((s, x) => s + x.failures, 0),
+});
 
 export interface LoadRequest {
   method?: 'GET' | 'POST';

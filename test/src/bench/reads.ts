@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LoadFigures, RUN_SECONDS, type Server, f0, load, login, startProcess } from './load.js';
+import { type LoadFigures, RUN_SECONDS, type Server, f0, load, login, meanOf, startProcess } from './load.js';
 import { writeRestaurantHistory } from './restaurant-history.js';
 import type { BenchResult } from './webhooks.js';
 
@@ -35,13 +35,6 @@ export interface Comparison { url: string; bytes: number; connections: number; p
  */
 export async function compare(product: Server, bare: Server, answers: Answer[], connectionCounts: number[], rounds: number): Promise<Comparison[]> {
   const out: Comparison[] = [];
-  const mean = (xs: LoadFigures[]): LoadFigures => ({
-    requestsPerSecond: xs.reduce((s, x) => s + x.requestsPerSecond, 0) / xs.length,
-    cpuMicros: xs.reduce((s, x) => s + x.cpuMicros, 0) / xs.length,
-    p50: xs.reduce((s, x) => s + x.p50, 0) / xs.length,
-    p99: xs.reduce((s, x) => s + x.p99, 0) / xs.length,
-    failures: xs.reduce((s, x) => s + x.failures, 0),
-  });
   for (const connections of connectionCounts) {
     for (const answer of answers) {
       const p: LoadFigures[] = [];
@@ -50,7 +43,7 @@ export async function compare(product: Server, bare: Server, answers: Answer[], 
         p.push(await load(product, [{ path: answer.url }], connections, { cookie: await login(product.url) }));
         b.push(await load(bare, [{ path: answer.url }], connections));
       }
-      out.push({ url: answer.url, bytes: Buffer.byteLength(answer.body), connections, product: mean(p), bare: mean(b) });
+      out.push({ url: answer.url, bytes: Buffer.byteLength(answer.body), connections, product: meanOf(p), bare: meanOf(b) });
     }
   }
   return out;

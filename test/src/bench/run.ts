@@ -19,6 +19,7 @@ import { analyticsReplay } from './analytics-replay.js';
 import { historyCurve, readsBesideBareFastify, someIds, startProduct } from './reads.js';
 import { writeRestaurantHistory } from './restaurant-history.js';
 import { rawEventsDatabase, singleLineWrites } from './writes.js';
+import { thisBesideBaseline } from './versions.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -165,7 +166,8 @@ async function shapes() {
   results.push({ measure: 'GET /orders/{id} over HTTP, 16 at a time: two replicas on PostgreSQL beside standalone', value: `${f(r.getsPerSecond)}/s vs ${f(s.getsPerSecond)}/s (${(r.getsPerSecond / s.getsPerSecond).toFixed(2)}×)`, target: 'reported', ok: true });
 }
 
-// BENCH_ONLY=reads,log,analytics,kitchen,intake,startup,shapes runs some parts (all by default).
+// BENCH_ONLY=reads,log,analytics,kitchen,intake,startup,shapes runs some parts (all by default);
+// BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const only = process.env.BENCH_ONLY?.split(',');
 const part = (name: string) => !only || only.includes(name);
 try {
@@ -188,6 +190,11 @@ try {
     results.push(...(await startupBySize(dir, sizes)));
   }
   if (part('shapes')) await shapes();
+  if (only?.includes('versions')) {
+    const baseline = process.env.COMANDA_BENCH_BASELINE;
+    if (!baseline) throw new Error('BENCH_ONLY=versions needs COMANDA_BENCH_BASELINE: the root of another built checkout');
+    results.push(...(await thisBesideBaseline(dir, baseline, Number(process.env.BENCH_ROUNDS ?? 2))));
+  }
 } catch (error) {
   // The figures measured so far are still printed.
   results.push({ measure: 'bench', value: `stopped: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, target: 'every part runs', ok: false });
