@@ -32,20 +32,24 @@ t.test('a generated month: the CLI replay equals the live HTTP reports, and its 
   await manager.login('admin', '1234');
 
   // Replayed after the login's own events, so both sides include the same log.
-  const replay = await cli('main.js', ['--format', 'json']);
-  t.match(replay.stderr, /replayed [\d,]+ events/, 'plain progress lines when not on a terminal');
-  const fromCli = JSON.parse(replay.stdout) as { reports: Array<{ report: string; position: string }> };
-  t.same(fromCli.reports.map((r) => r.report), REPORTS);
-  for (const report of fromCli.reports) {
-    let live = await manager.get(`/reports/${report.report}`);
-    // The reports fold the log after the API listens (readiness does not wait for them): 503 until then.
-    for (let i = 0; i < 600 && (live.body as { position: string }).position !== report.position; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      live = await manager.get(`/reports/${report.report}`);
+  const sameAsCli = async (client: Client) => {
+    const replay = await cli('main.js', ['--format', 'json']);
+    t.match(replay.stderr, /replayed [\d,]+ events/, 'plain progress lines when not on a terminal');
+    const fromCli = JSON.parse(replay.stdout) as { reports: Array<{ report: string; position: string }> };
+    t.same(fromCli.reports.map((r) => r.report), REPORTS);
+    for (const report of fromCli.reports) {
+      let live = await client.get(`/reports/${report.report}`);
+      // The reports fold the log after the API listens (readiness does not wait for them): 503 until then.
+      for (let i = 0; i < 600 && (live.body as { position: string }).position !== report.position; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        live = await client.get(`/reports/${report.report}`);
+      }
+      t.equal(live.status, 200);
+      t.same(live.body, report, `${report.report}: the HTTP report equals the CLI's`);
     }
-    t.equal(live.status, 200);
-    t.same(live.body, report, `${report.report}: the HTTP report equals the CLI's`);
-  }
+    return fromCli;
+  };
+  const fromCli = await sameAsCli(manager);
   const sales = fromCli.reports[0] as unknown as { sections: { totals: Array<{ orders: number; net: number }>; by_day: unknown[] } };
   t.ok(sales.sections.totals[0]!.orders > 500, 'a month of services');
   t.ok(sales.sections.by_day.length >= 30, 'every day has sales (a dinner may end after midnight, on the 31st)');
@@ -53,6 +57,16 @@ t.test('a generated month: the CLI replay equals the live HTTP reports, and its 
   t.same((range.body as { sections: { by_day: Array<{ day: string }> } }).sections.by_day.map((d) => d.day), ['2026-10-06', '2026-10-07']);
   const again = await cli('main.js', ['--format', 'csv', '--to', '2026-10-11']);
   t.equal((await cli('main.js', ['--format', 'csv', '--to', '2026-10-11'])).stdout, again.stdout, 'the same log gives byte-identical CSV');
+
+  // A restart restores the reports from their checkpoint in the data dir and folds only what the
+  // log gained since (the new login's events): the same figures as a replay from position 0.
+  t.equal(await pos.stop(), 0);
+  t.ok(existsSync(join(dataDir, 'reports.checkpoint.json')), 'the reports were saved in the data dir');
+  const restarted = await startStandalone(env, { startTimeoutMs: 150_000 });
+  t.teardown(() => restarted.stop());
+  const afterRestart = new Client(restarted.url);
+  await afterRestart.login('admin', '1234');
+  await sameAsCli(afterRestart);
 
   const html = join(dataDir, 'reports.html');
   await cli('main.js', ['--format', 'html', '--out', html]);

@@ -7,7 +7,7 @@ export { replayLog, readLog, type ReplayOutcome, type ReplayProgress } from './r
 export { toCsv, toJson, toTable, columns } from './output/text.js';
 export { toHtml } from './output/html.js';
 export { parseCli, render, runCli, UsageError, USAGE, FORMATS, type CliOptions, type Format } from './cli.js';
-export { LiveReports, type LiveState } from './live.js';
+export { LiveReports, type LiveState, type ReportsCheckpointOptions } from './live.js';
 export { generateDemo, type DemoOptions } from './demo/generate.js';
 export { mulberry32 } from './demo/mulberry32.js';
 export { GeneratedLog, copyInto } from './demo/generated-log.js';

@@ -1,4 +1,5 @@
 import type { EventStore, Position, RecordedEvent, Subscription } from '@comanda/event-store';
+import { restoreReports, saveReports } from './checkpoint.js';
 import { LocalClock } from './clock.js';
 import { RunningReport } from './fold.js';
 import type { ReportDefinition } from './report.js';
@@ -6,6 +7,13 @@ import type { ReportDefinition } from './report.js';
 export type LiveState = 'starting' | 'live' | 'failed' | 'stopped';
 
 interface Logger { info(obj: object, msg: string): void; error(obj: object, msg: string): void }
+
+export interface ReportsCheckpointOptions {
+  /** The file the states are saved to and restored from (the standalone's data dir). */
+  file: string;
+  /** How often a live service saves them when the log has moved (they are also saved once caught up, and at stop). */
+  everyMs: number;
+}
 
 /**
  * The reports kept current for `GET /reports/{name}`: the same folds as the command line, following
@@ -20,6 +28,9 @@ export class LiveReports {
   private subscription?: Subscription;
   private readonly rebuilding = new Set<Subscription>();
   private processed: Position | null = null;
+  private saved: Position | null = null;
+  private saving?: ReturnType<typeof setInterval>;
+  private saveQueue: Promise<void> = Promise.resolve();
   state: LiveState = 'starting';
   failure?: unknown;
 
@@ -28,6 +39,7 @@ export class LiveReports {
     definitions: ReadonlyArray<ReportDefinition<unknown>>,
     timeZone: string,
     private readonly logger?: Logger,
+    private readonly checkpoint?: ReportsCheckpointOptions,
   ) {
     this.clock = new LocalClock(timeZone);
     for (const d of definitions) this.current.set(d.name, new RunningReport(d, this.clock));
@@ -36,16 +48,37 @@ export class LiveReports {
 
   /** Resolves once every report includes the events that were in the log at start. */
   async start(): Promise<void> {
+    // Restored here, not when built: the part starts the reports once the process listens, so
+    // reading the checkpoint never delays readiness.
+    if (this.checkpoint) {
+      const restored = restoreReports(this.checkpoint.file, this.clock, [...this.current.values()].map((r) => r.definition));
+      for (const r of restored) this.current.set(r.definition.name, r);
+      if (restored.length) this.logger?.info({ reports: restored.map((r) => r.definition.name), file: this.checkpoint.file }, 'reports restored from their checkpoint');
+    }
     const head = await this.store.headPosition();
+    // A checkpoint beyond the log's head was made from another log (an older backup put back by
+    // hand): those reports are folded again from position 0.
+    for (const r of [...this.current.values()]) {
+      if (r.position !== null && (head === null || r.position > head)) {
+        this.logger?.info({ report: r.definition.name, position: r.position.toString(), head: head?.toString() ?? null }, 'report checkpoint beyond the log: folded again');
+        this.current.set(r.definition.name, new RunningReport(r.definition, this.clock));
+      }
+    }
+    this.route();
+    // From the report that has folded least: a report restored further on skips what it has seen.
+    const positions = [...this.current.values()].map((r) => r.position);
+    const from = positions.includes(null) ? null : positions.reduce((a, b) => (b! < a! ? b : a));
+    this.processed = this.saved = from;
     await new Promise<void>((resolve, reject) => {
       const check = () => {
         if (this.state === 'starting' && (head === null || (this.processed !== null && this.processed >= head))) {
           this.state = 'live';
           this.logger?.info({ position: this.processed?.toString() ?? null }, 'reports caught up');
+          this.startSaving();
           resolve();
         }
       };
-      this.subscription = this.store.subscribeToAll(null, {
+      this.subscription = this.store.subscribeToAll(from, {
         onEvents: (events) => {
           this.apply(events);
           check();
@@ -104,9 +137,42 @@ export class LiveReports {
   }
 
   async stop(): Promise<void> {
-    if (this.state !== 'failed') this.state = 'stopped';
+    clearInterval(this.saving);
+    const failed = this.state === 'failed';
+    if (!failed) this.state = 'stopped';
     await this.subscription?.close();
     await Promise.all([...this.rebuilding].map((s) => s.close()));
+    // A fold stopped half way is a consistent checkpoint too: every report is at its own position.
+    if (!failed) await this.save();
+    else await this.saveQueue;
+  }
+
+  /** Saved once caught up (a first start's whole fold is kept), then every `everyMs` the log moved. */
+  private startSaving(): void {
+    if (!this.checkpoint) return;
+    void this.save();
+    this.saving = setInterval(() => void this.save(), this.checkpoint.everyMs);
+    this.saving.unref();
+  }
+
+  /** One save at a time: a save asked for while one runs follows it. */
+  private save(): Promise<void> {
+    this.saveQueue = this.saveQueue.then(() => this.saveNow());
+    return this.saveQueue;
+  }
+
+  private async saveNow(): Promise<void> {
+    const position = this.processed;
+    if (!this.checkpoint || position === null || position === this.saved) return;
+    const started = performance.now();
+    try {
+      const bytes = await saveReports(this.checkpoint.file, this.clock, this.current.values());
+      this.saved = position;
+      this.logger?.info({ position: position.toString(), bytes, ms: Math.round(performance.now() - started) }, 'reports checkpoint saved');
+    } catch (error) {
+      // Only a slower next start is at stake: the log rebuilds the reports.
+      this.logger?.error({ err: error, file: this.checkpoint.file }, 'reports checkpoint not saved');
+    }
   }
 
   private route(): void {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import type { Part } from '@comanda/runtime';
 import { buildApp } from './app.js';
@@ -9,6 +10,19 @@ export interface ReportsPart extends Part {
   live?: LiveReports;
 }
 
+export interface ReportsOptions {
+  /**
+   * Keep the reports' states in `<data dir>/reports.checkpoint.json` (the standalone: one process
+   * owns the data dir): a restart folds only the events after it, not the whole log again.
+   */
+  checkpoint?: boolean;
+  /** How often a live service saves the checkpoint when the log has moved; default 5 minutes. */
+  checkpointEveryMs?: number;
+}
+
+/** A save is a synchronous write of every report's state: rare enough not to be felt by a request. */
+const CHECKPOINT_EVERY_MS = 5 * 60_000;
+
 /**
  * Folds the reports once the process listens, after the read models have caught up, without waiting:
  * a restart after a year of history is ready for the tablets in seconds (the reports' fold of the
@@ -16,11 +30,14 @@ export interface ReportsPart extends Part {
  * pages between requests. Neither the API nor readiness waits for it: /reports answers 503 until the
  * reports are built. Health: `reports` (optional).
  */
-export function reports(): ReportsPart {
+export function reports(options: ReportsOptions = {}): ReportsPart {
   const part: ReportsPart = {
     name: 'reports',
     async start(rt) {
-      const live = new LiveReports(rt.store, ALL_REPORTS, rt.config.timezone, rt.logger.child({ part: 'reports' }));
+      const checkpoint = options.checkpoint
+        ? { file: join(rt.config.dataDir, 'reports.checkpoint.json'), everyMs: options.checkpointEveryMs ?? CHECKPOINT_EVERY_MS }
+        : undefined;
+      const live = new LiveReports(rt.store, ALL_REPORTS, rt.config.timezone, rt.logger.child({ part: 'reports' }), checkpoint);
       part.live = live;
       rt.health.push({ name: 'reports', check: async () => live.state, optional: true });
       return {

@@ -28,8 +28,9 @@ export interface RunningComanda {
 export async function startComanda(config: Config, options: { logStream?: DestinationStream } = {}): Promise<RunningComanda> {
   const node = simulatedNode();
   // The owner's reports fold the log once the API listens, after the read models have caught up;
-  // readiness does not wait for them (/reports answers 503 until they are built).
-  const ownerReports = reports();
+  // readiness does not wait for them (/reports answers 503 until they are built). Their checkpoint
+  // in the data dir makes a restart fold only what the log gained since.
+  const ownerReports = reports({ checkpoint: true });
   const running = await createRuntime(
     config,
     [operations(), ownerReports, projections(), relay(), kitchenRelay(), reactions(), node, walletBridge(), api({ reports: ownerReports })],

@@ -20,8 +20,11 @@ function memory(pid: number): { rss: number; peak: number } {
 interface Start {
   /** Spawn to the first 200 of /health/ready. */
   seconds: number;
-  /** RSS once ready, then after three `GET /orders?all=true`. */
+  /** RSS once ready, then once the owner's reports answer, then after three `GET /orders?all=true`. */
   rssReady: number;
+  /** Spawn to the first 200 of `/reports/sales`, and the RSS then. */
+  reportsSeconds: number;
+  rssReports: number;
   rssAfterAll: number;
   peakAfterAll: number;
   allBytes: number;
@@ -52,19 +55,31 @@ async function start(dataDir: string, env: Record<string, string>, withReads: bo
     }
     const took = seconds(began);
     const rssReady = memory(child.pid!).rss;
+    // The reports build in the background after readiness (from their checkpoint on a restart).
+    const cookie = async () => {
+      const login = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'admin', pin: '1234' }) });
+      return login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    };
+    for (let signedIn = await cookie(); ; await new Promise((r) => setTimeout(r, 25))) {
+      const answer = await fetch(`${url}/reports/sales`, { headers: { cookie: signedIn } });
+      await answer.arrayBuffer();
+      if (answer.status === 200) break;
+      if (answer.status === 401) signedIn = await cookie();
+      if (seconds(began) > 600) throw new Error(`/reports/sales still answers ${answer.status} after 10 minutes`);
+    }
+    const reportsSeconds = seconds(began);
+    const rssReports = memory(child.pid!).rss;
     let allBytes = 0;
     if (withReads) {
       for (let i = 0; i < 3; i++) {
         // Access tokens last a minute: a fresh login per call keeps a slow large answer authorised.
-        const login = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'admin', pin: '1234' }) });
-        const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-        const r = await fetch(`${url}/orders?all=true`, { headers: { cookie } });
+        const r = await fetch(`${url}/orders?all=true`, { headers: { cookie: await cookie() } });
         if (r.status !== 200) throw new Error(`GET /orders?all=true answered ${r.status}`);
         allBytes = (await r.arrayBuffer()).byteLength;
       }
     }
     const after = memory(child.pid!);
-    return { seconds: took, rssReady, rssAfterAll: after.rss, peakAfterAll: after.peak, allBytes };
+    return { seconds: took, rssReady, reportsSeconds, rssReports, rssAfterAll: after.rss, peakAfterAll: after.peak, allBytes };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -110,9 +125,9 @@ export async function startupBySize(dir: string, sizes = [10_000, 100_000, 1_000
       const inMemory = await start(dataDir, { COMANDA_READSTORE_URL: 'memory:' }, true);
       const raw = rawRead(join(dataDir, 'events.db'));
       const k = `${Math.round(events / 1000)}k events (${orders.toLocaleString('en')} orders)`;
-      rows.push(`${k}: ${restart.seconds.toFixed(2)} s, RSS ${mib(restart.rssReady)} (in-memory rebuild ${inMemory.seconds.toFixed(2)} s, RSS ${mib(inMemory.rssReady)}; first start building read-models.db ${first.seconds.toFixed(1)} s; bare read of the log ${raw.toFixed(2)} s)`);
+      rows.push(`${k}: ${restart.seconds.toFixed(2)} s, RSS ${mib(restart.rssReady)}; reports built at ${restart.reportsSeconds.toFixed(2)} s, RSS ${mib(restart.rssReports)} (first start: ${first.reportsSeconds.toFixed(1)} s, RSS ${mib(first.rssReports)}) (in-memory rebuild ${inMemory.seconds.toFixed(2)} s, RSS ${mib(inMemory.rssReady)}; first start building read-models.db ${first.seconds.toFixed(1)} s; bare read of the log ${raw.toFixed(2)} s)`);
       memoryRows.push(`${k}, all=true ${(restart.allBytes / 2 ** 20).toFixed(1)} MiB: SQLite RSS ${mib(restart.rssAfterAll)} (peak ${mib(restart.peakAfterAll)}), in memory ${mib(inMemory.rssAfterAll)} (peak ${mib(inMemory.peakAfterAll)})`);
-      if (size === sizes[sizes.length - 1]) worst = { seconds: restart.seconds, rss: restart.rssReady / 1024 };
+      if (size === sizes[sizes.length - 1]) worst = { seconds: restart.seconds, rss: Math.max(restart.rssReady, restart.rssReports) / 1024 };
       rows[rows.length - 1] += ` [load average ${loadavg()[0]!.toFixed(1)}]`;
     }
   } finally {
@@ -122,7 +137,7 @@ export async function startupBySize(dir: string, sizes = [10_000, 100_000, 1_000
     {
       measure: 'start-up of the standalone process to /health/ready 200, read models in SQLite (restart) beside the in-memory rebuild',
       value: `${rows.join('; ')}; restart at the largest size ${(worst.seconds / empty.seconds).toFixed(2)}× the empty log's`,
-      target: `< 3 s and RSS < 300 MiB at the largest size`,
+      target: `< 3 s and RSS < 300 MiB (ready, and once the reports are built) at the largest size`,
       ok: worst.seconds < 3 && worst.rss < 300,
     },
     {

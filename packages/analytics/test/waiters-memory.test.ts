@@ -1,0 +1,43 @@
+import t from 'tap';
+import type { RecordedEvent } from '@comanda/event-store';
+import { LocalClock } from '../src/index.js';
+import { WAITER_KEPT_DAYS, waitersReport } from '../src/reports/waiters.js';
+
+const DAY = 86_400_000;
+const start = Date.parse('2026-05-04T20:00:00Z');
+
+/** Events for the waiters report alone, numbered as a log would. */
+function log() {
+  const events: RecordedEvent[] = [];
+  const add = (stream: string, type: string, data: unknown) =>
+    events.push({ id: `e${events.length}`, stream, revision: 0, position: BigInt(events.length + 1), type, data, metadata: { occurredAt: start }, recordedAt: start });
+  return {
+    events,
+    order: (id: string, userId: string, waiter: string, closedAt: number) => {
+      add(`order-${id}`, 'OrderPlaced', { orderId: id, userId, tableId: null, waiter, placedAt: closedAt - 3_600_000 });
+      add(`order-${id}`, 'DishesAdded', { lines: [{ lineId: `${id}-1`, dishId: 'd1', priceCents: 2000, notes: '' }] });
+      add(`order-${id}`, 'OrderStatusChanged', { from: 'ready', to: 'completed', at: closedAt });
+    },
+    billWithTip: (ticketId: string, orderId: string, name: string, at: number, tipCents: number) => {
+      add(`ticket-${ticketId}`, 'TicketIssued', { ticketId, orderId, billId: `b-${ticketId}`, tableId: null, waiter: name, currencyId: 'c', lines: [], share: null, subtotalCents: 2000, issuedAt: at, issuedBy: null });
+      add(`ticket-${ticketId}`, 'PaymentTaken', { paymentId: `p-${ticketId}`, method: 'cash', amountCents: 2000, tipCents, overpaidCents: 0, details: {}, shiftId: null, takenBy: null, takenAt: at });
+      add(`ticket-${ticketId}`, 'TicketPaid', { at });
+    },
+  };
+}
+
+t.test('a bill issued days after its order still credits the order\'s waiter; one issued after a week, the name on the bill', async (t) => {
+  const { events, order, billWithTip } = log();
+  order('A', 'u-ana', 'Ana', start);
+  billWithTip('TA', 'A', 'Ana', start + 2 * DAY, 300);
+  order('B', 'u-luis', 'Luis', start);
+  // Orders closing a week and more later make the report forget B's waiter.
+  order('C', 'u-ana', 'Ana', start + (WAITER_KEPT_DAYS + 1) * DAY);
+  billWithTip('TB', 'B', 'Luis (bill)', start + (WAITER_KEPT_DAYS + 1) * DAY, 500);
+  const state = waitersReport.init(new LocalClock('UTC'));
+  for (const e of events) if (waitersReport.handles.includes(e.type)) waitersReport.apply(state, e);
+  const rows = waitersReport.query(state, {}).by_waiter!;
+  t.same(rows.map((r) => [r.waiter_id, r.tips]), [['u-ana', 3], ['u-luis', 0], ['Luis (bill)', 5]]);
+  t.same([...state.orderWaiter.keys()], ['C'], 'orders closed more than a week before the last close are forgotten');
+  t.equal(state.ticketWaiter.size, 0, 'a paid bill takes no more tips: its waiter is forgotten');
+});
