@@ -20,6 +20,8 @@ const isMissingTable = (error: unknown) => error instanceof Error && /no such ta
 /** A connection and the statements prepared on it (the find queries differ by filter shape: bounded). */
 class Connection {
   private readonly statements = new Map<string, Database.Statement>();
+  /** Tables this connection has seen: a collection nothing has written yet is answered empty without an error. */
+  private readonly tables = new Set<string>();
   constructor(readonly db: Database.Database) {
     const patterns = new Map<string, RegExp>();
     // JavaScript's RegExp, as the memory store and MongoDB's driver-side regexes mean it.
@@ -34,6 +36,23 @@ class Connection {
       return re.test(value) ? 1 : 0;
     });
   }
+  /**
+   * Whether `table` exists as this connection sees it. Asked before each query of a collection: a
+   * missing table used to surface as a thrown SqliteError, and throwing cost a GET on an empty
+   * collection (a restaurant with no bills yet) ~60 % of its time.
+   */
+  hasTable(table: string): boolean {
+    if (this.tables.has(table)) return true;
+    const found = this.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    if (found) this.tables.add(table);
+    return found;
+  }
+
+  /** A table seen earlier is gone (a rolled-back creation, a dropped collection). */
+  forgetTable(table: string): void {
+    this.tables.delete(table);
+  }
+
   prepare(sql: string): Database.Statement {
     let s = this.statements.get(sql);
     if (!s) {
@@ -101,12 +120,15 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   ) {}
 
   private query<R>(run: (table: string) => R, empty: R): R {
+    const table = tableName(this.name);
+    // A collection nothing has written yet (or whose creation is still uncommitted) is empty.
+    if (!this.access.read.hasTable(table)) return empty;
     try {
-      return run(quote(tableName(this.name)));
+      return run(quote(table));
     } catch (error) {
-      // A collection nothing has written yet (or whose creation is still uncommitted) is empty.
-      if (isMissingTable(error)) return empty;
-      throw error;
+      if (!isMissingTable(error)) throw error;
+      this.access.read.forgetTable(table);
+      return empty;
     }
   }
 

@@ -154,3 +154,19 @@ t.test('inside a transaction: nested transactions join it; drop and clear are re
   t.equal(await store.collection('n').count(), 1);
   await store.ping();
 });
+
+t.test('a collection nothing has written, or whose table is dropped after it was read, answers empty', async (t) => {
+  const store = fresh();
+  t.teardown(() => store.close());
+  const dishes = store.collection('dishes');
+  t.same(await dishes.find({}), []);
+  t.equal(await dishes.count(), 0);
+  t.equal(await dishes.get('x'), null);
+  await dishes.upsert({ _id: 'd1', name: 'Tacos' });
+  t.equal(await dishes.count(), 1, 'the table is seen once written');
+  await store.drop('dishes');
+  t.same(await dishes.find({}), [], 'a table seen earlier and dropped since is empty again');
+  t.equal(await dishes.count(), 0);
+  await dishes.upsert({ _id: 'd2', name: 'Agua' });
+  t.same((await dishes.find({})).map((d) => d._id), ['d2']);
+});
