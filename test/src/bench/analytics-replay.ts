@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { RecordedEvent } from '@comanda/event-store';
 import { SqliteEventStore } from '@comanda/event-store';
-import { ALL_REPORTS, ReportFold, copyInto, generateDemo, readLog, replayLog } from '@comanda/analytics';
+import { availableParallelism } from 'node:os';
+import { ALL_REPORTS, ReportFold, copyInto, generateDemo, readLog, replayInParallel, replayLog } from '@comanda/analytics';
 import type { BenchResult } from './webhooks.js';
 
 const TZ = 'America/Mexico_City';
@@ -52,23 +53,26 @@ export async function analyticsReplay(dir: string, target = 1_000_000): Promise<
 
   let raw = 0;
   let replay = 0;
+  let parallel = 0;
   let events = 0;
   for (let round = 0; round < 2; round++) {
     const a = new SqliteEventStore({ filename: file, recentEvents: 0 });
     raw = Math.max(raw, (await readLog(a)).eventsPerSecond);
     await a.close();
     const b = new SqliteEventStore({ filename: file, recentEvents: 0 });
-    const fold = new ReportFold(ALL_REPORTS, TZ);
-    const r = await replayLog(b, fold);
+    const r = await replayLog(b, new ReportFold(ALL_REPORTS, TZ));
     replay = Math.max(replay, r.eventsPerSecond);
     events = r.events;
     await b.close();
+    // What `npm run analytics` does on the SQLite log: the reports split over the machine's cores.
+    parallel = Math.max(parallel, (await replayInParallel(file, new ReportFold(ALL_REPORTS, TZ))).eventsPerSecond);
   }
-  const ratio = replay / raw;
+  const ratio = parallel / raw;
+  const f = (x: number) => Math.round(x).toLocaleString('en-US');
   return {
-    measure: `analytics: replay of ${(events / 1e6).toFixed(2)}M events into all ${ALL_REPORTS.length} reports vs the raw read of the same log`,
-    value: `${Math.round(replay).toLocaleString('en-US')} events/s, ${(ratio * 100).toFixed(0)} % of the raw read rate (${Math.round(raw).toLocaleString('en-US')} events/s)`,
+    measure: `analytics: replay of ${(events / 1e6).toFixed(2)}M events into all ${ALL_REPORTS.length} reports (npm run analytics: the reports split over ${Math.min(availableParallelism(), 4)} threads) vs the raw read of the same log`,
+    value: `${f(parallel)} events/s, ${(ratio * 100).toFixed(0)} % of the raw read rate (${f(raw)} events/s on one thread); on one thread the replay runs at ${f(replay)} events/s`,
     target: '≥ 200,000 events/s and ≥ 50 % of the raw read',
-    ok: replay >= 200_000 && ratio >= 0.5,
+    ok: parallel >= 200_000 && ratio >= 0.5,
   };
 }

@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { EVENT_COLUMNS, type Row, toRecorded } from './sqlite.js';
+import type { Position, RecordedEvent } from './types.js';
+
+/**
+ * A SQLite event log read on its own connection, read-only, for a replay that folds only some
+ * reports: only the events of `types` up to `upTo`, a page at a time. Several threads can each read
+ * the same file this way at once (WAL readers never block each other or the writer), each skipping
+ * what its reports never read without parsing it.
+ */
+export function* readSqliteLog(file: string, options: { types: readonly string[]; upTo: Position; pageSize?: number }): Generator<RecordedEvent[]> {
+  const types = [...new Set(options.types)];
+  if (types.length === 0) return;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const limit = options.pageSize ?? 2000;
+    const page = db
+      .prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position LIMIT ?`)
+      .raw(true);
+    let after: Position = 0n;
+    for (;;) {
+      const rows = page.all(after, options.upTo, ...types, limit) as Row[];
+      if (rows.length === 0) return;
+      const events = rows.map(toRecorded);
+      yield events;
+      after = events[events.length - 1]!.position;
+      if (rows.length < limit) return;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** The position of the last event in a SQLite log file (null when empty), read-only. */
+export function sqliteLogHead(file: string): Position | null {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const p = (db.prepare('SELECT max(position) AS p FROM events').get() as { p: number | null }).p;
+    return p === null ? null : BigInt(p);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * What the last `size` events of a SQLite log file are made of: per type, how many and their data's
+ * bytes. A replay splits its work by it (the recent mix stands for the whole log), read-only.
+ */
+export function sqliteLogMix(file: string, size = 20_000): Map<string, { events: number; bytes: number }> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare('SELECT type, count(*) AS events, sum(length(data)) AS bytes FROM (SELECT type, data FROM events ORDER BY position DESC LIMIT ?) GROUP BY type')
+      .all(size) as Array<{ type: string; events: number; bytes: number }>;
+    return new Map(rows.map((r) => [r.type, { events: r.events, bytes: r.bytes }]));
+  } finally {
+    db.close();
+  }
+}

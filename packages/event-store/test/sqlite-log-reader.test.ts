@@ -1,0 +1,31 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { SqliteEventStore, readSqliteLog, sqliteLogHead, sqliteLogMix } from '../src/index.js';
+
+t.test('a SQLite log read for a replay: only some types, up to a position, a page at a time, read-only', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'log-reader-')), 'events.db');
+  const store = new SqliteEventStore({ filename: file });
+  for (let i = 0; i < 25; i++) {
+    await store.append(`order-${i}`, [{ id: crypto.randomUUID(), type: 'OrderPlaced', data: { n: i }, metadata: {} }, { id: crypto.randomUUID(), type: i % 5 ? 'DishesAdded' : 'OrderLinesFired', data: { n: i, lines: [1, 2] }, metadata: { occurredAt: i } }], 'no_stream');
+  }
+  t.equal(sqliteLogHead(file), 50n, 'the head, while the store still has the file open');
+  const pages = [...readSqliteLog(file, { types: ['OrderLinesFired', 'OrderPlaced', 'OrderPlaced'], upTo: 40n, pageSize: 7 })];
+  const events = pages.flat();
+  t.same(pages.map((p) => p.length), [7, 7, 7, 3], 'pages of at most 7');
+  t.ok(events.every((e) => e.type === 'OrderPlaced' || e.type === 'OrderLinesFired'));
+  t.equal(events.length, 20 + 4, 'the 20 placed and the 4 fired up to position 40');
+  t.ok(events.every((e, i) => e.position <= 40n && (i === 0 || e.position > events[i - 1]!.position)), 'in log order, none past 40');
+  t.same(events.find((e) => e.type === 'OrderLinesFired')!.data, { n: 0, lines: [1, 2] });
+  t.same(events.find((e) => e.type === 'OrderLinesFired')!.metadata, { occurredAt: 0 });
+  t.same([...readSqliteLog(file, { types: [], upTo: 50n })], [], 'no types, nothing read');
+  const mix = sqliteLogMix(file, 10);
+  t.same([...mix.keys()].sort(), ['DishesAdded', 'OrderLinesFired', 'OrderPlaced'].filter((k) => mix.has(k)).sort());
+  t.equal([...mix.values()].reduce((s, m) => s + m.events, 0), 10, 'the last 10 events');
+  await store.close();
+  const empty = join(mkdtempSync(join(tmpdir(), 'log-reader-')), 'events.db');
+  await new SqliteEventStore({ filename: empty }).close();
+  t.equal(sqliteLogHead(empty), null);
+  t.throws(() => sqliteLogHead(join(tmpdir(), 'no-such-dir-comanda', 'events.db')), 'a missing file is not created');
+});
