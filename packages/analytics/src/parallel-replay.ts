@@ -95,7 +95,7 @@ export const inWorker: RunGroup = (job, onProgress) =>
 
 /**
  * Replays a SQLite log file up to its head at the start into `fold`, its reports split over threads
- * (as many as the machine has cores, at most one per report): each thread reads the file on its own
+ * (as many as the machine has cores, at most MAX_THREADS and one per report): each thread reads the file on its own
  * connection, only the events its reports read, and hands back their states, which are read into
  * `fold`'s reports. A restaurant's laptop has 2 cores or more, and a replay is CPU-bound.
  */
