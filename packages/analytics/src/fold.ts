@@ -1,13 +1,14 @@
-import type { Position, RecordedEvent } from '@comanda/event-store';
+import type { Position, ReplayedEvent } from '@comanda/event-store';
 import { LocalClock } from './clock.js';
+import { type FoldParts, ownParts, sharedParts } from './order-book.js';
 import type { DayRange, ReportDefinition, ReportResult } from './report.js';
 
 /** One report's state as it stands, at the position of the last event it has seen. */
 export class RunningReport<S = unknown> {
   readonly state: S;
   position: Position | null = null;
-  constructor(readonly definition: ReportDefinition<S>, readonly clock: LocalClock) {
-    this.state = definition.init(clock);
+  constructor(readonly definition: ReportDefinition<S>, readonly clock: LocalClock, parts: FoldParts = ownParts) {
+    this.state = definition.init(clock, parts);
   }
 
   result(range: DayRange): ReportResult {
@@ -32,7 +33,9 @@ export class ReportFold {
 
   constructor(definitions: ReadonlyArray<ReportDefinition<unknown>>, timeZone: string) {
     const clock = new LocalClock(timeZone);
-    this.reports = definitions.map((d) => new RunningReport(d, clock));
+    // Its reports move in lock step, so they can share one order book.
+    const parts = sharedParts();
+    this.reports = definitions.map((d) => new RunningReport(d, clock, parts));
     for (const r of this.reports) {
       for (const type of r.definition.handles) {
         let list = this.byType.get(type);
@@ -42,7 +45,7 @@ export class ReportFold {
     }
   }
 
-  apply(events: readonly RecordedEvent[]): void {
+  apply(events: readonly ReplayedEvent[]): void {
     for (const event of events) {
       const reports = this.byType.get(event.type);
       if (reports !== undefined) for (const r of reports) r.definition.apply(r.state, event);

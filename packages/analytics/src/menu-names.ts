@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { MenuEvent } from '@comanda/domain';
 
 export const MENU_NAME_EVENTS = ['CategoryAdded', 'CategoryRenamed', 'DishAdded', 'DishUpdated', 'StationAdded', 'StationRenamed'] as const;
@@ -12,7 +12,7 @@ export class MenuNames {
   readonly categories = new Map<string, string>();
   readonly stations = new Map<string, string>();
 
-  apply(event: RecordedEvent): void {
+  apply(event: ReplayedEvent): void {
     const e = event as unknown as MenuEvent;
     switch (e.type) {
       case 'CategoryAdded':

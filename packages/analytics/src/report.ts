@@ -1,5 +1,6 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { LocalClock } from './clock.js';
+import type { FoldParts } from './order-book.js';
 
 /** One cell of a report's table: JSON, CSV and the terminal all print these. */
 export type Cell = string | number | null;
@@ -22,8 +23,9 @@ export interface ReportDefinition<State = unknown> {
   title: string;
   /** Event types it reads; it is never called for others. */
   handles: readonly string[];
-  init(clock: LocalClock): State;
-  apply(state: State, event: RecordedEvent): void;
+  /** A fresh state; `parts` gives what reports folded together share (the order book). */
+  init(clock: LocalClock, parts: FoldParts): State;
+  apply(state: State, event: ReplayedEvent): void;
   /** Sections of rows, each sorted deterministically. */
   query(state: State, range: DayRange): Record<string, Row[]>;
   charts: ChartSpec[];
@@ -53,7 +55,7 @@ export const ratio = (a: number, b: number): number => (b === 0 ? 0 : round2(a /
 export const averageMoney = (cents: number, count: number): number => (count === 0 ? 0 : money(Math.round(cents / count)));
 
 /** When something happened: the domain's own time when the event carries one, else when it was written. */
-export function eventTime(event: RecordedEvent, at?: unknown): number {
+export function eventTime(event: ReplayedEvent, at?: unknown): number {
   if (typeof at === 'number') return at;
   const occurred = event.metadata.occurredAt;
   return typeof occurred === 'number' ? occurred : event.recordedAt;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { RecordedEvent } from '@comanda/event-store';
-import { LocalClock } from '../src/index.js';
+import { LocalClock, ownParts } from '../src/index.js';
 import { WAITER_KEPT_DAYS, waitersReport } from '../src/reports/waiters.js';
 
 const DAY = 86_400_000;
@@ -34,7 +34,7 @@ t.test('a bill issued days after its order still credits the order\'s waiter; on
   // Orders closing a week and more later make the report forget B's waiter.
   order('C', 'u-ana', 'Ana', start + (WAITER_KEPT_DAYS + 1) * DAY);
   billWithTip('TB', 'B', 'Luis (bill)', start + (WAITER_KEPT_DAYS + 1) * DAY, 500);
-  const state = waitersReport.init(new LocalClock('UTC'));
+  const state = waitersReport.init(new LocalClock('UTC'), ownParts);
   for (const e of events) if (waitersReport.handles.includes(e.type)) waitersReport.apply(state, e);
   const rows = waitersReport.query(state, {}).by_waiter!;
   t.same(rows.map((r) => [r.waiter_id, r.tips]), [['u-ana', 3], ['u-luis', 0], ['Luis (bill)', 5]]);

@@ -23,6 +23,12 @@ export interface RecordedEvent<Data = unknown> {
   recordedAt: number;
 }
 
+/**
+ * An event as a replay reads it for folds that never look at an event's id or revision (the owner's
+ * reports): what a RecordedEvent has but those two. A RecordedEvent is one.
+ */
+export type ReplayedEvent<Data = unknown> = Omit<RecordedEvent<Data>, 'id' | 'revision'>;
+
 export interface AppendResult {
   /** Revision of the last appended event: the expected revision of the next append. */
   nextRevision: number;

@@ -19,6 +19,10 @@ t.test('a SQLite log read for a replay: only some types, up to a position, a pag
   t.ok(events.every((e, i) => e.position <= 40n && (i === 0 || e.position > events[i - 1]!.position)), 'in log order, none past 40');
   t.same(events.find((e) => e.type === 'OrderLinesFired')!.data, { n: 0, lines: [1, 2] });
   t.same(events.find((e) => e.type === 'OrderLinesFired')!.metadata, { occurredAt: 0 });
+  t.same(events.find((e) => e.type === 'OrderPlaced')!.metadata, {}, 'metadata parsed when read, each event its own');
+  t.same(Object.keys(events[0]!).filter((k) => k === 'id' || k === 'revision'), [], 'a replay reads no ids or revisions');
+  t.same({ stream: events[0]!.stream, type: events[0]!.type, position: events[0]!.position }, { stream: 'order-0', type: 'OrderPlaced', position: 1n });
+  t.type(events[0]!.recordedAt, 'number');
   t.same([...readSqliteLog(file, { types: [], upTo: 50n })], [], 'no types, nothing read');
   // The last 10 events are orders 20–24: each placed, then fired (20) or with dishes added (21–24).
   const mix = sqliteLogMix(file, 10);

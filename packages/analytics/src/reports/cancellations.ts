@@ -1,7 +1,7 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { OrderEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
-import { ORDER_BOOK_EVENTS, OrderBook } from '../order-book.js';
+import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
 
 type Kind = 'order_cancelled' | 'order_deleted' | 'ticket_cancelled' | 'void' | 'refund';
@@ -28,8 +28,8 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
   version: 1,
   title: 'Cancellations, voids and refunds',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
-  init: (clock) => ({ clock, book: new OrderBook(), ticketTotals: new Map(), days: new Map() }),
-  apply(s, event: RecordedEvent) {
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), days: new Map() }),
+  apply(s, event: ReplayedEvent) {
     const tally = (at: number, kind: Kind, reason: string, cents: number) => {
       const t = bucket(bucket(s.days, s.clock.day(at), () => new Map<string, Tally>()), `${kind}\n${reason}`, () => ({ count: 0, cents: 0 }));
       t.count++;

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { KitchenTicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { MENU_NAME_EVENTS, MenuNames } from '../menu-names.js';
@@ -41,7 +41,7 @@ export const kitchenReport: ReportDefinition<KitchenState> = {
   title: 'Kitchen times',
   handles: [...MENU_NAME_EVENTS, 'KitchenTicketOpened', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenLineCancelled'],
   init: (clock) => ({ clock, menu: new MenuNames(), dishNames: new Map(), open: new Map(), days: new Map() }),
-  apply(s, event: RecordedEvent) {
+  apply(s, event: ReplayedEvent) {
     const e = event as unknown as KitchenTicketEvent;
     const done = (t: OpenTicket, lineId: string, at: number) => {
       const dishId = t.lines.get(lineId);

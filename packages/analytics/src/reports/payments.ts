@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import { PAYMENT_METHODS, type OrderEvent, type TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, money } from '../report.js';
@@ -25,7 +25,7 @@ export const paymentsReport: ReportDefinition<PaymentsState> = {
   title: 'Payment methods',
   handles: ['PaymentTaken', 'PaymentRefunded', 'OrderPaymentReceived'],
   init: (clock) => ({ clock, days: new Map() }),
-  apply(s, event: RecordedEvent) {
+  apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'PaymentTaken': {
         const { data } = event as Extract<TicketEvent, { type: 'PaymentTaken' }>;

@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { OrderEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { MENU_NAME_EVENTS, MenuNames } from '../menu-names.js';
-import { ORDER_BOOK_EVENTS, OrderBook } from '../order-book.js';
+import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
 
 interface Sold { quantity: number; revenue: number }
@@ -25,8 +25,8 @@ export const productMixReport: ReportDefinition<MixState> = {
   version: 1,
   title: 'Product mix',
   handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
-  init: (clock) => ({ clock, book: new OrderBook(), menu: new MenuNames(), days: new Map(), ticketLines: new Map() }),
-  apply(s, event: RecordedEvent) {
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), menu: new MenuNames(), days: new Map(), ticketLines: new Map() }),
+  apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);

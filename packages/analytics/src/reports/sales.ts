@@ -1,7 +1,7 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import { currencyById, type BaseCurrencyEvent, type OrderEvent, type TicketEvent } from '@comanda/domain';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
-import { ORDER_BOOK_EVENTS, OrderBook } from '../order-book.js';
+import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, averageMoney, bucket, daysIn, eventTime, money, ratio, streamId } from '../report.js';
 
 interface SalesDay {
@@ -33,8 +33,8 @@ export const salesReport: ReportDefinition<SalesState> = {
   version: 1,
   title: 'Sales',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged'],
-  init: (clock) => ({ clock, book: new OrderBook(), days: new Map(), currency: 'MXN' }),
-  apply(s, event: RecordedEvent) {
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN' }),
+  apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { FloorEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, round2 } from '../report.js';
@@ -27,7 +27,7 @@ export const tablesReport: ReportDefinition<TablesState> = {
   title: 'Table turns',
   handles: ['SpaceCreated', 'SpaceRenamed', 'TableAdded', 'TableUpdated', 'TableOccupied', 'TableReleased', 'TableMadeAvailable', 'TableRemoved'],
   init: (clock) => ({ clock, spaces: new Map(), tables: new Map(), seated: new Map(), days: new Map() }),
-  apply(s, event: RecordedEvent) {
+  apply(s, event: ReplayedEvent) {
     const e = event as unknown as FloorEvent;
     switch (e.type) {
       case 'SpaceCreated':

@@ -1,7 +1,7 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import type { ReplayedEvent } from '@comanda/event-store';
 import type { OrderEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
-import { ORDER_BOOK_EVENTS, OrderBook } from '../order-book.js';
+import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
 
 interface WaiterDay { orders: number; sales: number; tips: number }
@@ -47,8 +47,8 @@ export const waitersReport: ReportDefinition<WaitersState> = {
   version: 2,
   title: 'Waiters',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled'],
-  init: (clock) => ({ clock, book: new OrderBook(), orderWaiter: new Map(), closedAt: new Map(), ticketWaiter: new Map(), names: new Map(), days: new Map() }),
-  apply(s, event: RecordedEvent) {
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), orderWaiter: new Map(), closedAt: new Map(), ticketWaiter: new Map(), names: new Map(), days: new Map() }),
+  apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);
