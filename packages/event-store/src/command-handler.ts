@@ -220,6 +220,19 @@ export class CommandHandler {
     return { state, revision };
   }
 
+  /**
+   * The folded state when it is known to be current without waiting: no command queued on the stream
+   * in this process (so the cached fold is not speculative) and the store can tell, without a query,
+   * that nothing was appended after it. Undefined otherwise: the caller awaits `state`. It spares a
+   * signed-in request's check of its session and the roster two awaits and a read.
+   */
+  currentState<C, E extends DomainEvent, S>(_decider: Decider<C, E, S>, stream: string): { state: S; revision: number } | undefined {
+    if (this.queues.has(stream)) return undefined;
+    const cached = this.cache.get(stream) as Cached<S> | undefined;
+    if (!cached || !this.store.knownToEndAt?.(stream, cached.revision)) return undefined;
+    return { state: cached.state, revision: cached.revision };
+  }
+
   /** Snapshots are a cache of the log: a failure to write one is logged by nobody and costs a longer fold. */
   private async snapshot<S>(decider: Decider<unknown, unknown, S> | Decider<never, never, S>, stream: string, folded: Cached<S>): Promise<void> {
     try {

@@ -55,6 +55,10 @@ export class MemoryEventStore implements EventStore {
     return { nextRevision: last.revision, position: last.position };
   }
 
+  knownToEndAt(stream: string, revision: number): boolean {
+    return (this.streams.get(stream)?.length ?? 0) - 1 <= revision;
+  }
+
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     return (this.streams.get(stream) ?? []).slice(fromRevision);
   }

@@ -189,6 +189,11 @@ export class SqliteEventStore implements EventStore {
     this.stmt.writeSnapshot.run(stream, snapshot.revision, snapshot.schema, snapshot.body);
   }
 
+  knownToEndAt(stream: string, revision: number): boolean {
+    const head = this.heads.get(stream);
+    return head !== undefined && head <= revision;
+  }
+
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const head = this.heads.get(stream);
     if (head !== undefined && fromRevision > head) return [];

@@ -62,6 +62,11 @@ export interface EventStore {
   append(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /** All events of a stream from `fromRevision` (inclusive), oldest first; [] for an unknown stream. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /**
+   * Optional: true when the store knows without a query that `stream` has no event after `revision`
+   * (it is the log's only writer and has read or written the stream lately); false when it cannot tell.
+   */
+  knownToEndAt?(stream: string, revision: number): boolean;
   /** Catch-up from `after` (exclusive; null = from the start), then live. System events excluded. */
   subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription;
   /** Position of the last event in the log, null when empty. */

@@ -166,3 +166,25 @@ t.test('a stream contended by other writers past every retry fails with StreamCo
   const handler = new CommandHandler(store);
   await t.rejects(handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' }), StreamContended);
 });
+
+t.test('currentState: the cached fold without a wait, only while nothing can be newer', async (t) => {
+  const store = new MemoryEventStore();
+  const handler = new CommandHandler(store);
+  t.equal(handler.currentState(tab, 'tab-c'), undefined, 'never folded: the caller must read');
+  await handler.handle(tab, 'tab-c', { type: 'open', tab: 'C' });
+  await new Promise((r) => setImmediate(r));
+  t.same(handler.currentState(tab, 'tab-c'), { state: { open: true, lines: [] }, revision: 0 });
+  const adding = handler.handle(tab, 'tab-c', { type: 'add', cents: 100 });
+  t.equal(handler.currentState(tab, 'tab-c'), undefined, 'a command queued on the stream: its state may be speculative');
+  await adding;
+  await new Promise((r) => setImmediate(r));
+  t.same(handler.currentState(tab, 'tab-c'), { state: { open: true, lines: [100] }, revision: 1 }, 'the write is seen at once');
+  await store.append('tab-c', [{ id: 'x1', type: 'LineAdded', data: { cents: 5 }, metadata: {} }], 1);
+  t.equal(handler.currentState(tab, 'tab-c'), undefined, 'an append the handler did not make: read it');
+  t.same((await handler.state(tab, 'tab-c')).state.lines, [100, 5]);
+  t.same(handler.currentState(tab, 'tab-c')?.revision, 2);
+
+  const opaque = new CommandHandler({ ...store, readStream: store.readStream.bind(store), append: store.append.bind(store), knownToEndAt: undefined } as unknown as MemoryEventStore);
+  await opaque.state(tab, 'tab-c');
+  t.equal(opaque.currentState(tab, 'tab-c'), undefined, 'a store that cannot tell (other processes write it): always read');
+});

@@ -109,6 +109,20 @@ export function eventStoreContract(name: string, open: () => Promise<EventStore>
       t.match(error, { message: 'projection failed' });
     });
 
+    t.test('knownToEndAt (where a store offers it) never claims a stream has ended when it has not', async (t) => {
+      if (!store.knownToEndAt) {
+        t.comment(`${name} cannot tell without a query (other processes write its log): nothing to check`);
+        return;
+      }
+      await store.append(s('ends'), [ev('One'), ev('Two')], 'no_stream');
+      await store.readStream(s('ends'));
+      t.notOk(store.knownToEndAt(s('ends'), 0), 'revision 1 follows 0');
+      t.ok(store.knownToEndAt(s('ends'), 1), 'just read: it ends at 1');
+      await store.append(s('ends'), [ev('Three')], 1);
+      t.notOk(store.knownToEndAt(s('ends'), 1), 'its own append moved the end on');
+      t.ok(store.knownToEndAt(s('ends'), 2) || (await store.readStream(s('ends'), 3)).length === 0);
+    });
+
     t.test('head position is the last appended event', async (t) => {
       const r = await store.append(s('head'), [ev('Last')], 'no_stream');
       t.equal(await store.headPosition(), r.position);

@@ -68,7 +68,9 @@ t.test('over the API: authorisation and validation on every request, writes seen
   await h.app.inject({ method: 'POST', url: '/dishes', headers: { cookie: admin }, payload: { name: 'Pastor', price: 25.5, category_id: category } });
 
   const list = await get('/dishes', admin);
-  t.equal((await get('/dishes', admin)).body, list.body);
+  const again = await get('/dishes', admin);
+  t.equal(again.body, list.body);
+  t.match(again.headers, { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-total-count': '1' }, 'a cached answer keeps its headers and the signed-in no-store');
   t.equal((await get('/dishes')).statusCode, 401, 'a cached URL still needs a signed-in user');
   t.equal((await get('/dishes?limit=0', admin)).statusCode, 400, 'and valid parameters');
 

@@ -44,6 +44,24 @@ t.test('/swagger works under the Content-Security-Policy: every script and style
   t.match(init.body, /url: '\.\/json'|json/, 'the UI reads the document from this origin');
 });
 
+t.test('security headers: JSON answers carry the API set, pages helmet\'s document set', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const api = { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'cross-origin-resource-policy': 'same-origin' };
+  for (const url of ['/', '/no-such-path', '/users']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.match(res.headers['content-type'], /^application\/json/, url);
+    t.match(res.headers, api, `${url} (${res.statusCode}) carries the API set`);
+    for (const name of ['referrer-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control']) t.notOk(name in res.headers, `${url} leaves out ${name}`);
+  }
+  const page = await app.inject({ method: 'GET', url: '/swagger/' });
+  t.match(page.headers['content-type'], /^text\/html/);
+  t.match(page.headers, { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'cross-origin-resource-policy': 'same-origin', 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin' });
+  t.match(String(page.headers['content-security-policy']), /^default-src 'self';.*script-src 'self'/);
+  const script = await app.inject({ method: 'GET', url: '/swagger/static/swagger-initializer.js' });
+  t.equal(script.headers['referrer-policy'], 'no-referrer', 'a script the page loads has the document set too');
+});
+
 t.test('GET /swagger serves the UI and /swagger/json the OpenAPI document', async (t) => {
   const { app, close } = await testApp();
   t.teardown(close);

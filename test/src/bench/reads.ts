@@ -6,6 +6,9 @@ import type { BenchResult } from './webhooks.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** Unmeasured load on each path before its rounds (`BENCH_WARMUP_SECONDS`). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+
 /** The standalone (`npm start`'s entry) on a data dir, at the default log level unless told. */
 export const startProduct = (dataDir: string, logFile: string, env: Record<string, string> = {}, nodeArgs: string[] = []) =>
   startProcess('services/standalone/dist/main.js', [], { COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_TIMEZONE: 'UTC', ...env }, logFile, nodeArgs);
@@ -35,6 +38,13 @@ export interface Comparison { url: string; bytes: number; connections: number; p
  */
 export async function compare(product: Server, bare: Server, answers: Answer[], connectionCounts: number[], rounds: number): Promise<Comparison[]> {
   const out: Comparison[] = [];
+  // Both servers run each path unmeasured first: a restaurant's server answers all day, so the figure
+  // that matters is the JIT's steady state (the product's first 3 s of a path ran ~2× its CPU per
+  // request: more code to optimise than the bare server's).
+  for (const answer of answers) {
+    await load(product, [{ path: answer.url }], connectionCounts[0]!, { cookie: await login(product.url) }, WARMUP_SECONDS);
+    await load(bare, [{ path: answer.url }], connectionCounts[0]!, {}, WARMUP_SECONDS);
+  }
   for (const connections of connectionCounts) {
     for (const answer of answers) {
       const p: LoadFigures[] = [];

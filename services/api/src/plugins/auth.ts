@@ -1,7 +1,7 @@
 import jwt from '@fastify/jwt';
 import { createVerifier } from 'fast-jwt';
-import { type Permission, type Role, STAFF_STREAM, forbidden, isRole, may, roster, session, sessionStream, unauthorized } from '@comanda/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { type DomainError, type Permission, type Role, type Roster, type Session, STAFF_STREAM, forbidden, isRole, may, roster, session, sessionStream, unauthorized } from '@comanda/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
 
@@ -25,7 +25,7 @@ declare module 'fastify' {
      * onRequest hook: a valid access token (401) whose role has the permission (403). It runs before
      * the body is parsed and validated, so an anonymous caller learns nothing about the input rules.
      */
-    authorize(permission: Permission): onRequestAsyncHookHandler;
+    authorize(permission: Permission): onRequestHookHandler;
     signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
@@ -86,24 +86,31 @@ export default fp(async function auth(app: FastifyInstance) {
     reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request) });
   });
 
-  app.decorate('authorize', (permission: Permission): onRequestAsyncHookHandler => {
+  app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
+    const { commands } = app.deps;
+    // Revocation bites at once: the session must still be open and the user still on the roster,
+    // and the role is the roster's, not the token's (a demoted manager loses the rights now, not
+    // when the token expires).
+    const admit = (request: FastifyRequest, sid: string, sub: string, open: Session, staff: Roster): DomainError | undefined => {
+      const member = staff.members[sub];
+      if (!open.sessionId || open.revoked || open.userId !== sub || !member) return unauthorized();
+      request.staff = { id: member.id, role: member.role, sessionId: sid };
+      return may(member.role, permission) ? undefined : forbidden();
+    };
     // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
-    return Object.assign(async function authorized(request: FastifyRequest) {
+    return Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
       const claims = app.readToken(request.cookies.accessToken, 'access');
-      if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') {
-        throw unauthorized();
-      }
-      // Revocation bites at once: the session must still be open and the user still on the roster,
-      // and the role is the roster's, not the token's (a demoted manager loses the rights now, not
-      // when the token expires). Both folds are cached: a request reads only events it has not seen.
-      const [{ state: open }, { state: staff }] = await Promise.all([
-        app.deps.commands.state(session, sessionStream(claims.sid)),
-        app.deps.commands.state(roster, STAFF_STREAM),
-      ]);
-      const member = staff.members[claims.sub];
-      if (!open.sessionId || open.revoked || open.userId !== claims.sub || !member) throw unauthorized();
-      request.staff = { id: member.id, role: member.role, sessionId: claims.sid };
-      if (!may(member.role, permission)) throw forbidden();
+      if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') return done(unauthorized());
+      const { sub, sid } = claims;
+      // Both folds are cached: when the store can tell nothing was written to either since, the check
+      // runs without a wait (almost every request); otherwise it reads only the events not yet seen.
+      const open = commands.currentState(session, sessionStream(sid));
+      const staff = commands.currentState(roster, STAFF_STREAM);
+      if (open && staff) return done(admit(request, sid, sub, open.state, staff.state));
+      Promise.all([commands.state(session, sessionStream(sid)), commands.state(roster, STAFF_STREAM)]).then(
+        ([o, r]) => done(admit(request, sid, sub, o.state, r.state)),
+        (error: Error) => done(error),
+      );
     }, { permission });
   });
 });
