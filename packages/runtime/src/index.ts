@@ -3,4 +3,4 @@ export { SubscriptionRunner, type BatchScope, type RunnerState, type Subscriptio
 export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './checkpoints.js';
 export { DueQueue } from './due-queue.js';
 export { checkHealth, healthRoutes, type HealthCheck, type HealthReport } from './health.js';
-export { REDACT, SECRET_FIELDS, batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
+export { type BatchedDestination, type DeferredLine, REDACT, SECRET_FIELDS, batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';

@@ -54,11 +54,26 @@ export const secretSafeLogging: Pick<LoggerOptions, 'redact' | 'formatters'> = {
   formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
 };
 
-let stdout: DestinationStream | undefined;
+let stdout: BatchedDestination | undefined;
 
 /** Lines are handed on once this many characters are waiting, or after `FLUSH_EVERY_MS`. */
 const BATCH_CHARS = 16 * 1024;
 const FLUSH_EVERY_MS = 100;
+
+/** A line whose text is worked out when its batch is handed on (its `toString()`), in its place among the others. */
+export interface DeferredLine {
+  toString(): string;
+}
+
+export interface BatchedDestination extends DestinationStream {
+  /**
+   * Queues a line to be formatted when its batch is written, in order with the lines written before
+   * and after it. A request's line costs the request only a push: formatted on the request path, the
+   * few JSON.stringify calls ran on cold caches between two requests (~5 µs a line); a batch formats
+   * its lines in one tight loop.
+   */
+  writeDeferred(line: DeferredLine, approximateChars: number): void;
+}
 
 /**
  * A log destination written asynchronously and in batches: lines wait in memory until 16 kB are ready
@@ -68,13 +83,14 @@ const FLUSH_EVERY_MS = 100;
  * the process exits (also on an uncaught error), and that flush takes the waiting lines first, so a
  * crash or a stop loses no line. `dest` is a file descriptor or a path.
  */
-export function batchedDestination(dest: number | string): DestinationStream {
-  const destination = pino.destination({ dest, sync: false });
-  let waiting: string[] = [];
+export function batchedDestination(dest: number | string): BatchedDestination {
+  const destination = pino.destination({ dest, sync: false }) as ReturnType<typeof pino.destination> & BatchedDestination;
+  let waiting: Array<string | DeferredLine> = [];
   let chars = 0;
   const write = destination.write.bind(destination);
   const handOn = () => {
     if (waiting.length === 0) return;
+    // join formats the deferred lines (their toString) in queue order.
     const batch = waiting.join('');
     waiting = [];
     chars = 0;
@@ -91,6 +107,11 @@ export function batchedDestination(dest: number | string): DestinationStream {
     chars += line.length;
     if (chars >= BATCH_CHARS) handOn();
     return true;
+  };
+  destination.writeDeferred = (line: DeferredLine, approximateChars: number) => {
+    waiting.push(line);
+    chars += approximateChars;
+    if (chars >= BATCH_CHARS) handOn();
   };
   const flush = destination.flush.bind(destination);
   const flushSync = destination.flushSync.bind(destination);
@@ -114,7 +135,7 @@ export function batchedDestination(dest: number | string): DestinationStream {
 }
 
 /** The process's log destination: standard output, batched, shared by every logger so lines never interleave. */
-export function processLogDestination(): DestinationStream {
+export function processLogDestination(): BatchedDestination {
   stdout ??= batchedDestination(1);
   return stdout;
 }

@@ -30,6 +30,26 @@ t.test('lines wait for a batch, then reach the file within the flush interval, s
   (destination as unknown as { end(): void }).end();
 });
 
+t.test('a deferred line is formatted when its batch is written, in its place among the others', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'log-deferred-')), 'out.log');
+  const destination = batchedDestination(file);
+  await new Promise((r) => setTimeout(r, 50));
+  let formatted = 0;
+  destination.write('{"n":1}\n');
+  destination.writeDeferred({ toString: () => (formatted++, '{"n":2}\n') }, 8);
+  destination.write('{"n":3}\n');
+  t.equal(formatted, 0, 'not formatted when queued');
+  destination.flushSync?.();
+  t.equal(formatted, 1, 'formatted once, with its batch');
+  t.same(lines(file).map((l) => l.n), [1, 2, 3]);
+  for (let i = 0; i < 200; i++) destination.writeDeferred({ toString: () => `{"n":${4 + i},"filler":"${'x'.repeat(100)}"}\n` }, 120);
+  await until(() => lines(file).length >= 150);
+  t.ok(lines(file).length >= 150, 'their approximate length fills a batch, which is handed on without waiting for the timer');
+  destination.flushSync?.();
+  t.same(lines(file).map((l) => l.n), [...Array(203).keys()].map((i) => i + 1));
+  (destination as unknown as { end(): void }).end();
+});
+
 t.test('lines still waiting are written when the process exits, stops or crashes', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'log-exit-'));
   const source = fileURLToPath(new URL('../src/index.ts', import.meta.url));

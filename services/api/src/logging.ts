@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type LogFn } from 'pino';
+import type { BatchedDestination } from '@comanda/runtime';
 
 // Every process logs through the same secret-safe options and one batched destination; they live
 // with the runtime that builds loggers.
@@ -13,15 +14,18 @@ export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestina
  * The line is the one pino would write for the request's logger (same fields, same order), formatted
  * here and handed straight to the destination: through pino it cost a sixth of a small GET (child
  * bindings, the secret-redaction pass, the serialiser). Its fields are the request line only, never a
- * header or body, so there is nothing in it to redact.
+ * header or body, so there is nothing in it to redact. On the process's batched destination the
+ * request keeps only the fields, and the line is formatted with its batch (`writeDeferred`).
  */
 export class OneLinePerRequest extends LogController {
   private readonly prefix = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":`;
   private readonly enabled: boolean;
+  private readonly deferred?: BatchedDestination;
 
   constructor(private readonly destination: DestinationStream, level: string) {
     super();
     this.enabled = (pino.levels.values[level] ?? Infinity) <= pino.levels.values.info!;
+    if ('writeDeferred' in destination) this.deferred = destination as BatchedDestination;
   }
 
   override incomingRequest(): void {}
@@ -29,10 +33,28 @@ export class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) return super.requestCompleted(error, request, reply);
     if (!this.enabled) return;
-    this.destination.write(
-      `{"level":30,"time":${Date.now()}${this.prefix}${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)},` +
-      `"remoteAddress":${JSON.stringify(request.ip)},"statusCode":${reply.statusCode},"responseTime":${Math.round(reply.elapsedTime * 1000) / 1000},"msg":"request completed"}\n`,
-    );
+    const line = new RequestLine(this.prefix, Date.now(), request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);
+    if (this.deferred) this.deferred.writeDeferred(line, 200 + request.url.length);
+    else this.destination.write(line.toString());
+  }
+}
+
+/** A request's line, its fields taken when it was answered. */
+class RequestLine {
+  constructor(
+    private readonly prefix: string,
+    private readonly time: number,
+    private readonly id: string,
+    private readonly method: string,
+    private readonly url: string,
+    private readonly ip: string,
+    private readonly status: number,
+    private readonly elapsedMs: number,
+  ) {}
+
+  toString(): string {
+    return `{"level":30,"time":${this.time}${this.prefix}${JSON.stringify(this.id)},"method":${JSON.stringify(this.method)},"url":${JSON.stringify(this.url)},` +
+      `"remoteAddress":${JSON.stringify(this.ip)},"statusCode":${this.status},"responseTime":${Math.round(this.elapsedMs * 1000) / 1000},"msg":"request completed"}\n`;
   }
 }
 

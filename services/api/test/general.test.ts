@@ -1,7 +1,12 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
+import { batchedDestination } from '@comanda/runtime';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BASE_CURRENCY, DomainError, conflict, notFound, preconditionFailed, validationFailed } from '@comanda/domain';
 import { Type } from 'typebox';
-import { GREETING } from '../src/index.js';
+import { GREETING, OneLinePerRequest } from '../src/index.js';
 import { testApp } from './harness.js';
 
 t.test('GET / answers the greeting as a JSON string', async (t) => {
@@ -157,6 +162,21 @@ t.test('secrets in headers and bodies never reach the log', async (t) => {
   for (const secret of ['SECRET-TOKEN-1', 'U0VDUkVULUJBU0lD', '987654', 'SECRET-PASSWORD', 'SECRET-NESTED', 'SECRET-DEEP', 'SECRET-CASE']) {
     t.notOk(all.includes(secret), `${secret} absent`);
   }
+});
+
+t.test('on the batched process destination a request\'s line is queued and formatted with its batch, the same line', async (t) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'comanda-request-line-')), 'out.log');
+  const destination = batchedDestination(file);
+  await new Promise((r) => setTimeout(r, 50));
+  const controller = new OneLinePerRequest(destination, 'info');
+  const request = { id: 'req-1', method: 'GET', url: '/orders?x="y"', ip: '10.0.0.8' } as unknown as FastifyRequest;
+  controller.requestCompleted(null, request, { statusCode: 204, elapsedTime: 1.23456 } as unknown as FastifyReply);
+  t.equal(readFileSync(file, 'utf8'), '', 'queued, not written');
+  destination.flushSync?.();
+  const line = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  t.same(Object.keys(line), ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'remoteAddress', 'statusCode', 'responseTime', 'msg']);
+  t.match(line, { level: 30, reqId: 'req-1', method: 'GET', url: '/orders?x="y"', remoteAddress: '10.0.0.8', statusCode: 204, responseTime: 1.235, msg: 'request completed' });
+  (destination as unknown as { end(): void }).end();
 });
 
 t.test('each answered request is one log line in pino\'s shape; none below the configured level', async (t) => {
