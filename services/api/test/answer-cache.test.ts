@@ -57,6 +57,13 @@ t.test('only 200s are kept; a store without generations caches nothing', async (
   t.equal(shared.calls(), 2, 'a shared store (other processes write it): every request computed');
 });
 
+t.test('a route that validates headers cannot declare answerFrom: a hit skips validation', async (t) => {
+  const app = Fastify();
+  t.teardown(() => app.close());
+  await app.register(answerCache, { readStore: { generation: () => 0 } } as unknown as AppDeps);
+  t.throws(() => app.get('/by-header', { config: { answerFrom: ['things'] }, schema: { headers: { type: 'object', properties: { 'x-a': { type: 'string' } } } } }, async () => ({})), /validates headers/);
+});
+
 t.test('over the API: authorisation and validation on every request, writes seen at once', async (t) => {
   const h = await testApp();
   t.teardown(h.close);

@@ -96,6 +96,8 @@ export default fp(async function answerCache(app: FastifyInstance, deps: AppDeps
   app.addHook('onRoute', (route) => {
     const from = route.config?.answerFrom;
     if (!from || route.method !== 'GET') return;
+    // A hit skips validation, which is sound only while the URL alone decides it.
+    if (route.schema?.headers) throw new Error(`${route.url} validates headers, so its answer may not be cached by URL (answerFrom)`);
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [...own, lookup(from)];
   });
