@@ -2,31 +2,13 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type Position, readSqliteLog, sqliteLogHead, sqliteLogMix } from '@comanda/event-store';
-import { ReportFold } from './fold.js';
+import { type Position, sqliteLogHead, sqliteLogMix } from '@comanda/event-store';
+import type { ReportFold } from './fold.js';
+import type { GroupDone, GroupJob } from './fold-group.js';
 import type { ReportDefinition } from './report.js';
 import type { ReplayOutcome, ReplayProgress } from './replay.js';
 import { findReport } from './reports/index.js';
-import { type Encoded, decodeState, encodeState } from './state-codec.js';
-
-/** What one thread folds: some reports, from a SQLite log file, up to a position. */
-export interface GroupJob { file: string; upTo: string; reports: string[]; timeZone: string }
-export interface GroupDone { states: Record<string, Encoded> }
-export type RunGroup = (job: GroupJob, onProgress: (position: Position) => void) => Promise<GroupDone>;
-
-/**
- * One group's fold, as a replay thread runs it: only the event types its reports read are read and
- * parsed. Returns the states in the checkpoint's JSON form (what a thread can hand back).
- */
-export function foldGroup(job: GroupJob, onPage?: (position: Position) => void): GroupDone {
-  const fold = new ReportFold(job.reports.map((name) => findReport(name)!), job.timeZone);
-  const types = fold.reports.flatMap((r) => r.definition.handles);
-  for (const page of readSqliteLog(job.file, { types, upTo: BigInt(job.upTo) })) {
-    fold.apply(page);
-    onPage?.(page[page.length - 1]!.position);
-  }
-  return { states: Object.fromEntries(fold.reports.map((r) => [r.definition.name, encodeState(r.state)])) };
-}
+import { takeOver } from './state-codec.js';
 
 /** At most this many threads: 7 reports fall in fewer natural groups, and the search below is k^7. */
 const MAX_THREADS = 4;
@@ -68,6 +50,8 @@ export function partition(
   const chosen = best!.assign;
   return Array.from({ length: k }, (_, g) => definitions.filter((_d, r) => chosen[r] === g)).filter((g) => g.length > 0);
 }
+
+export type RunGroup = (job: GroupJob, onProgress: (position: Position) => void) => Promise<GroupDone>;
 
 const WORKER = new URL('./replay-worker.js', import.meta.url);
 
@@ -120,7 +104,7 @@ export async function replayInParallel(
       options.onProgress?.({ events: Number(slowest), position: slowest, head, seconds: seconds() });
     })));
   for (const { states } of results) {
-    for (const r of fold.reports) if (states[r.definition.name] !== undefined) decodeState(states[r.definition.name]!, r.state);
+    for (const r of fold.reports) if (states[r.definition.name] !== undefined) takeOver(states[r.definition.name]!, r.state as Record<string, unknown>);
   }
   for (const r of fold.reports) r.position = head;
   fold.position = head;

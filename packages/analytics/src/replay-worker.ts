@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type GroupJob, foldGroup } from './parallel-replay.js';
+import { type GroupJob, foldGroup } from './fold-group.js';
 
 /** A replay thread (parallel-replay.ts): folds its group of reports, with progress at most 5 times a second. */
 let last = 0;

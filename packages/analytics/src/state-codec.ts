@@ -51,3 +51,30 @@ export function decodeState(saved: Encoded, into?: unknown): unknown {
 }
 
 const isEncodedMap = (x: { [key: string]: Encoded }): boolean => Object.keys(x).length === 1 && Array.isArray(x[MAP]);
+
+/**
+ * A report's state as a replay thread hands it to the main thread: its own fields but the shared
+ * clock, as they are. They cross by structured clone, which carries Maps and plain data itself
+ * (and keeps a book the thread's reports share one book): writing them as JSON on one side and
+ * rebuilding them on the other took as long again as the clone, with the other thread idle.
+ */
+export function handOver(state: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(state as Record<string, unknown>)) if (v !== undefined && typeof v !== 'function' && !(v instanceof LocalClock)) out[k] = v;
+  return out;
+}
+
+/**
+ * Reads a state handed over from a thread into a fresh `init` state: fields are taken as they came
+ * (Maps, arrays), and a class instance or plain object of `into` (the order book, the menu's
+ * names) keeps its identity and has its fields filled in, as `decodeState` does; the clock stays.
+ */
+export function takeOver(given: Record<string, unknown>, into: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(given)) {
+    const mine = into[k];
+    if (isRecord(mine) && isRecord(v)) takeOver(v, mine);
+    else into[k] = v;
+  }
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x) && !(x instanceof Map);

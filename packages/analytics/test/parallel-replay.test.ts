@@ -4,21 +4,23 @@ import { join } from 'node:path';
 import t from 'tap';
 import { SqliteEventStore } from '@comanda/event-store';
 import { ALL_REPORTS, ReportFold, canReplayInParallel, partition, replayInParallel, replayLog, type ReportDefinition } from '../src/index.js';
-import { type RunGroup, foldGroup } from '../src/parallel-replay.js';
+import { foldGroup } from '../src/fold-group.js';
+import type { RunGroup } from '../src/parallel-replay.js';
 import { salesReport } from '../src/reports/sales.js';
 import { TZ, restaurantNight } from './restaurant-day.js';
 
-/** The night written into a real SQLite log file. */
-async function nightLog(): Promise<string> {
+/** The night (or its first `upTo` events) written into a real SQLite log file. */
+async function nightLog(upTo = Infinity): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'parallel-replay-')), 'events.db');
   const store = new SqliteEventStore({ filename: file });
-  for (const e of restaurantNight()) await store.append(e.stream, [{ id: crypto.randomUUID(), type: e.type, data: e.data, metadata: e.metadata }], 'any');
+  for (const e of restaurantNight().slice(0, upTo)) await store.append(e.stream, [{ id: crypto.randomUUID(), type: e.type, data: e.data, metadata: e.metadata }], 'any');
   await store.close();
   return file;
 }
 
-// The threads' own code, run in this thread: the sources have no compiled worker module under the tests.
-const inThisThread: RunGroup = async (job, onProgress) => foldGroup(job, onProgress);
+// The threads' own code, run in this thread: the sources have no compiled worker module under the
+// tests. What it hands back is cloned as a message between threads is.
+const inThisThread: RunGroup = async (job, onProgress) => structuredClone(foldGroup(job, onProgress));
 const results = (fold: ReportFold) => fold.reports.map((r) => r.result({}));
 
 t.test('reports reading the same events are folded on one thread; every report is in exactly one group', async (t) => {
@@ -52,6 +54,20 @@ t.test('a replay on threads gives every report exactly what a replay on one thre
     t.equal(fold.position, BigInt(restaurantNight().length));
     t.ok(seen.length > 0 && seen.every((p) => p <= BigInt(restaurantNight().length)), 'progress at the slowest thread');
   }
+});
+
+t.test('reports replayed on threads fold on from where the threads stopped, their shared order book one again', async (t) => {
+  const night = restaurantNight();
+  const one = new ReportFold(ALL_REPORTS, TZ);
+  one.apply(night);
+  // Half the night on threads (two groups: the order book's four reports and the other three), the rest here.
+  const half = Math.floor(night.length / 2);
+  const fold = new ReportFold(ALL_REPORTS, TZ);
+  await replayInParallel(await nightLog(half), fold, { threads: 2, runGroup: inThisThread });
+  const books = new Set(fold.reports.map((r) => (r.state as { book?: unknown }).book).filter((b) => b !== undefined));
+  t.equal(books.size, 1, 'one book for the four reports that read it');
+  fold.apply(night.slice(half));
+  t.same(results(fold), results(one));
 });
 
 t.test('an empty log replays nothing; reports this build does not know by name run on one thread', async (t) => {
