@@ -27,6 +27,8 @@ export class LiveReports {
   private readonly byType = new Map<string, RunningReport[]>();
   private subscription?: Subscription;
   private readonly rebuilding = new Set<Subscription>();
+  /** Names of the reports `install` is building. */
+  private readonly pending = new Set<string>();
   private processed: Position | null = null;
   private saved: Position | null = null;
   private saving?: ReturnType<typeof setInterval>;
@@ -64,6 +66,15 @@ export class LiveReports {
         this.current.set(r.definition.name, new RunningReport(r.definition, this.clock));
       }
     }
+    // A report the checkpoint does not hold (new, or its version changed) while others were restored:
+    // those serve as soon as they have caught up from their own positions, and it is rebuilt from
+    // position 0 beside them (`install`), answering "being rebuilt" until it is swapped in. Its old
+    // version cannot serve meanwhile: its code left with the build that computed it.
+    const behind = [...this.current.values()].some((r) => r.position !== null) ? [...this.current.values()].filter((r) => r.position === null) : [];
+    for (const r of behind) {
+      this.current.delete(r.definition.name);
+      this.pending.add(r.definition.name);
+    }
     this.route();
     // From the report that has folded least: a report restored further on skips what it has seen.
     const positions = [...this.current.values()].map((r) => r.position);
@@ -75,6 +86,9 @@ export class LiveReports {
           this.state = 'live';
           this.logger?.info({ position: this.processed?.toString() ?? null }, 'reports caught up');
           this.startSaving();
+          for (const r of behind) {
+            this.install(r.definition).catch((error: unknown) => this.logger?.error({ err: error, report: r.definition.name }, 'report not rebuilt'));
+          }
           resolve();
         }
       };
@@ -101,6 +115,11 @@ export class LiveReports {
     return [...this.current.keys()];
   }
 
+  /** Whether a report of this name is being built from position 0 with none serving it meanwhile. */
+  isRebuilding(name: string): boolean {
+    return this.pending.has(name) && !this.current.has(name);
+  }
+
   position(): Position | null {
     return this.processed;
   }
@@ -111,6 +130,7 @@ export class LiveReports {
    */
   install(definition: ReportDefinition<unknown>): Promise<void> {
     const candidate = new RunningReport(definition, this.clock);
+    this.pending.add(definition.name);
     return new Promise<void>((resolve, reject) => {
       let swapped = false;
       const subscription: Subscription = this.store.subscribeToAll(null, {
@@ -122,6 +142,9 @@ export class LiveReports {
             this.current.set(definition.name, candidate);
             this.route();
             this.rebuilding.delete(subscription);
+            this.pending.delete(definition.name);
+            // The checkpoint holds the old version (or none): the next save writes it even if the log is still.
+            this.saved = null;
             this.logger?.info({ report: definition.name, version: definition.version, position: candidate.position.toString() }, 'report rebuilt and swapped in');
             void subscription.close();
             resolve();
@@ -129,6 +152,7 @@ export class LiveReports {
         },
         onError: (error) => {
           this.rebuilding.delete(subscription);
+          this.pending.delete(definition.name);
           reject(error);
         },
       });

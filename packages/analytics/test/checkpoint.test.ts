@@ -116,6 +116,46 @@ t.test('live reports save once caught up and at stop; a restart folds only what 
   t.equal(JSON.parse(readFileSync(file, 'utf8')).reports.sales.position, String(night.length + 1), 'saved at stop');
 });
 
+t.test('a restart with a changed report: the others serve at once from the checkpoint, it is rebuilt from 0 beside them', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'reports-checkpoint-'));
+  const file = join(dir, 'reports.checkpoint.json');
+  const night = restaurantNight();
+  const store = new MemoryEventStore();
+  await write(store, night);
+  const first = new LiveReports(store, ALL_REPORTS, TZ, undefined, { file, everyMs: 60_000 });
+  await first.start();
+  await first.stop();
+
+  // The next build changes sales (a new version); a rebuild from position 0 waits at a gate.
+  const v2: ReportDefinition<unknown> = { ...(salesReport as ReportDefinition<unknown>), version: 2 };
+  const definitions = ALL_REPORTS.map((d) => (d.name === 'sales' ? v2 : d));
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const fromZero: Array<bigint | null> = [];
+  const subscribe = store.subscribeToAll.bind(store);
+  store.subscribeToAll = (after, handlers) => {
+    fromZero.push(after);
+    return subscribe(after, { ...handlers, onEvents: async (events) => { if (after === null) await gate; return handlers.onEvents(events); } });
+  };
+  const second = new LiveReports(store, definitions, TZ, undefined, { file, everyMs: 60_000 });
+  await second.start();
+  t.equal(second.state, 'live', 'the restored reports serve once caught up from their own position');
+  t.same(fromZero, [BigInt(night.length), null], 'they read from the checkpoint on; the changed one is rebuilt from position 0');
+  t.equal(second.get('sales'), undefined, 'no version of it serves meanwhile');
+  t.ok(second.isRebuilding('sales'));
+  t.notOk(second.isRebuilding('waiters'));
+  const whole = new ReportFold(ALL_REPORTS, TZ);
+  whole.apply(night);
+  t.same(results(ALL_REPORTS.filter((d) => d.name !== 'sales').map((d) => second.get(d.name)!)), results(whole.reports.filter((r) => r.definition.name !== 'sales')));
+  open();
+  await until(() => second.get('sales') !== undefined);
+  t.equal(second.get('sales')!.definition.version, 2, 'swapped in once caught up');
+  t.notOk(second.isRebuilding('sales'));
+  t.same(second.get('sales')!.result({}).sections, whole.report('sales')!.result({}).sections);
+  await second.stop();
+  t.equal(JSON.parse(readFileSync(file, 'utf8')).reports.sales.version, 2, 'saved in its new version');
+});
+
 t.test('a checkpoint beyond the log (an older log put back) is folded again from position 0', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'reports-checkpoint-'));
   const file = join(dir, 'reports.checkpoint.json');

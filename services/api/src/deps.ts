@@ -34,7 +34,7 @@ export interface AppDeps {
   /** Exchange rates for Lightning checkout; absent → the configured source (COMANDA_RATE_SOURCE). */
   rates?: ExchangeRates;
   /** The owner's reports kept live (GET /reports/{name}); absent → those routes answer 503. */
-  reports?: Pick<LiveReports, 'get' | 'state'>;
+  reports?: Pick<LiveReports, 'get' | 'state' | 'isRebuilding'>;
   /** The clock (ms); tests move it to expire tokens and lockouts. */
   now?: () => number;
 }

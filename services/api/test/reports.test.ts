@@ -8,7 +8,7 @@ const at = (iso: string) => Date.parse(iso);
 /** An app whose reports follow its own log, in Mexico City time (UTC−6, no daylight saving). */
 async function service() {
   let live: LiveReports | undefined;
-  const reports = { get state() { return live?.state ?? 'starting'; }, get: (name: string) => live?.get(name) };
+  const reports = { get state() { return live?.state ?? 'starting'; }, get: (name: string) => live?.get(name), isRebuilding: (name: string) => live?.isRebuilding(name) ?? false };
   const h = await testApp({ COMANDA_TIMEZONE: 'America/Mexico_City' }, {}, undefined, { reports });
   const admin = await h.as('admin');
   const r = await setUpRestaurant(h.app, admin);
@@ -60,4 +60,17 @@ t.test('GET /reports/{name}: live figures for managers and admins, days in COMAN
   t.equal(bad.status, 400);
   t.same(bad.body.errors, [{ field: 'from', message: 'must be a date YYYY-MM-DD' }]);
   t.equal((await s.call('GET', '/reports/sales?from=2026-11-22&to=2026-11-21')).status, 400);
+});
+
+t.test('GET /reports/{name}: a report being rebuilt in a new version (none of it serving) answers 503, the others as ever', async (t) => {
+  // What LiveReports says after a restart with a changed sales report (packages/analytics/test/checkpoint.test.ts).
+  const reports = { state: 'live' as const, get: () => undefined, isRebuilding: (name: string) => name === 'sales' };
+  const h = await testApp({}, {}, undefined, { reports });
+  t.teardown(() => h.close());
+  const cookie = await h.as('manager');
+  const sales = await h.app.inject({ method: 'GET', url: '/reports/sales', headers: { cookie } });
+  t.equal(sales.statusCode, 503);
+  t.same(sales.json(), { message: 'This report is being rebuilt from the event log (a new version); try again shortly' });
+  const nope = await h.app.inject({ method: 'GET', url: '/reports/nope', headers: { cookie } });
+  t.same([nope.statusCode, nope.json()], [404, 'Resource not found']);
 });

@@ -40,7 +40,7 @@ export default async function reportRoutes(fastify: FastifyInstance) {
         200: ReportSchema,
         ...commonErrors,
         404: Type.Literal('Resource not found', { description: 'Bare JSON string: no report of that name' }),
-        503: Type.Ref('Message', { description: 'The reports are still being built from the log (try again shortly), stopped, or not served by this process' }),
+        503: Type.Ref('Message', { description: 'The reports are still being built from the log, or this one is being rebuilt in a new version (try again shortly); or they are stopped, or not served by this process' }),
       },
     },
   }, async (request, reply) => {
@@ -52,6 +52,9 @@ export default async function reportRoutes(fastify: FastifyInstance) {
       return reply.code(503).send({ message: reports?.state === 'starting' ? 'Reports are being built from the event log; try again shortly' : 'Reports are not available' });
     }
     const report = reports.get(request.params.name);
+    if (!report && reports.isRebuilding(request.params.name)) {
+      return reply.code(503).send({ message: 'This report is being rebuilt from the event log (a new version); try again shortly' });
+    }
     if (!report) throw notFound();
     return reply.send(report.result({ ...(from ? { from } : {}), ...(to ? { to } : {}) }));
   });
