@@ -12,7 +12,8 @@ export const SCREENSHOT = process.env.KITCHEN_SCREENSHOT ?? join(tmpdir(), 'coma
 
 t.test('the kitchen display in a real browser: live tickets, tap to bump, catch-up after a server restart', async (t) => {
   if (!existsSync(CHROMIUM)) {
-    t.comment(`skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+    // A page a person uses is tested in a real browser or not at all: a missing one fails, as a missing PostgreSQL does.
+    t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-kds-'));
