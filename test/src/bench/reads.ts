@@ -34,24 +34,28 @@ export interface Comparison { url: string; bytes: number; connections: number; p
 
 /**
  * Each path loaded on the product and on the bare server in turn (product, bare, product, bare…),
- * `rounds` times at each connection count; the figures are the means of the rounds.
+ * `rounds` times at each connection count, with the same request (the same session cookie); the
+ * figures are the means of the rounds.
  */
 export async function compare(product: Server, bare: Server, answers: Answer[], connectionCounts: number[], rounds: number): Promise<Comparison[]> {
   const out: Comparison[] = [];
   // Both servers run each path unmeasured first: a restaurant's server answers all day, so the figure
   // that matters is the JIT's steady state (the product's first 3 s of a path ran ~2× its CPU per
   // request: more code to optimise than the bare server's).
+  // Both get the same request, the tablet's session cookie included (a bare server reads it too).
   for (const answer of answers) {
-    await load(product, [{ path: answer.url }], connectionCounts[0]!, { cookie: await login(product.url) }, WARMUP_SECONDS);
-    await load(bare, [{ path: answer.url }], connectionCounts[0]!, {}, WARMUP_SECONDS);
+    const cookie = await login(product.url);
+    await load(product, [{ path: answer.url }], connectionCounts[0]!, { cookie }, WARMUP_SECONDS);
+    await load(bare, [{ path: answer.url }], connectionCounts[0]!, { cookie }, WARMUP_SECONDS);
   }
   for (const connections of connectionCounts) {
     for (const answer of answers) {
       const p: LoadFigures[] = [];
       const b: LoadFigures[] = [];
       for (let r = 0; r < rounds; r++) {
-        p.push(await load(product, [{ path: answer.url }], connections, { cookie: await login(product.url) }));
-        b.push(await load(bare, [{ path: answer.url }], connections));
+        const cookie = await login(product.url);
+        p.push(await load(product, [{ path: answer.url }], connections, { cookie }));
+        b.push(await load(bare, [{ path: answer.url }], connections, { cookie }));
       }
       out.push({ url: answer.url, bytes: Buffer.byteLength(answer.body), connections, product: meanOf(p), bare: meanOf(b) });
     }
