@@ -26,9 +26,8 @@ export class LiveReports {
   private readonly current = new Map<string, RunningReport>();
   private readonly byType = new Map<string, RunningReport[]>();
   private subscription?: Subscription;
-  private readonly rebuilding = new Set<Subscription>();
-  /** Names of the reports `install` is building. */
-  private readonly pending = new Set<string>();
+  /** The subscriptions `install` is building reports on, and the report each builds. */
+  private readonly rebuilding = new Map<Subscription, string>();
   private processed: Position | null = null;
   private saved: Position | null = null;
   private saving?: ReturnType<typeof setInterval>;
@@ -71,10 +70,7 @@ export class LiveReports {
     // position 0 beside them (`install`), answering "being rebuilt" until it is swapped in. Its old
     // version cannot serve meanwhile: its code left with the build that computed it.
     const behind = [...this.current.values()].some((r) => r.position !== null) ? [...this.current.values()].filter((r) => r.position === null) : [];
-    for (const r of behind) {
-      this.current.delete(r.definition.name);
-      this.pending.add(r.definition.name);
-    }
+    for (const r of behind) this.current.delete(r.definition.name);
     this.route();
     // From the report that has folded least: a report restored further on skips what it has seen.
     const positions = [...this.current.values()].map((r) => r.position);
@@ -117,7 +113,7 @@ export class LiveReports {
 
   /** Whether a report of this name is being built from position 0 with none serving it meanwhile. */
   isRebuilding(name: string): boolean {
-    return this.pending.has(name) && !this.current.has(name);
+    return !this.current.has(name) && [...this.rebuilding.values()].includes(name);
   }
 
   position(): Position | null {
@@ -130,7 +126,6 @@ export class LiveReports {
    */
   install(definition: ReportDefinition<unknown>): Promise<void> {
     const candidate = new RunningReport(definition, this.clock);
-    this.pending.add(definition.name);
     return new Promise<void>((resolve, reject) => {
       let swapped = false;
       const subscription: Subscription = this.store.subscribeToAll(null, {
@@ -142,7 +137,6 @@ export class LiveReports {
             this.current.set(definition.name, candidate);
             this.route();
             this.rebuilding.delete(subscription);
-            this.pending.delete(definition.name);
             // The checkpoint holds the old version (or none): the next save writes it even if the log is still.
             this.saved = null;
             this.logger?.info({ report: definition.name, version: definition.version, position: candidate.position.toString() }, 'report rebuilt and swapped in');
@@ -152,11 +146,10 @@ export class LiveReports {
         },
         onError: (error) => {
           this.rebuilding.delete(subscription);
-          this.pending.delete(definition.name);
           reject(error);
         },
       });
-      this.rebuilding.add(subscription);
+      this.rebuilding.set(subscription, definition.name);
     });
   }
 
@@ -165,7 +158,7 @@ export class LiveReports {
     const failed = this.state === 'failed';
     if (!failed) this.state = 'stopped';
     await this.subscription?.close();
-    await Promise.all([...this.rebuilding].map((s) => s.close()));
+    await Promise.all([...this.rebuilding.keys()].map((s) => s.close()));
     // A fold stopped half way is a consistent checkpoint too: every report is at its own position.
     if (!failed) await this.save();
     else await this.saveQueue;

@@ -10,6 +10,9 @@ export type Encoded = null | boolean | number | string | Encoded[] | { [key: str
 
 const MAP = '$map';
 
+/** A field a saved or handed-over state keeps: not the clock (shared, rebuilt from the configured zone), no functions. */
+const isStateField = (v: unknown): boolean => v !== undefined && typeof v !== 'function' && !(v instanceof LocalClock);
+
 export function encodeState(value: unknown): Encoded {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`a report state holds ${value}, which JSON cannot`);
@@ -22,8 +25,7 @@ export function encodeState(value: unknown): Encoded {
   }
   if (Array.isArray(value)) return value.map(encodeState);
   const out: Record<string, Encoded> = {};
-  // The clock is shared by every report and rebuilt from the configured time zone: never saved.
-  for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== 'function' && !(v instanceof LocalClock)) out[k] = encodeState(v);
+  for (const [k, v] of Object.entries(value)) if (isStateField(v)) out[k] = encodeState(v);
   return out;
 }
 
@@ -60,7 +62,7 @@ const isEncodedMap = (x: { [key: string]: Encoded }): boolean => Object.keys(x).
  */
 export function handOver(state: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(state as Record<string, unknown>)) if (v !== undefined && typeof v !== 'function' && !(v instanceof LocalClock)) out[k] = v;
+  for (const [k, v] of Object.entries(state as Record<string, unknown>)) if (isStateField(v)) out[k] = v;
   return out;
 }
 
