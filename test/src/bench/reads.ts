@@ -107,6 +107,19 @@ export async function someIds(product: Server): Promise<{ userId: string; tableI
   return { userId: seated.user_id, tableId: seated.table_id ?? '' };
 }
 
+/** How long a process is left without a request before its idle RSS is read. */
+const IDLE_SECONDS = 45;
+
+/**
+ * RSS once the process has been left alone: V8 gives back the heap a start or a burst of reads grew
+ * (its memory reducer runs once allocation has been low for a while), which a reading taken right
+ * after the work does not see.
+ */
+async function idleRss(product: Server): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  return product.rssMiB();
+}
+
 /**
  * The history-size curve: the same restaurant with 1k, 10k and 100k orders in its log, each read
  * whose answer is small measured beside bare Fastify; RSS after start and under load.
@@ -119,7 +132,7 @@ export async function historyCurve(dir: string, sizes: number[]): Promise<BenchR
     await writeRestaurantHistory(dataDir, { dishes: 200, tables: 100, orders });
     const product = await startProduct(dataDir, join(dir, `history-${orders}.log`));
     try {
-      const idle = product.rssMiB();
+      const afterStart = product.rssMiB();
       const ids = await someIds(product);
       const day = today();
       const paths = ['/orders', `/orders/total-sales/${day}`, '/orders/status/pending', `/orders/user/${ids.userId}`, `/orders/date-range?start_date=${day}&end_date=${day}`];
@@ -133,7 +146,13 @@ export async function historyCurve(dir: string, sizes: number[]): Promise<BenchR
       } finally {
         await bare.stop();
       }
-      results.push({ measure: `standalone RSS with ${f0(orders)} orders (${f0(orders / 300)} days) in the log`, value: `${idle.toFixed(0)} MiB after start, ${product.rssMiB().toFixed(0)} MiB after the reads`, target: orders <= 1000 ? '< 150 MiB idle' : 'reported', ok: orders > 1000 || idle < 150 });
+      const afterReads = product.rssMiB();
+      const rested = await idleRss(product);
+      results.push({
+        measure: `standalone RSS with ${f0(orders)} orders (${f0(orders / 300)} days) in the log (first start: the read models are built from the log)`,
+        value: `${afterStart.toFixed(0)} MiB after start, ${afterReads.toFixed(0)} MiB after the reads, ${rested.toFixed(0)} MiB idle (${IDLE_SECONDS} s without a request)`,
+        target: orders <= 1000 ? '< 150 MiB idle' : 'reported', ok: orders > 1000 || rested < 150,
+      });
     } finally {
       await product.stop();
     }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../deps.js';
 
@@ -93,16 +93,9 @@ export default fp(async function answerCache(app: FastifyInstance, deps: AppDeps
     stamps.set(request, stamp);
     done();
   };
-  app.addHook('onRoute', (route) => {
-    const from = route.config?.answerFrom;
-    if (!from || route.method !== 'GET') return;
-    // A hit skips validation, which is sound only while the URL alone decides it.
-    if (route.schema?.headers) throw new Error(`${route.url} validates headers, so its answer may not be cached by URL (answerFrom)`);
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [...own, lookup(from)];
-  });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // Kept by the routes that may be cached only (an onSend of the route's own): every other answer
+  // goes out without passing through it.
+  const keep: onSendHookHandler = function keepAnswer(request, reply, payload, done) {
     const stamp = stamps.get(request);
     if (stamp === undefined || reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ANSWER_BYTES) return done(null, payload);
     const etag = reply.getHeader('etag');
@@ -112,5 +105,15 @@ export default fp(async function answerCache(app: FastifyInstance, deps: AppDeps
       ...(etag !== undefined ? { etag: String(etag) } : {}), ...(total !== undefined ? { total: String(total) } : {}),
     });
     done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    const from = route.config?.answerFrom;
+    if (!from || route.method !== 'GET') return;
+    // A hit skips validation, which is sound only while the URL alone decides it.
+    if (route.schema?.headers) throw new Error(`${route.url} validates headers, so its answer may not be cached by URL (answerFrom)`);
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...own, lookup(from)];
+    const sends = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...sends, keep];
   });
 });

@@ -4,6 +4,7 @@ import { type DomainError, type Permission, type Role, type Roster, type Session
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
+import { readCookie } from '../http/cookies.js';
 
 export interface StaffIdentity {
   id: string;
@@ -99,7 +100,7 @@ export default fp(async function auth(app: FastifyInstance) {
     };
     // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
     return Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-      const claims = app.readToken(request.cookies.accessToken, 'access');
+      const claims = app.readToken(readCookie(request, 'accessToken'), 'access');
       if (!claims || typeof claims.sub !== 'string' || !isRole(claims.role) || typeof claims.sid !== 'string') return done(unauthorized());
       const { sub, sid } = claims;
       // Both folds are cached: when the store can tell nothing was written to either since, the check

@@ -19,7 +19,8 @@ returned (PUT, 412 when stale). A write's response is sent after the read models
 
 /** Third-party plugins: cookies and the OpenAPI document with its UI at /swagger. */
 export default fp(async function external(app: FastifyInstance) {
-  await app.register(cookie);
+  // Cookies are parsed when a route reads one (`readCookie`), not on every request.
+  await app.register(cookie, { hook: false });
   app.addSchema(Message);
   app.addSchema(ValidationFailed);
   await app.register(swagger, {

@@ -7,6 +7,7 @@ import { hashSecret, verifySecret } from '../auth/pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
 import { Headers, withHeaders } from '../http/schemas.js';
+import { readCookie } from '../http/cookies.js';
 
 const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() });
 const LoginBody = Type.Object({
@@ -92,7 +93,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const claims = app.readToken(request.cookies.refreshToken, 'refresh');
+    const claims = app.readToken(readCookie(request, 'refreshToken'), 'refresh');
     if (!claims || typeof claims.sid !== 'string' || typeof claims.gen !== 'number') {
       clear(request, reply);
       throw unauthorized();
@@ -120,7 +121,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       response: { 200: withHeaders(Type.Object({ message: Type.Literal('Logout successful') }), Headers.setCookie) },
     },
   }, async (request, reply) => {
-    const claims = app.readToken(request.cookies.refreshToken, 'refresh');
+    const claims = app.readToken(readCookie(request, 'refreshToken'), 'refresh');
     if (claims && typeof claims.sid === 'string') {
       await app.deps.commands.handle(session, sessionStream(claims.sid), { type: 'endSession' }, sessionContext(request, claims));
     }

@@ -3,16 +3,20 @@ import { checkHealth } from '@comanda/runtime';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { sendJsonString } from '../http/replies.js';
+import { sendJsonText } from '../http/replies.js';
 
 export const GREETING = 'Welcome to the Comanda POS API';
+const GREETING_JSON = JSON.stringify(GREETING);
 
 /** Routes open to everyone: greeting, base currency, health. */
 export default async function generalRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // Not async: an answer that waits for nothing is sent without a promise (~4 µs of a ~100 µs GET).
   app.get('/', {
     schema: { tags: ['general'], summary: 'Greeting', response: { 200: Type.Literal(GREETING, { description: 'A fixed greeting (bare JSON string)' }) } },
-  }, async (_request, reply) => sendJsonString(reply, 200, GREETING));
+  }, (_request, reply) => {
+    sendJsonText(reply, 200, GREETING_JSON);
+  });
 
   app.get('/base-currency', {
     schema: {
@@ -21,7 +25,7 @@ export default async function generalRoutes(fastify: FastifyInstance) {
       description: 'MXN, USD and BTC have fixed ids on every installation; MXN is the base currency.',
       response: { 200: Type.Object({ currency_id: Type.String({ format: 'uuid' }) }) },
     },
-  }, async () => ({ currency_id: BASE_CURRENCY.id }));
+  }, () => ({ currency_id: BASE_CURRENCY.id }));
 
   const Checks = Type.Record(Type.String(), Type.String());
   /** Every part's state (the runtime's check: the same in every process). */
@@ -47,7 +51,7 @@ export default async function generalRoutes(fastify: FastifyInstance) {
       summary: 'The process is up (for a supervisor: restart it when this fails)',
       response: { 200: Type.Object({ status: Type.Literal('live') }) },
     },
-  }, async () => ({ status: 'live' as const }));
+  }, () => ({ status: 'live' as const }));
 
   app.get('/health/ready', {
     schema: {

@@ -13,6 +13,7 @@ import { feesSat, incomingView, outgoingView } from '../wallet/records.js';
 import { BalanceSchema, IncomingSchema, NodeInfoSchema, OutgoingSchema, UnknownPayment } from '../wallet/schemas.js';
 import { Headers, commonErrors, withHeaders } from '../http/schemas.js';
 import { tooManyAttempts } from './auth.js';
+import { readCookie } from '../http/cookies.js';
 
 export const WALLET_TTL_S = 5 * 60;
 const WALLET_COOKIE = 'walletAccessToken';
@@ -70,7 +71,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
    * replica (the handler reads only the events of that stream it has not folded yet).
    */
   const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
-    const claims = app.readToken(request.cookies[WALLET_COOKIE], 'wallet');
+    const claims = app.readToken(readCookie(request, WALLET_COOKIE), 'wallet');
     if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
     const { state } = await app.deps.commands.state(walletActivity, walletLogStream(request.staff!.id));
     const sessionId = typeof claims.wid === 'string' ? claims.wid : undefined;
