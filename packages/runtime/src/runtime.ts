@@ -10,6 +10,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { type CheckpointStore, FileCheckpoint, readStoreCheckpoint } from './checkpoints.js';
 import { type HealthCheck, healthRoutes } from './health.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
+import { collectWhenIdle } from './idle-collector.js';
 
 /** The restaurant's Lightning node: how to reach it, and a client for it. */
 export interface LightningNode {
@@ -180,6 +181,10 @@ async function start(
     watchdog.unref();
     cleanups.push(async () => clearInterval(watchdog));
   }
+
+  // A quiet process gives back the memory its last burst of work grew (see collectWhenIdle).
+  const stopCollecting = collectWhenIdle({ collected: (ms) => logger.debug({ ms: Math.round(ms) }, 'quiet: heap collected') });
+  cleanups.push(async () => stopCollecting());
 
   let url: string | undefined;
   if (options.listen ?? true) {
