@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import t from 'tap';
 import Fastify from 'fastify';
 import { MemoryReadStore, type ReadStore } from '@comanda/read-store';
@@ -17,8 +18,17 @@ async function withCache(store: Partial<ReadStore>) {
     return reply.code(status).send({ calls });
   });
   app.get('/uncached', async () => ({ calls: ++calls }));
+  app.get('/with-cookie', { config: { answerFrom: ['things'] } }, async (_request, reply) => {
+    calls++;
+    return reply.header('set-cookie', `seen=${calls}`).send({ calls });
+  });
+  let answered = 0;
+  app.addHook('onResponse', (_request, _reply, done) => {
+    answered++;
+    done();
+  });
   await app.ready();
-  return { app, calls: () => calls, fail: (s: number) => (status = s) };
+  return { app, calls: () => calls, answered: () => answered, fail: (s: number) => (status = s) };
 }
 
 t.test('an answer is reused, headers and all, until its collection changes', async (t) => {
@@ -39,6 +49,33 @@ t.test('an answer is reused, headers and all, until its collection changes', asy
   await c.app.inject('/uncached');
   await c.app.inject('/uncached');
   t.equal(c.calls(), 5, 'routes that do not declare their collections are never cached');
+  t.equal(c.answered(), 7, 'a hit still ends through the response hooks (logged, counted)');
+});
+
+t.test('over a socket, a hit is sent with every header the miss was sent with, in the same order', async (t) => {
+  const c = await withCache({ generation: () => 0 });
+  t.teardown(() => c.app.close());
+  const base = await c.app.listen({ host: '127.0.0.1', port: 0 });
+  // Node's client keeps the headers as they came on the wire; the date is the only one that may move.
+  const get = (path: string) => new Promise<{ headers: string[]; body: string }>((resolve, reject) => {
+    httpGet(base + path, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
+        const headers = res.rawHeaders.flatMap((v, i, all) => (i % 2 === 0 && v.toLowerCase() !== 'date' ? [v, all[i + 1]!] : []));
+        resolve({ headers, body });
+      });
+    }).on('error', reject);
+  });
+  const miss = await get('/list');
+  const hit = await get('/list');
+  t.equal(c.calls(), 1);
+  t.equal(hit.body, miss.body);
+  t.same(hit.headers, miss.headers);
+  t.match(hit.headers, ['x-total-count', '1', 'etag', '"1"', 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(miss.body))]);
+  await get('/with-cookie');
+  const again = await get('/with-cookie');
+  t.equal(c.calls(), 3, 'an answer that sets a cookie is never kept: the cookie is one request\'s');
+  t.same(again.headers.slice(0, 2), ['set-cookie', 'seen=3']);
 });
 
 t.test('only 200s are kept; a store without generations caches nothing', async (t) => {

@@ -30,7 +30,7 @@ async function screen(url: string, cookie: string, lastEventId?: string) {
       // aborted
     }
   })();
-  return { status: res.status, contentType: res.headers.get('content-type'), events, ready, close: () => controller.abort() };
+  return { status: res.status, contentType: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), events, ready, close: () => controller.abort() };
 }
 
 const until = async (check: () => boolean, what: string) => {
@@ -56,6 +56,7 @@ t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from L
   const live = await screen(url, kitchen);
   t.teardown(live.close);
   t.match(live.contentType, /^text\/event-stream/);
+  t.equal(live.nosniff, 'nosniff', 'the stream carries the API security headers');
   await live.ready;
   const fire = async (notes: string) => {
     const orderId = (await s.asWaiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' })).body.id;

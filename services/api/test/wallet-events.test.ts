@@ -39,6 +39,7 @@ t.test('a POS screen receives each payment as a Server-Sent Event, and stops lis
   const res = await response;
   t.equal(res.statusCode, 200);
   t.match(res.headers['content-type'], /^text\/event-stream/);
+  t.match(res.headers, { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' }, 'the stream carries the API security headers');
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => (text += chunk));
   await waitFor(': connected');

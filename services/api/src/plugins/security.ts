@@ -16,6 +16,17 @@ import fp from 'fastify-plugin';
  * `Cache-Control: no-store` goes on every answer to a signed-in request or one that sets cookies, so no
  * shared cache or back button keeps staff data.
  */
+/**
+ * The API set every answer that is not a page carries; the event streams, which write their own head,
+ * put it there too.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
 export default fp(async function security(app: FastifyInstance) {
   const swagger = (app as FastifyInstance & { swaggerCSP?: { script: string[]; style: string[] } }).swaggerCSP ?? { script: [], style: [] };
   // helmet's middleware is built once: @fastify/helmet builds it again on every request (parsing the
@@ -44,19 +55,10 @@ export default fp(async function security(app: FastifyInstance) {
   applyHeaders({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
     if (error) throw error;
   });
-  const apiHeaders: Record<string, string> = {
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    'cross-origin-resource-policy': documentHeaders['cross-origin-resource-policy']!,
-    'x-content-type-options': documentHeaders['x-content-type-options']!,
-    'x-frame-options': documentHeaders['x-frame-options']!,
-  };
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(apiHeaders);
-    done();
-  });
-
+  // Set as the answer goes out, not as the request comes in: a cached answer (answer-cache.ts) goes
+  // out with the headers its first sending had, and passes no hook of this plugin at all.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (isDocument(reply.getHeader('content-type'), payload)) reply.headers(documentHeaders);
+    reply.headers(isDocument(reply.getHeader('content-type'), payload) ? documentHeaders : API_HEADERS);
     if ((request.staff || reply.hasHeader('set-cookie')) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
