@@ -78,6 +78,22 @@ t.test('over a socket, a hit is sent with every header the miss was sent with, i
   t.same(again.headers.slice(0, 2), ['set-cookie', 'seen=3']);
 });
 
+t.test('over 1,000 answers the least recently used goes first; a hit keeps its answer', async (t) => {
+  const c = await withCache({ generation: () => 0 });
+  t.teardown(() => c.app.close());
+  for (let i = 0; i < 1000; i++) await c.app.inject(`/list?i=${i}`);
+  t.equal(c.calls(), 1000);
+  await c.app.inject('/list?i=0');
+  t.equal(c.calls(), 1000, 'the first answer is hit');
+  await c.app.inject('/list?i=1000');
+  await c.app.inject('/list?i=0');
+  t.equal(c.calls(), 1001, 'the 1,001st answer did not push out the one just used');
+  await c.app.inject('/list?i=1');
+  t.equal(c.calls(), 1002, 'the oldest one unused since went');
+  await c.app.inject('/list?i=999');
+  t.equal(c.calls(), 1002, 'the newer ones stay');
+});
+
 t.test('only 200s are kept; a store without generations caches nothing', async (t) => {
   const c = await withCache({ generation: () => 0 });
   t.teardown(() => c.app.close());

@@ -18,27 +18,34 @@ declare module 'fastify' {
  * miss sent, in its order, as the flat list `writeHead` takes.
  */
 interface Answer {
-  stamp: string;
+  stamp: Stamp;
   body: Buffer;
   headers: string[];
+  /** Hit since the eviction sweep last passed it (a second chance: see `Answers`). */
+  used: boolean;
 }
+
+/** The generations an answer was made at: the number itself for one collection, joined for several. */
+type Stamp = number | string;
 
 const MAX_ANSWERS = 1000;
 /** Answers longer than this (a whole year `?all=true`) are computed each time rather than kept. */
 const MAX_ANSWER_BYTES = 512 * 1024;
 const MAX_BYTES = 16 * 1024 * 1024;
 
-/** Least recently used first: a Map iterates in insertion order, and a hit is re-inserted. */
+/**
+ * Answers by URL, the least recently used dropped first, approximately (the CLOCK algorithm): a hit
+ * only marks its answer used, and the sweep on an insert over the bounds moves a used answer to the
+ * back once instead of dropping it. Moving the answer to the back of the Map on every hit (a delete
+ * and a set) cost a hit about a microsecond.
+ */
 class Answers {
   private readonly map = new Map<string, Answer>();
   private bytes = 0;
 
   get(key: string): Answer | undefined {
     const a = this.map.get(key);
-    if (a) {
-      this.map.delete(key);
-      this.map.set(key, a);
-    }
+    if (a) a.used = true;
     return a;
   }
 
@@ -46,7 +53,16 @@ class Answers {
     this.drop(key);
     this.map.set(key, a);
     this.bytes += a.body.length;
-    while (this.map.size > MAX_ANSWERS || this.bytes > MAX_BYTES) this.drop(this.map.keys().next().value!);
+    while (this.map.size > MAX_ANSWERS || this.bytes > MAX_BYTES) {
+      const [oldestKey, oldest] = this.map.entries().next().value!;
+      if (oldest.used) {
+        oldest.used = false;
+        this.map.delete(oldestKey);
+        this.map.set(oldestKey, oldest);
+      } else {
+        this.drop(oldestKey);
+      }
+    }
   }
 
   private drop(key: string): void {
@@ -57,7 +73,7 @@ class Answers {
   }
 }
 
-const stamps = new WeakMap<FastifyRequest, string>();
+const stamps = new WeakMap<FastifyRequest, Stamp>();
 
 /**
  * Serialised answers of the GETs that declare `config.answerFrom`, by URL, each kept with the
@@ -74,7 +90,7 @@ export default fp(async function answerCache(app: FastifyInstance, deps: AppDeps
   if (!store.generation) return;
   const generation = store.generation.bind(store);
   const answers = new Answers();
-  const stampOf = (from: readonly string[]) => (from.length === 1 ? String(generation(from[0]!)) : from.map(generation).join('.'));
+  const stampOf = (from: readonly string[]): Stamp => (from.length === 1 ? generation(from[0]!) : from.map(generation).join('.'));
 
   // The lookup runs as the route's last onRequest hook, right after its authorisation: a hit skips
   // parsing, validation and the handler. Only answers to this URL that passed validation were kept, so
@@ -104,7 +120,7 @@ export default fp(async function answerCache(app: FastifyInstance, deps: AppDeps
     if (stamp === undefined || reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ANSWER_BYTES) return done(null, payload);
     const body = Buffer.from(payload);
     const headers = sentHeaders(reply.getHeaders(), body.length);
-    if (headers) answers.set(request.url, { stamp, body, headers });
+    if (headers) answers.set(request.url, { stamp, body, headers, used: false });
     done(null, payload);
   };
   app.addHook('onRoute', (route) => {
