@@ -111,9 +111,9 @@ export async function someIds(product: Server): Promise<{ userId: string; tableI
 const IDLE_SECONDS = 45;
 
 /**
- * RSS once the process has been left alone: V8 gives back the heap a start or a burst of reads grew
- * (its memory reducer runs once allocation has been low for a while), which a reading taken right
- * after the work does not see.
+ * RSS once the process has been left alone: after 30 s of quiet it runs one full collection
+ * (`collectWhenIdle`), which gives back the heap a start or a burst of reads grew; a reading taken
+ * right after the work does not see that.
  */
 async function idleRss(product: Server): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));

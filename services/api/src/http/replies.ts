@@ -8,7 +8,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * as it is, so no serializer is built for the reply.
  */
 export function sendJsonString(reply: FastifyReply, status: number, text: string): FastifyReply {
-  return reply.code(status).type(JSON_TYPE).send(JSON.stringify(text));
+  return sendJsonText(reply, status, JSON.stringify(text));
 }
 
 /** A JSON answer worked out once (the greeting): each request sends the same string. */

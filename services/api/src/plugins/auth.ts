@@ -54,8 +54,7 @@ export default fp(async function auth(app: FastifyInstance) {
     let claims = verified.get(token);
     if (!claims) {
       claims = Object.freeze(verifySignature(token) as Record<string, unknown>);
-      if (verified.size >= 1000) verified.delete(verified.keys().next().value!);
-      verified.set(token, claims);
+      keepAtMost(verified, token, claims);
     }
     return claims;
   };
@@ -91,8 +90,7 @@ export default fp(async function auth(app: FastifyInstance) {
     let bearer = bearers.get(header);
     if (bearer === undefined) {
       bearer = accessBearer(readCookie(request, 'accessToken'));
-      if (bearers.size >= 1000) bearers.delete(bearers.keys().next().value!);
-      bearers.set(header, bearer);
+      keepAtMost(bearers, header, bearer);
     }
     return bearer;
   };
@@ -155,4 +153,10 @@ function inTime(claims: Record<string, unknown>, at: number): boolean {
   if (claims.exp !== undefined && (typeof claims.exp !== 'number' || at > claims.exp * 1000)) return false;
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || at < claims.nbf * 1000)) return false;
   return true;
+}
+
+/** Remembers `value` under `key`, the oldest entry dropped beyond 1,000 (tokens and headers come from clients). */
+function keepAtMost<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= 1000) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }

@@ -4,6 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
+ * The API set every answer that is not a page carries; the event streams, which write their own head,
+ * put it there too.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/**
  * Security headers in two sets, as OWASP's REST Security Cheat Sheet draws the line:
  * - every answer carries the API set: nosniff, no framing (X-Frame-Options and CSP frame-ancestors),
  *   a CSP that lets a JSON body opened as a page run nothing (`default-src 'none'`) and
@@ -16,17 +27,6 @@ import fp from 'fastify-plugin';
  * `Cache-Control: no-store` goes on every answer to a signed-in request or one that sets cookies, so no
  * shared cache or back button keeps staff data.
  */
-/**
- * The API set every answer that is not a page carries; the event streams, which write their own head,
- * put it there too.
- */
-export const API_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'cross-origin-resource-policy': 'same-origin',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
-
 export default fp(async function security(app: FastifyInstance) {
   const swagger = (app as FastifyInstance & { swaggerCSP?: { script: string[]; style: string[] } }).swaggerCSP ?? { script: [], style: [] };
   // helmet's middleware is built once: @fastify/helmet builds it again on every request (parsing the
