@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Metrics } from '@comanda/metrics';
 import type { DestinationStream } from 'pino';
 import type { AppDeps } from './deps.js';
 import consistency from './plugins/consistency.js';
@@ -12,7 +13,7 @@ import { OneLinePerRequest, processLogDestination, requestLogger, secretSafeLogg
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
 import auth from './plugins/auth.js';
-import metrics from './plugins/metrics.js';
+import metricsPlugin, { answerCounter } from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
 import generalRoutes from './routes/general.js';
 import userRoutes from './routes/users.js';
@@ -48,9 +49,10 @@ export interface BuildOptions {
 /** Layers as in Fastify's demo: external plugins, then app plugins, then routes. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const stream = options.logStream ?? processLogDestination();
+  const metrics = deps.metrics ?? new Metrics({ processMetrics: false });
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
-    logController: new OneLinePerRequest(stream, deps.config.logLevel),
+    logController: new OneLinePerRequest(stream, deps.config.logLevel, answerCounter(metrics)),
     childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
@@ -76,7 +78,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(security);
   await app.register(errors);
   await app.register(consistency, deps);
-  await app.register(metrics, deps);
+  await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(auth);
   await app.register(openapi);
   await app.register(answerCache, deps);

@@ -8,7 +8,8 @@ import type { BatchedDestination } from '@comanda/runtime';
 export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
 
 /**
- * One line per request, written when it is answered (method, URL, client, status, time): Fastify's
+ * What is done when a request has been answered: it is counted (`counted`, the metrics) and logged in
+ * one line, written when it is answered (method, URL, client, status, time): Fastify's
  * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
  *
  * The line is the one pino would write for the request's logger (same fields, same order), formatted
@@ -22,7 +23,11 @@ export class OneLinePerRequest extends LogController {
   private readonly enabled: boolean;
   private readonly deferred?: BatchedDestination;
 
-  constructor(private readonly destination: DestinationStream, level: string) {
+  constructor(
+    private readonly destination: DestinationStream,
+    level: string,
+    private readonly counted: (request: FastifyRequest, reply: FastifyReply) => void = () => {},
+  ) {
     super();
     this.enabled = (pino.levels.values[level] ?? Infinity) <= pino.levels.values.info!;
     if ('writeDeferred' in destination) this.deferred = destination as BatchedDestination;
@@ -31,6 +36,7 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    this.counted(request, reply);
     if (error) return super.requestCompleted(error, request, reply);
     if (!this.enabled) return;
     const line = new RequestLine(this.prefix, Date.now(), request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);
