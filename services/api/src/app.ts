@@ -25,6 +25,7 @@ import dishRoutes from './routes/dishes.js';
 import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
+import walletPaymentRoutes from './routes/wallet-payments.js';
 import walletEventRoutes from './routes/wallet-events.js';
 import ticketRoutes from './routes/tickets.js';
 import ticketPaymentRoutes from './routes/ticket-payments.js';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(spaceRoutes);
   await app.register(tableRoutes);
   await app.register(walletRoutes);
+  await app.register(walletPaymentRoutes);
   await app.register(walletEventRoutes);
   await app.register(ticketRoutes);
   await app.register(ticketPaymentRoutes);

@@ -1,40 +1,23 @@
 import { DecodeError, NodeError, decodeBolt11, invoiceExpiresAtMs, type NodeClient } from '@comanda/lightning';
-import { STAFF_STREAM, newId, roster, walletActivity, walletLogStream, walletUnlockOpen, type WalletActivityEvent } from '@comanda/domain';
+import { STAFF_STREAM, newId, roster, walletActivity, walletLogStream, type WalletActivityEvent } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { payFromWallet, type PaymentAttempt } from '@comanda/workflows';
 import { LoginThrottle } from '../auth/throttle.js';
 import { hashSecret, verifySecret } from '../auth/pin.js';
-import { HttpError } from '../http/http-error.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
-import { NODE_UNAVAILABLE, atNode, paymentFailed } from '../wallet/node-failures.js';
-import { feesSat, incomingView, outgoingView } from '../wallet/records.js';
-import { BalanceSchema, IncomingSchema, NodeInfoSchema, OutgoingSchema, UnknownPayment } from '../wallet/schemas.js';
-import { Headers, commonErrors, withHeaders } from '../http/schemas.js';
+import { atNode, paymentFailed } from '../wallet/node-failures.js';
+import { feesSat } from '../wallet/records.js';
+import { BalanceSchema, NodeInfoSchema } from '../wallet/schemas.js';
+import { Headers, withHeaders } from '../http/schemas.js';
 import { tooManyAttempts } from './auth.js';
-import { readCookie } from '../http/cookies.js';
+import { WALLET_COOKIE, nodeOf, walletAdmin, walletErrors } from '../wallet/access.js';
 
 export const WALLET_TTL_S = 5 * 60;
-const WALLET_COOKIE = 'walletAccessToken';
 const MAX_SAT = 9_007_199_254_740; // where msat stop being exact integers
 
 const Sat = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_SAT, description });
-const Hex64 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: '32 bytes, hex' });
-const HashParams = Type.Object({ paymentHash: Hex64 });
-const ListQuery = {
-  from: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since epoch, inclusive (default 0)' })),
-  to: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since epoch, inclusive (default now)' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  all: Type.Optional(Type.Boolean({ default: false, description: 'incoming: also unpaid and expired invoices; outgoing: also failed and pending' })),
-};
-const walletErrors = {
-  401: Type.Ref('Message', { description: "{message:'Unauthorized'} without an access token; {message:'Wallet authentication required'} without a walletAccessToken of the same user" }),
-  403: Type.Ref('Message', { description: "{message:'Unauthorized API access'}: not an admin" }),
-  502: Type.Ref('Message', { description: 'the node refused our credentials, or failed' }),
-  503: Type.Ref('Message', { description: "{message:'Lightning node unavailable'}: no answer from the node" }),
-};
 const paymentErrors = {
   400: Type.Object({ message: Type.String(), reason: Type.Optional(Type.String()) }, { description: 'invalid input, invalid invoice, or the node refused: {message, reason}' }),
   402: Type.Object({ message: Type.String(), reason: Type.String() }, { description: 'insufficient funds' }),
@@ -48,7 +31,8 @@ const IDEMPOTENT = 'Accepts Idempotency-Key: a retry with the same key never pay
 
 /**
  * The wallet endpoints (seed 000, Wallet): a thin front of the restaurant's Lightning node. Admin only,
- * and unlocked for five minutes by POST /wallet/auth, except createinvoice (any member of staff).
+ * and unlocked for five minutes by POST /wallet/auth, except createinvoice (any member of staff). The
+ * payment history is in `wallet-payments.ts`.
  */
 export default async function walletRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -58,26 +42,10 @@ export default async function walletRoutes(fastify: FastifyInstance) {
   /** Pays through the wallet workflow; the node's failures become HTTP answers. */
   const pay = <A>(attempt: PaymentAttempt<A>, request: FastifyRequest) => atNode(() => payFromWallet(walletDeps, attempt, writeContext(request)));
 
-  const node = (): NodeClient => {
-    if (!app.deps.node) throw new HttpError(503, { message: NODE_UNAVAILABLE });
-    return app.deps.node;
-  };
+  const node = nodeOf(app);
   const audit = (request: FastifyRequest, event: WalletActivityEvent) =>
     app.deps.commands.handle(walletActivity, walletLogStream(event.data.userId), { type: 'recordActivity', event }, { userId: event.data.userId, correlationId: request.id });
-
-  /**
-   * The admin's access token (checked before) and a wallet token issued to the same user, from an
-   * unlock still open in the user's wallet log: locking the wallet revokes the token at once, on every
-   * replica (the handler reads only the events of that stream it has not folded yet).
-   */
-  const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
-    const claims = app.readToken(readCookie(request, WALLET_COOKIE), 'wallet');
-    if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
-    const { state } = await app.deps.commands.state(walletActivity, walletLogStream(request.staff!.id));
-    const sessionId = typeof claims.wid === 'string' ? claims.wid : undefined;
-    if (!walletUnlockOpen(state, sessionId, app.now())) throw new HttpError(401, { message: 'Wallet authentication required' });
-  };
-  const admin = [app.authorize('wallet:admin'), walletUnlocked];
+  const admin = walletAdmin(app);
 
   app.post('/wallet/auth', {
     onRequest: app.authorize('wallet:admin'),
@@ -288,41 +256,4 @@ export default async function walletRoutes(fastify: FastifyInstance) {
       answer: async (o) => ({ txId: String(o.txId), newFeerateSatByte: Number(o.newFeerateSatByte), additionalFeesSat: Number(o.additionalFeesSat) }),
     }, request);
   });
-
-  app.get('/wallet/payments/incoming', {
-    onRequest: admin,
-    schema: {
-      tags: ['wallet'], summary: 'Received payments (all=true: every invoice)',
-      description: 'status: RECEIVED (paid), PENDING (unpaid, still payable), EXPIRED (unpaid, past expiry); the last two only with all=true.',
-      querystring: Type.Object({ ...ListQuery, externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
-      response: { 200: Type.Array(IncomingSchema), 400: Type.Ref('ValidationFailed'), ...walletErrors },
-    },
-  }, async (request) => {
-    const list = await atNode(() => node().listIncoming(request.query));
-    return list.map(incomingView);
-  });
-
-  app.get('/wallet/payments/incoming/:paymentHash', {
-    onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'One incoming payment by hash', params: HashParams, response: { 200: IncomingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
-  }, async (request) => incomingView(await atNode(() => node().getIncoming(request.params.paymentHash.toLowerCase()))));
-
-  app.get('/wallet/payments/outgoing', {
-    onRequest: admin,
-    schema: {
-      tags: ['wallet'], summary: 'Sent payments (all=true: also failed and pending)',
-      description: 'Records {paymentId, kind, paymentHash, txId, amountSat, feesSat, invoice, createdAt, completedAt, status: SENT | FAILED | PENDING}.',
-      querystring: Type.Object(ListQuery), response: { 200: Type.Array(OutgoingSchema), 400: Type.Ref('ValidationFailed'), ...walletErrors },
-    },
-  }, async (request) => (await atNode(() => node().listOutgoing(request.query))).map(outgoingView));
-
-  app.get('/wallet/payments/outgoing/:paymentId', {
-    onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'One outgoing payment by id', params: Type.Object({ paymentId: Type.String({ format: 'uuid' }) }), response: { 200: OutgoingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
-  }, async (request) => outgoingView(await atNode(() => node().getOutgoing(request.params.paymentId))));
-
-  app.get('/wallet/payments/outgoingbyhash/:paymentHash', {
-    onRequest: admin,
-    schema: { tags: ['wallet'], summary: 'One outgoing payment by payment hash', params: HashParams, response: { 200: OutgoingSchema, 400: commonErrors[400], 404: UnknownPayment, ...walletErrors } },
-  }, async (request) => outgoingView(await atNode(() => node().getOutgoingByHash(request.params.paymentHash.toLowerCase()))));
 }
