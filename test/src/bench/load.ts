@@ -80,6 +80,25 @@ export const meanOf = (xs: LoadFigures[]): LoadFigures => ({
   failures: xs.reduce((s, x) => s + x.failures, 0),
 });
 
+/**
+ * The median of several runs' figures, field by field (failures are summed): on a machine whose speed
+ * swings from one 3-s round to the next, one slow or fast round does not move it as it moves a mean.
+ */
+export const medianOf = (xs: LoadFigures[]): LoadFigures => {
+  const median = (pick: (x: LoadFigures) => number) => {
+    const sorted = xs.map(pick).sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  return {
+    requestsPerSecond: median((x) => x.requestsPerSecond),
+    cpuMicros: median((x) => x.cpuMicros),
+    p50: median((x) => x.p50),
+    p99: median((x) => x.p99),
+    failures: xs.reduce((s, x) => s + x.failures, 0),
+  };
+};
+
 export interface LoadRequest {
   method?: 'GET' | 'POST';
   path: string;
