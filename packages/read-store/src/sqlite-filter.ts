@@ -41,7 +41,7 @@ function compare(field: string, op: string, value: unknown, p: unknown[]): strin
 function regex(field: string, source: string, flags: string, p: unknown[]): string {
   if (/[^i]/.test(flags)) throw new Error(`Unsupported regular expression flags in a read-model query: ${flags}`);
   p.push(source, flags);
-  // comanda_regexp is JavaScript's RegExp, registered on the connection (sqlite.ts).
+  // comanda_regexp is JavaScript's RegExp, registered on the connection (sqlite-schema.ts).
   return `(${isString(field)} AND comanda_regexp(?, ?, ${fieldValue(field)}))`;
 }
 

@@ -53,6 +53,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const metrics = deps.metrics ?? new Metrics({ processMetrics: false });
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
+    // Answers are counted by the log controller: Fastify follows a response to its end (and calls the
+    // controller) because the app has a logger, which it always has.
     logController: new OneLinePerRequest(stream, deps.config.logLevel, answerCounter(metrics)),
     childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,

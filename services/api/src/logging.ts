@@ -8,7 +8,7 @@ import type { BatchedDestination } from '@comanda/runtime';
 export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
 
 /**
- * What is done when a request has been answered: it is counted (`counted`, the metrics) and logged in
+ * What is done when a request has been answered: it is counted (`countAnswer`, the metrics) and logged in
  * one line, written when it is answered (method, URL, client, status, time): Fastify's
  * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
  *
@@ -26,7 +26,7 @@ export class OneLinePerRequest extends LogController {
   constructor(
     private readonly destination: DestinationStream,
     level: string,
-    private readonly counted: (request: FastifyRequest, reply: FastifyReply) => void = () => {},
+    private readonly countAnswer: (request: FastifyRequest, reply: FastifyReply) => void = () => {},
   ) {
     super();
     this.enabled = (pino.levels.values[level] ?? Infinity) <= pino.levels.values.info!;
@@ -36,7 +36,13 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    this.counted(request, reply);
+    // Called from the response's 'finish' listener, where a throw would end the process: a failure
+    // to count is logged, and the answer still gets its line.
+    try {
+      this.countAnswer(request, reply);
+    } catch (failure) {
+      request.log.error({ err: failure }, 'answer not counted');
+    }
     if (error) return super.requestCompleted(error, request, reply);
     if (!this.enabled) return;
     const line = new RequestLine(this.prefix, Date.now(), request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);

@@ -48,12 +48,17 @@ t.test('GET /metrics: Prometheus text behind a bearer token, counters move with 
   const duplicate = await h.app.inject({ method: 'POST', url: '/categories', headers: { cookie: admin }, payload: { name: 'tacos' } });
   t.equal(duplicate.statusCode, 409);
   for (let i = 0; i < 6; i++) await h.app.inject({ method: 'POST', url: '/auth/login', payload: { name: 'nobody', pin: '0000' } });
+  // The second GET is answered from the answer cache, past the route's handler.
+  for (let i = 0; i < 2; i++) t.equal((await h.app.inject({ method: 'GET', url: '/categories', headers: { cookie: admin } })).statusCode, 200);
+  t.equal((await h.app.inject({ method: 'GET', url: '/no-such-page' })).statusCode, 404);
 
   const after = await scrape(h.app);
   const http = (route: string, status: string) =>
     after.value('comanda_http_requests_total', { route, status }) - before.value('comanda_http_requests_total', { route, status });
   t.equal(http('/categories', '201'), 1, 'requests counted by route pattern and status');
   t.equal(http('/categories', '409'), 1);
+  t.equal(http('/categories', '200'), 2, 'a cached answer is counted like a computed one');
+  t.equal(http('unmatched', '404'), 1, 'an unknown route is counted under one label');
   // The text parser keeps only one series of a labelled histogram, so the histogram is read from the text itself.
   t.match(after.res.body, /comanda_http_request_duration_seconds_count\{method="POST",route="\/categories",status="201"\} 1\n/, 'latency histogram observed');
   t.match(after.res.body, /comanda_http_request_duration_seconds_bucket\{le="\+Inf",method="POST",route="\/categories",status="409"\} 1\n/);

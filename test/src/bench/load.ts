@@ -84,19 +84,19 @@ export const meanOf = (xs: LoadFigures[]): LoadFigures => ({
  * The median of several runs' figures, field by field (failures are summed): on a machine whose speed
  * swings from one 3-s round to the next, one slow or fast round does not move it as it moves a mean.
  */
-export const medianOf = (xs: LoadFigures[]): LoadFigures => {
-  const median = (pick: (x: LoadFigures) => number) => {
-    const sorted = xs.map(pick).sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  };
-  return {
-    requestsPerSecond: median((x) => x.requestsPerSecond),
-    cpuMicros: median((x) => x.cpuMicros),
-    p50: median((x) => x.p50),
-    p99: median((x) => x.p99),
-    failures: xs.reduce((s, x) => s + x.failures, 0),
-  };
+export const medianOf = (xs: LoadFigures[]): LoadFigures => ({
+  requestsPerSecond: median(xs.map((x) => x.requestsPerSecond)),
+  cpuMicros: median(xs.map((x) => x.cpuMicros)),
+  p50: median(xs.map((x) => x.p50)),
+  p99: median(xs.map((x) => x.p99)),
+  failures: xs.reduce((s, x) => s + x.failures, 0),
+});
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 export interface LoadRequest {

@@ -29,6 +29,7 @@ export const nodeOf = (app: FastifyInstance) => (): NodeClient => {
  * at once, on every replica (the handler reads only the events of that stream it has not folded yet).
  */
 export function walletAdmin(app: FastifyInstance) {
+  // openapi.ts finds this guard on a route by its name, to list the wallet cookie among its security.
   const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
     const claims = app.readToken(readCookie(request, WALLET_COOKIE), 'wallet');
     if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
