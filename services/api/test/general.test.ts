@@ -179,6 +179,21 @@ t.test('on the batched process destination a request\'s line is queued and forma
   (destination as unknown as { end(): void }).end();
 });
 
+t.test('an answer that cannot be counted is logged as such, and still gets its line', async (t) => {
+  const lines: string[] = [];
+  const destination = { write: (line: string) => void lines.push(line) };
+  const controller = new OneLinePerRequest(destination, 'info', () => {
+    throw new Error('registry gone');
+  });
+  const errors: unknown[][] = [];
+  const request = { id: 'req-2', method: 'GET', url: '/tables', ip: '10.0.0.9', log: { error: (...args: unknown[]) => void errors.push(args) } } as unknown as FastifyRequest;
+  t.doesNotThrow(() => controller.requestCompleted(null, request, { statusCode: 200, elapsedTime: 2 } as unknown as FastifyReply), 'nothing thrown into the response\'s finish listener');
+  t.equal(errors.length, 1);
+  t.equal(errors[0]![1], 'answer not counted');
+  t.match(errors[0]![0], { err: { message: 'registry gone' } });
+  t.match(JSON.parse(lines[0]!), { reqId: 'req-2', url: '/tables', statusCode: 200, msg: 'request completed' });
+});
+
 t.test('each answered request is one log line in pino\'s shape; none below the configured level', async (t) => {
   const { app, logs, close } = await testApp({}, {}, (app) => app.get('/test/log', async (request) => {
     request.log.warn({ detail: 1 }, 'from the route');
