@@ -14,6 +14,15 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/** The head of a server-sent event stream (kitchen screens, the cashier's payments), written by its route. */
+export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
+  ...API_HEADERS,
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
 /**
  * Security headers in two sets, as OWASP's REST Security Cheat Sheet draws the line:
  * - every answer carries the API set: nosniff, no framing (X-Frame-Options and CSP frame-ancestors),

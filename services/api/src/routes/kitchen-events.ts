@@ -3,7 +3,7 @@ import { positionKey } from '@comanda/read-store';
 import { KITCHEN_TICKETS, type KitchenTicketView, ticketForScreens } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { API_HEADERS } from '../plugins/security.js';
+import { EVENT_STREAM_HEADERS } from '../plugins/security.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 
@@ -82,7 +82,7 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     });
     if (closed) return void subscription.close();
     open.add(res);
-    res.writeHead(200, { ...API_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, EVENT_STREAM_HEADERS);
     res.write(': connected\n\n');
     const catchUp = since !== undefined
       ? await tickets.find({ station_id: q.station_id, _position: { $gt: positionKey(BigInt(since)) } }, { sort: { _position: 1 } })
