@@ -12,6 +12,7 @@ import answerCache from './plugins/answer-cache.js';
 import { OneLinePerRequest, processLogDestination, requestLogger, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
+import { sendResponsesPerTurn } from './http/responses-per-turn.js';
 import auth from './plugins/auth.js';
 import metricsPlugin, { answerCounter } from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  sendResponsesPerTurn(app.server);
 
   await app.register(external);
   await app.register(security);

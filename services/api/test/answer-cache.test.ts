@@ -110,6 +110,26 @@ t.test('only 200s are kept; a store without generations caches nothing', async (
   t.equal(shared.calls(), 2, 'a shared store (other processes write it): every request computed');
 });
 
+t.test('an answer made from no collection (the greeting) is kept however the collections change', async (t) => {
+  let generation = 0;
+  const app = Fastify();
+  await app.register(answerCache, { readStore: { generation: () => generation } } as unknown as AppDeps);
+  let calls = 0;
+  app.get('/greeting', { config: { answerFrom: [] } }, async () => `hello ${++calls}`);
+  t.teardown(() => app.close());
+  const first = await app.inject('/greeting');
+  generation++;
+  const again = await app.inject('/greeting');
+  t.equal(calls, 1, 'the route ran once');
+  t.equal(again.body, first.body);
+
+  const { app: product, close } = await testApp();
+  t.teardown(close);
+  const greetings = [await product.inject('/'), await product.inject('/')];
+  t.same(greetings.map((g) => [g.statusCode, g.body, g.headers['content-type'], g.headers['x-content-type-options']]), [0, 1].map(() => [200, '"Welcome to the Comanda POS API"', 'application/json; charset=utf-8', 'nosniff']),
+    "the product's greeting, sent and then from the cache, with the same headers");
+});
+
 t.test('a route that validates headers cannot declare answerFrom: a hit skips validation', async (t) => {
   const app = Fastify();
   t.teardown(() => app.close());

@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import t, { type Test } from 'tap';
+import { deferWrites, sendResponsesPerTurn } from '../src/http/responses-per-turn.js';
+
+const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
+  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+
+/** Everything the peer receives until it sees the end. */
+const readAll = (socket: Socket) => new Promise<string>((resolve) => {
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  socket.on('end', () => resolve(text));
+});
+
+/** A loopback connection: the server's end (accepted) and the client's. */
+async function connection(t: Test) {
+  const tcp = createTcpServer();
+  const accepted = new Promise<Socket>((resolve) => tcp.once('connection', resolve));
+  const port = await listen(tcp);
+  t.teardown(() => tcp.close());
+  const client = connect(port, '127.0.0.1');
+  return { client, socket: await accepted };
+}
+
+t.test('a deferred socket sends nothing until its calls are made, then everything in order and its end', async (t) => {
+  const { client, socket } = await connection(t);
+  const received = readAll(client);
+  let arrived = '';
+  client.on('data', (chunk: string) => (arrived += chunk));
+  const calls: Array<() => void> = [];
+  deferWrites(socket, (call) => calls.push(call));
+
+  socket.write('one,');
+  socket.write('two,');
+  socket.end('three');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.equal(arrived, '', 'nothing left before the calls are made');
+  t.equal(calls.length, 1, 'one call waits: the stream keeps the later writes behind it, as behind a slow socket');
+  // Made as the end of a turn would make them, until the stream has nothing more to hand on.
+  while (calls.length > 0) {
+    calls.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  t.equal(await received, 'one,two,three', 'every write, in order, then the end');
+});
+
+t.test('answers wait for the end of the turn that made them, then leave together', async (t) => {
+  const underlying: string[] = [];
+  const server = createServer((request, response) => {
+    response.end(`answer to ${request.url}`);
+    // Still inside the handler's turn: the answer is in the socket's hands, not yet in the kernel's.
+    underlying.push(`ended ${request.url}`);
+    setImmediate(() => underlying.push(`next turn ${request.url}`));
+  });
+  // Installed first, so the calls the deferral makes land here (the socket's own hooks).
+  server.on('connection', (socket: Socket) => {
+    const own = socket as unknown as { _writev: (chunks: unknown[], cb: () => void) => void; _write: (c: unknown, e: string, cb: () => void) => void };
+    const writev = own._writev;
+    const write = own._write;
+    own._writev = function (chunks, cb) {
+      underlying.push('writev');
+      writev.call(socket, chunks, cb);
+    };
+    own._write = function (chunk, encoding, cb) {
+      underlying.push('write');
+      write.call(socket, chunk, encoding, cb);
+    };
+  });
+  sendResponsesPerTurn(server);
+  const port = await listen(server);
+  t.teardown(() => server.close());
+
+  const res = await fetch(`http://127.0.0.1:${port}/a`);
+  t.equal(await res.text(), 'answer to /a');
+  t.equal(underlying[0], 'ended /a', 'no system write while the handler runs');
+  t.match(underlying[1], /^writev?$/, 'written at the end of the turn…');
+  t.equal(underlying.at(-1), 'next turn /a', '…before any callback of the next turn');
+});
+
+t.test('many keep-alive requests at once, a streamed answer, a large answer and a client that leaves are all served', async (t) => {
+  const large = 'x'.repeat(2 * 1024 * 1024);
+  const server = createServer((request, response) => {
+    if (request.url === '/large') return response.end(large);
+    if (request.url === '/stream') {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const tick = setInterval(() => {
+        response.write(`data: ${++n}\n\n`);
+        if (n === 3) {
+          clearInterval(tick);
+          response.end();
+        }
+      }, 5);
+      return;
+    }
+    if (request.url === '/slow') return void setTimeout(() => response.end('late'), 50);
+    response.end(`answer to ${request.url}`);
+  });
+  sendResponsesPerTurn(server);
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const base = `http://127.0.0.1:${port}`;
+
+  const texts = await Promise.all(Array.from({ length: 50 }, (_, i) => fetch(`${base}/n${i}`).then((r) => r.text())));
+  t.same(texts, Array.from({ length: 50 }, (_, i) => `answer to /n${i}`), 'each request its own answer');
+  t.equal((await (await fetch(`${base}/large`)).text()).length, large.length, 'a 2 MB answer arrives whole (the stream still applies backpressure)');
+  t.equal(await (await fetch(`${base}/stream`)).text(), 'data: 1\n\ndata: 2\n\ndata: 3\n\n', 'a streamed answer arrives event by event');
+
+  // A client that hangs up before its answer: the write fails like any write to a closed socket.
+  const client = connect(port, '127.0.0.1');
+  client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  client.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.equal(await (await fetch(`${base}/after`)).text(), 'answer to /after', 'the server goes on answering');
+});
+
+t.test('a write that throws ends its connection, not the process', async (t) => {
+  const { client, socket } = await connection(t);
+  const closed = new Promise((resolve) => client.on('close', resolve));
+  client.on('error', () => {});
+  const failure = new Error('the handle is gone');
+  (socket as unknown as { _writev: unknown })._writev = () => {
+    throw failure;
+  };
+  const calls: Array<() => void> = [];
+  deferWrites(socket, (call) => calls.push(call));
+  const destroyedWith = new Promise((resolve) => socket.on('error', resolve));
+  socket.cork();
+  socket.write('a');
+  socket.write('b');
+  socket.uncork();
+  t.doesNotThrow(() => calls.shift()!());
+  t.equal(await destroyedWith, failure, 'the socket is destroyed with the error');
+  await closed;
+  t.pass('the client sees the connection close');
+});
