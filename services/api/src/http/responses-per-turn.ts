@@ -13,8 +13,9 @@ type WriteCall = () => void;
  * the writer's system call): measured on these 2-core VMs it was 5–6 µs of a small GET's ~40 µs, and
  * the load generator slept 0.77 times per answer. Written together, the answers of one turn cost the
  * reader one wake-up (0.14 per answer) and the server's system time per GET fell from 15 to 10 µs.
- * An answer waits at most for the rest of its turn (the other requests that arrived with it), never
- * for a timer.
+ * An answer waits for the rest of its turn only, never for a timer: the callbacks of the other sockets
+ * that were ready with it (their requests) and the immediates queued before its own (a projector batch
+ * scheduled in that turn runs first, as it would have delayed the next request anyway).
  *
  * How: Node's `ServerResponse.end()` uncorks its socket completely, so corking from outside does not
  * hold; instead each connection's `_write`/`_writev` (the Writable hooks every write goes through)
