@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import t, { type Test } from 'tap';
-import { deferWrites, sendResponsesPerTurn } from '../src/http/responses-per-turn.js';
+import { ResponseTurn, deferWrites, sendResponsesPerTurn } from '../src/http/responses-per-turn.js';
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -13,6 +13,9 @@ const readAll = (socket: Socket) => new Promise<string>((resolve) => {
   socket.on('data', (chunk: string) => (text += chunk));
   socket.on('end', () => resolve(text));
 });
+
+/** A turn whose end the test makes: the waiting calls are collected, in order. */
+const heldTurn = (calls: Array<() => void>) => ({ later: (_socket: Socket, call: () => void) => void calls.push(call), now: () => {} });
 
 /** A loopback connection: the server's end (accepted) and the client's. */
 async function connection(t: Test) {
@@ -30,7 +33,7 @@ t.test('a deferred socket sends nothing until its calls are made, then everythin
   let arrived = '';
   client.on('data', (chunk: string) => (arrived += chunk));
   const calls: Array<() => void> = [];
-  deferWrites(socket, (call) => calls.push(call));
+  deferWrites(socket, heldTurn(calls));
 
   socket.write('one,');
   socket.write('two,');
@@ -122,18 +125,33 @@ t.test('a write that throws ends its connection, not the process', async (t) => 
   const closed = new Promise((resolve) => client.on('close', resolve));
   client.on('error', () => {});
   const failure = new Error('the handle is gone');
-  (socket as unknown as { _writev: unknown })._writev = () => {
+  (socket as unknown as { _writev: unknown; _write: unknown })._writev = (socket as unknown as { _write: unknown })._write = () => {
     throw failure;
   };
-  const calls: Array<() => void> = [];
-  deferWrites(socket, (call) => calls.push(call));
+  deferWrites(socket, new ResponseTurn());
   const destroyedWith = new Promise((resolve) => socket.on('error', resolve));
-  socket.cork();
   socket.write('a');
-  socket.write('b');
-  socket.uncork();
-  t.doesNotThrow(() => calls.shift()!());
-  t.equal(await destroyedWith, failure, 'the socket is destroyed with the error');
+  t.equal(await destroyedWith, failure, 'the socket is destroyed with the error, at the end of the turn');
   await closed;
   t.pass('the client sees the connection close');
+});
+
+t.test('a socket destroyed right after a write (Node\'s 400 and 408, Fastify\'s client errors) still sends it', async (t) => {
+  const { client, socket } = await connection(t);
+  const received = readAll(client);
+  client.on('error', () => {});
+  deferWrites(socket, new ResponseTurn());
+  socket.write('HTTP/1.1 408 Request Timeout\r\n\r\n');
+  socket.destroy();
+  t.equal(await received, 'HTTP/1.1 408 Request Timeout\r\n\r\n', 'the answer left before the socket closed');
+
+  const server = createServer((_request, response) => response.end('fine'));
+  sendResponsesPerTurn(server);
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const bad = connect(port, '127.0.0.1');
+  bad.on('error', () => {});
+  const answer = readAll(bad);
+  bad.write('NOT HTTP AT ALL\r\n\r\n');
+  t.match(await answer, /^HTTP\/1\.1 400 Bad Request/, "Node's own answer to a malformed request, then the socket closed");
 });

@@ -22,36 +22,69 @@ type WriteCall = () => void;
  * queue the call, and one `setImmediate` (the check phase, right after the poll phase that read the
  * requests) makes them in order. The stream's own buffering and backpressure are unchanged: while a
  * call waits its callback has not run, so later writes queue in the stream as they would behind a slow
- * socket, and the socket is ended only after they are made. A socket closed meanwhile fails the call
- * as any write to a closed socket does.
+ * socket, and the socket is ended only after they are made; a socket destroyed meanwhile makes its
+ * waiting write first (`deferWrites`).
  */
 export function sendResponsesPerTurn(server: Server): void {
-  let waiting: WriteCall[] = [];
-  const makeWaitingCalls = () => {
-    const calls = waiting;
-    waiting = [];
-    for (const call of calls) call();
-  };
-  const later = (call: WriteCall) => {
-    if (waiting.push(call) === 1) setImmediate(makeWaitingCalls);
-  };
-  server.on('connection', (socket: Socket) => deferWrites(socket, later));
+  const turn = new ResponseTurn();
+  server.on('connection', (socket: Socket) => deferWrites(socket, turn));
 }
 
-/** The socket's writes made by `later` (exported for its test). */
-export function deferWrites(socket: Socket, later: (call: WriteCall) => void): void {
-  type Writes = { _write: Socket['_write']; _writev?: Socket['_writev'] };
-  const own = socket as unknown as Writes;
+/**
+ * The writes waiting for the end of the turn, one per socket at most (a stream hands its socket the
+ * next write only once the last one has called back), made in the order they came.
+ */
+export class ResponseTurn {
+  private waiting = new Map<Socket, WriteCall>();
+  private scheduled = false;
+
+  later(socket: Socket, call: WriteCall): void {
+    const before = this.waiting.get(socket);
+    this.waiting.set(socket, before ? () => (before(), call()) : call);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.makeWaitingCalls());
+  }
+
+  /** The socket's waiting write, made now (it is being destroyed). */
+  now(socket: Socket): void {
+    const call = this.waiting.get(socket);
+    if (!call) return;
+    this.waiting.delete(socket);
+    contain(socket, call);
+  }
+
+  private makeWaitingCalls(): void {
+    this.scheduled = false;
+    const calls = this.waiting;
+    this.waiting = new Map();
+    for (const [socket, call] of calls) contain(socket, call);
+  }
+}
+
+/**
+ * The socket's writes wait for the turn's end. A socket destroyed first makes its waiting write as it
+ * is destroyed: Node's own 400/408/431 and Fastify's client-error answers are written and the socket
+ * destroyed in the same breath, and would otherwise never leave.
+ */
+export function deferWrites(socket: Socket, turn: Pick<ResponseTurn, 'later' | 'now'>): void {
+  type Hooks = { _write: Socket['_write']; _writev?: Socket['_writev']; _destroy: Socket['_destroy'] };
+  const own = socket as unknown as Hooks;
   const write = own._write;
   const writev = own._writev;
+  const destroy = own._destroy;
   own._write = function deferredWrite(chunk, encoding, callback) {
-    later(() => contain(socket, () => write.call(socket, chunk, encoding, callback)));
+    turn.later(socket, () => write.call(socket, chunk, encoding, callback));
   };
   if (writev) {
     own._writev = function deferredWritev(chunks, callback) {
-      later(() => contain(socket, () => writev.call(socket, chunks, callback)));
+      turn.later(socket, () => writev.call(socket, chunks, callback));
     };
   }
+  own._destroy = function destroyAfterWaitingWrite(error, callback) {
+    turn.now(socket);
+    destroy.call(socket, error, callback);
+  };
 }
 
 /**
