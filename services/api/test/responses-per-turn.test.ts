@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import t, { type Test } from 'tap';
-import { ResponseTurn, deferWrites, sendResponsesPerTurn } from '../src/http/responses-per-turn.js';
+import { ResponseTurn, type WaitingWrite, deferWrites, sendResponsesPerTurn } from '../src/http/responses-per-turn.js';
+import { testApp } from './harness.js';
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -15,7 +16,7 @@ const readAll = (socket: Socket) => new Promise<string>((resolve) => {
 });
 
 /** A turn whose end the test makes: the waiting calls are collected, in order. */
-const heldTurn = (calls: Array<() => void>) => ({ later: (_socket: Socket, call: () => void) => void calls.push(call), now: () => {} });
+const heldTurn = (calls: WaitingWrite[]) => ({ later: (_socket: Socket, write: WaitingWrite) => void calls.push(write), now: () => {} });
 
 /** A loopback connection: the server's end (accepted) and the client's. */
 async function connection(t: Test) {
@@ -27,12 +28,20 @@ async function connection(t: Test) {
   return { client, socket: await accepted };
 }
 
+/** A connection whose server end defers its writes to a turn of its own, and what its client receives. */
+async function deferredConnection(t: Test) {
+  const { client, socket } = await connection(t);
+  client.on('error', () => {});
+  deferWrites(socket, new ResponseTurn());
+  return { socket, received: readAll(client) };
+}
+
 t.test('a deferred socket sends nothing until its calls are made, then everything in order and its end', async (t) => {
   const { client, socket } = await connection(t);
   const received = readAll(client);
   let arrived = '';
   client.on('data', (chunk: string) => (arrived += chunk));
-  const calls: Array<() => void> = [];
+  const calls: WaitingWrite[] = [];
   deferWrites(socket, heldTurn(calls));
 
   socket.write('one,');
@@ -43,7 +52,7 @@ t.test('a deferred socket sends nothing until its calls are made, then everythin
   t.equal(calls.length, 1, 'one call waits: the stream keeps the later writes behind it, as behind a slow socket');
   // Made as the end of a turn would make them, until the stream has nothing more to hand on.
   while (calls.length > 0) {
-    calls.shift()!();
+    calls.shift()!.make();
     await new Promise((resolve) => setImmediate(resolve));
   }
   t.equal(await received, 'one,two,three', 'every write, in order, then the end');
@@ -137,10 +146,7 @@ t.test('a write that throws ends its connection, not the process', async (t) => 
 });
 
 t.test('a socket destroyed right after a write (Node\'s 400 and 408, Fastify\'s client errors) still sends it', async (t) => {
-  const { client, socket } = await connection(t);
-  const received = readAll(client);
-  client.on('error', () => {});
-  deferWrites(socket, new ResponseTurn());
+  const { socket, received } = await deferredConnection(t);
   socket.write('HTTP/1.1 408 Request Timeout\r\n\r\n');
   socket.destroy();
   t.equal(await received, 'HTTP/1.1 408 Request Timeout\r\n\r\n', 'the answer left before the socket closed');
@@ -154,4 +160,74 @@ t.test('a socket destroyed right after a write (Node\'s 400 and 408, Fastify\'s 
   const answer = readAll(bad);
   bad.write('NOT HTTP AT ALL\r\n\r\n');
   t.match(await answer, /^HTTP\/1\.1 400 Bad Request/, "Node's own answer to a malformed request, then the socket closed");
+});
+
+t.test('every write made before destroy() leaves, not only the one waiting', async (t) => {
+  const { socket, received } = await deferredConnection(t);
+  socket.write('first,');
+  socket.write('second,');
+  socket.end('third');
+  socket.destroy();
+  t.equal(await received, 'first,second,third');
+});
+
+t.test('pipelined requests on one connection are answered in the same turn', async (t) => {
+  const turnOf: number[] = [];
+  let iteration = 0;
+  let counting = true;
+  const count = () => {
+    iteration++;
+    if (counting) setImmediate(count);
+  };
+  const server = createServer((request, response) => response.end(`answer to ${request.url}`));
+  server.on('connection', (socket: Socket) => {
+    const own = socket as unknown as { _writev: (chunks: unknown[], cb: () => void) => void; _write: (c: unknown, e: string, cb: () => void) => void };
+    const writev = own._writev;
+    const write = own._write;
+    own._writev = (chunks, cb) => (turnOf.push(iteration), writev.call(socket, chunks, cb));
+    own._write = (chunk, encoding, cb) => (turnOf.push(iteration), write.call(socket, chunk, encoding, cb));
+  });
+  sendResponsesPerTurn(server);
+  const port = await listen(server);
+  t.teardown(() => server.close());
+  const client = connect(port, '127.0.0.1');
+  const received = readAll(client);
+  client.once('connect', () => {
+    count();
+    client.end(['/a', '/b', '/c'].map((url) => `GET ${url} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+  });
+  const text = await received;
+  counting = false;
+  t.match(text, /answer to \/a[\s\S]*answer to \/b[\s\S]*answer to \/c/, 'three answers, in order');
+  t.equal(turnOf.length, 3, 'one write each');
+  t.equal(new Set(turnOf).size, 1, `all three in one turn (turns ${turnOf.join(', ')})`);
+});
+
+t.test('a throw from what a write calls back goes on up; the other sockets\' writes are still made', async (t) => {
+  const one = await connection(t);
+  const two = await connection(t);
+  const received = readAll(two.client);
+  const turn = new ResponseTurn();
+  deferWrites(one.socket, turn);
+  deferWrites(two.socket, turn);
+  const boom = new Error('a finish listener failed');
+  one.socket.write('a', () => {
+    throw boom;
+  });
+  two.socket.end('still sent');
+  t.throws(() => turn.flush(), boom, 'not swallowed as a socket failure');
+  t.equal(await received, 'still sent');
+  t.notOk(one.socket.destroyed, 'the connection whose write succeeded is kept');
+  one.socket.destroy();
+});
+
+t.test("the API's server defers its connections' writes", async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const accepted = new Promise<Socket>((resolve) => app.server.once('connection', resolve));
+  const client = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+  const socket = await accepted;
+  t.equal((socket as unknown as { _write: { name: string } })._write.name, 'deferredWrite');
+  client.destroy();
 });
