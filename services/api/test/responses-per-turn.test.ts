@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import { ResponseTurn, type WaitingWrite, deferWrites, sendResponsesPerTurn } from '../src/http/responses-per-turn.js';
@@ -219,6 +221,29 @@ t.test('a throw from what a write calls back goes on up; the other sockets\' wri
   t.equal(await received, 'still sent');
   t.notOk(one.socket.destroyed, 'the connection whose write succeeded is kept');
   one.socket.destroy();
+});
+
+t.test('a made write is not kept: neither its socket nor the turn holds it once the pass is over', async (t) => {
+  // Anything of an answer still reachable from the long-lived socket or turn outlives the young
+  // collections and is copied into the old generation with all it refers to.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const { client, socket } = await connection(t);
+  const received = readAll(client);
+  const turn = new ResponseTurn();
+  deferWrites(socket, turn);
+  const sent: Array<WeakRef<object>> = [];
+  for (let i = 0; i < 3; i++) {
+    const answer = Buffer.from(`answer ${i};`);
+    sent.push(new WeakRef(answer));
+    await new Promise<void>((resolve) => socket.write(answer, () => resolve()));
+  }
+  socket.end();
+  t.equal(await received, 'answer 0;answer 1;answer 2;');
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  t.same(sent.map((ref) => ref.deref() === undefined), [true, true, true], 'every answer collected while the socket and the turn live on');
+  t.ok(socket && turn, 'both still referenced here');
 });
 
 t.test("the API's server defers its connections' writes", async (t) => {
