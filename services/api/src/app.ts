@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Metrics } from '@comanda/metrics';
@@ -9,7 +11,7 @@ import external from './plugins/external.js';
 import security from './plugins/security.js';
 import openapi from './plugins/openapi.js';
 import answerCache from './plugins/answer-cache.js';
-import { OneLinePerRequest, processLogDestination, requestLogger, secretSafeLogging } from './logging.js';
+import { OneLinePerRequest, processLogDestination, requestIds, requestLogger, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
 import { sendResponsesPerTurn } from './http/responses-per-turn.js';
@@ -52,17 +54,21 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const stream = options.logStream ?? processLogDestination();
   const metrics = deps.metrics ?? new Metrics({ processMetrics: false });
+  const completion = new OneLinePerRequest(stream, deps.config.logLevel, answerCounter(metrics));
+  const requestId = requestIds();
+  const proxies = deps.config.trustedProxies;
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
     // Answers are counted by the log controller: Fastify follows a response to its end (and calls the
     // controller) because the app has a logger, which it always has.
-    logController: new OneLinePerRequest(stream, deps.config.logLevel, answerCounter(metrics)),
+    logController: completion,
     childLoggerFactory: requestLogger,
+    genReqId: requestId,
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
     // own address and dodge (or aim) the login throttle.
-    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
+    trustProxy: proxies.length > 0 ? proxies : false,
     // Slow clients cannot hold a connection: the whole request (headers and body) within the limit,
     // idle keep-alive connections closed after 5 s.
     requestTimeout: deps.config.requestTimeoutMs,
@@ -86,7 +92,18 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(auth);
   await app.register(openapi);
-  await app.register(answerCache, deps);
+  // Cached answers mostly leave before routing; they are numbered, addressed, counted and logged as
+  // Fastify's answers are (`request.ip` is the same proxy-addr walk over the same trusted proxies).
+  const trusted = proxies.length > 0 ? proxyAddr.compile(proxies) : undefined;
+  const clientAddress = (request: IncomingMessage) => (trusted ? proxyAddr(request, trusted) : request.socket.remoteAddress);
+  await app.register(answerCache, {
+    readStore: deps.readStore,
+    beforeRouting: {
+      requestId,
+      clientAddress,
+      answered: (id, method, url, ip, route, status, elapsedMs) => completion.answered(id, method, url, ip, route, status, elapsedMs, app.log),
+    },
+  });
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(userRoutes);

@@ -7,10 +7,19 @@ import type { BatchedDestination } from '@comanda/runtime';
 // with the runtime that builds loggers.
 export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
 
+/** Counts an answer (the metrics): method, route pattern (`unmatched` for none), status, time taken in ms. */
+export type CountAnswer = (method: string, route: string, status: number, elapsedMs: number) => void;
+
+/** Whom a failure to count an answer is told to. */
+interface ErrorLog {
+  error(object: object, message: string): void;
+}
+
 /**
  * What is done when a request has been answered: it is counted (`countAnswer`, the metrics) and logged in
  * one line, written when it is answered (method, URL, client, status, time): Fastify's
  * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
+ * Answers sent before routing (answer-cache.ts) are completed here too (`answered`), with the same line.
  *
  * The line is the one pino would write for the request's logger (same fields, same order), formatted
  * here and handed straight to the destination: through pino it cost a sixth of a small GET (child
@@ -26,7 +35,7 @@ export class OneLinePerRequest extends LogController {
   constructor(
     private readonly destination: DestinationStream,
     level: string,
-    private readonly countAnswer: (request: FastifyRequest, reply: FastifyReply) => void = () => {},
+    private readonly countAnswer: CountAnswer = () => {},
   ) {
     super();
     this.enabled = (pino.levels.values[level] ?? Infinity) <= pino.levels.values.info!;
@@ -36,19 +45,41 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    // Called from the response's 'finish' listener, where a throw would end the process: a failure
-    // to count is logged, and the answer still gets its line.
-    try {
-      this.countAnswer(request, reply);
-    } catch (failure) {
-      request.log.error({ err: failure }, 'answer not counted');
+    if (error) {
+      this.count(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime, request.log);
+      return super.requestCompleted(error, request, reply);
     }
-    if (error) return super.requestCompleted(error, request, reply);
+    this.answered(request.id, request.method, request.url, request.ip, request.routeOptions.url, reply.statusCode, reply.elapsedTime, request.log);
+  }
+
+  /** A request answered: counted under its route pattern (none: `unmatched`), and its line. */
+  answered(id: string, method: string, url: string, ip: string | undefined, route: string | undefined, status: number, elapsedMs: number, log: ErrorLog): void {
+    this.count(method, route, status, elapsedMs, log);
     if (!this.enabled) return;
-    const line = new RequestLine(this.prefix, Date.now(), request.id, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime);
-    if (this.deferred) this.deferred.writeDeferred(line, 200 + request.url.length);
+    const line = new RequestLine(this.prefix, Date.now(), id, method, url, ip, status, elapsedMs);
+    if (this.deferred) this.deferred.writeDeferred(line, 200 + url.length);
     else this.destination.write(line.toString());
   }
+
+  // Called from the response's 'finish' listener, where a throw would end the process: a failure to
+  // count is logged, and the answer still gets its line.
+  private count(method: string, route: string | undefined, status: number, elapsedMs: number, log: ErrorLog): void {
+    try {
+      this.countAnswer(method, route ?? 'unmatched', status, elapsedMs);
+    } catch (failure) {
+      log.error({ err: failure }, 'answer not counted');
+    }
+  }
+}
+
+/**
+ * Request ids as Fastify's default makes them (`req-1`, `req-2`… in base 36, wrapping at the largest
+ * small integer), given to Fastify as its `genReqId` and used by the answers sent before routing, so
+ * both kinds of answer number their requests in one sequence.
+ */
+export function requestIds(): () => string {
+  let next = 0;
+  return () => `req-${(next = (next + 1) & 0x7fffffff).toString(36)}`;
 }
 
 /** A request's line, its fields taken when it was answered. */
@@ -59,14 +90,16 @@ class RequestLine {
     private readonly id: string,
     private readonly method: string,
     private readonly url: string,
-    private readonly ip: string,
+    private readonly ip: string | undefined,
     private readonly status: number,
     private readonly elapsedMs: number,
   ) {}
 
+  // A client whose connection is already gone has no address: the field is left out, as pino would.
   toString(): string {
+    const client = this.ip === undefined ? '' : `"remoteAddress":${JSON.stringify(this.ip)},`;
     return `{"level":30,"time":${this.time}${this.prefix}${JSON.stringify(this.id)},"method":${JSON.stringify(this.method)},"url":${JSON.stringify(this.url)},` +
-      `"remoteAddress":${JSON.stringify(this.ip)},"statusCode":${this.status},"responseTime":${Math.round(this.elapsedMs * 1000) / 1000},"msg":"request completed"}\n`;
+      `${client}"statusCode":${this.status},"responseTime":${Math.round(this.elapsedMs * 1000) / 1000},"msg":"request completed"}\n`;
   }
 }
 

@@ -169,7 +169,7 @@ t.test('on the batched process destination a request\'s line is queued and forma
   const destination = batchedDestination(file);
   await new Promise((r) => setTimeout(r, 50));
   const controller = new OneLinePerRequest(destination, 'info');
-  const request = { id: 'req-1', method: 'GET', url: '/orders?x="y"', ip: '10.0.0.8' } as unknown as FastifyRequest;
+  const request = { id: 'req-1', method: 'GET', url: '/orders?x="y"', ip: '10.0.0.8', routeOptions: { url: '/orders' } } as unknown as FastifyRequest;
   controller.requestCompleted(null, request, { statusCode: 204, elapsedTime: 1.23456 } as unknown as FastifyReply);
   t.equal(readFileSync(file, 'utf8'), '', 'queued, not written');
   destination.flushSync?.();
@@ -186,7 +186,7 @@ t.test('an answer that cannot be counted is logged as such, and still gets its l
     throw new Error('registry gone');
   });
   const errors: unknown[][] = [];
-  const request = { id: 'req-2', method: 'GET', url: '/tables', ip: '10.0.0.9', log: { error: (...args: unknown[]) => void errors.push(args) } } as unknown as FastifyRequest;
+  const request = { id: 'req-2', method: 'GET', url: '/tables', ip: '10.0.0.9', routeOptions: { url: '/tables' }, log: { error: (...args: unknown[]) => void errors.push(args) } } as unknown as FastifyRequest;
   t.doesNotThrow(() => controller.requestCompleted(null, request, { statusCode: 200, elapsedTime: 2 } as unknown as FastifyReply), 'nothing thrown into the response\'s finish listener');
   t.equal(errors.length, 1);
   t.equal(errors[0]![1], 'answer not counted');

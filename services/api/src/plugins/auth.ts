@@ -4,7 +4,6 @@ import { type DomainError, type Permission, type Role, type Roster, type Session
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
-import { readCookie } from '../http/cookies.js';
 
 export interface StaffIdentity {
   id: string;
@@ -27,6 +26,12 @@ declare module 'fastify' {
      * the body is parsed and validated, so an anonymous caller learns nothing about the input rules.
      */
     authorize(permission: Permission): onRequestHookHandler;
+    /**
+     * Whether a request carrying this Cookie header would pass `authorize(permission)` now, without
+     * waiting for anything (false when it would be refused, or when a session or the roster must be
+     * read first: `authorize` decides those).
+     */
+    admitsNow(cookieHeader: string | undefined, permission: Permission): boolean;
     signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
@@ -84,12 +89,11 @@ export default fp(async function auth(app: FastifyInstance) {
   // signature (a Map keyed by the 200-character token) and naming the session's stream cost a
   // signed-in request about a microsecond. The token's time limits are checked on every request.
   const bearers = new Map<string, Bearer | null>();
-  const bearerOf = (request: FastifyRequest): Bearer | null => {
-    const header = request.headers.cookie;
+  const bearerOf = (header: string | undefined): Bearer | null => {
     if (header === undefined) return null;
     let bearer = bearers.get(header);
     if (bearer === undefined) {
-      bearer = accessBearer(readCookie(request, 'accessToken'));
+      bearer = accessBearer(app.parseCookie(header).accessToken);
       keepAtMost(bearers, header, bearer);
     }
     return bearer;
@@ -110,32 +114,45 @@ export default fp(async function auth(app: FastifyInstance) {
     reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request) });
   });
 
+  const { commands } = app.deps;
+  // Revocation bites at once: the session must still be open and the user still on the roster, and
+  // the role is the roster's, not the token's (a demoted manager loses the rights now, not when the
+  // token expires).
+  const memberOf = (bearer: Bearer, open: Session, staff: Roster): Roster['members'][string] | undefined => {
+    const member = staff.members[bearer.sub];
+    return !open.sessionId || open.revoked || open.userId !== bearer.sub ? undefined : member;
+  };
+
   app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
-    const { commands } = app.deps;
-    // Revocation bites at once: the session must still be open and the user still on the roster,
-    // and the role is the roster's, not the token's (a demoted manager loses the rights now, not
-    // when the token expires).
-    const admit = (request: FastifyRequest, sid: string, sub: string, open: Session, staff: Roster): DomainError | undefined => {
-      const member = staff.members[sub];
-      if (!open.sessionId || open.revoked || open.userId !== sub || !member) return unauthorized();
-      request.staff = { id: member.id, role: member.role, sessionId: sid };
+    const admit = (request: FastifyRequest, bearer: Bearer, open: Session, staff: Roster): DomainError | undefined => {
+      const member = memberOf(bearer, open, staff);
+      if (!member) return unauthorized();
+      request.staff = { id: member.id, role: member.role, sessionId: bearer.sid };
       return may(member.role, permission) ? undefined : forbidden();
     };
     // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
     return Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-      const bearer = bearerOf(request);
+      const bearer = bearerOf(request.headers.cookie);
       if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
-      const { sub, sid, stream } = bearer;
       // Both folds are cached: when the store can tell nothing was written to either since, the check
       // runs without a wait (almost every request); otherwise it reads only the events not yet seen.
-      const open = commands.currentState(session, stream);
+      const open = commands.currentState(session, bearer.stream);
       const staff = commands.currentState(roster, STAFF_STREAM);
-      if (open && staff) return done(admit(request, sid, sub, open.state, staff.state));
-      Promise.all([commands.state(session, stream), commands.state(roster, STAFF_STREAM)]).then(
-        ([o, r]) => done(admit(request, sid, sub, o.state, r.state)),
+      if (open && staff) return done(admit(request, bearer, open.state, staff.state));
+      Promise.all([commands.state(session, bearer.stream), commands.state(roster, STAFF_STREAM)]).then(
+        ([o, r]) => done(admit(request, bearer, o.state, r.state)),
         (error: Error) => done(error),
       );
     }, { permission });
+  });
+
+  app.decorate('admitsNow', (cookieHeader: string | undefined, permission: Permission): boolean => {
+    const bearer = bearerOf(cookieHeader);
+    if (!bearer || !inTime(bearer.claims, now())) return false;
+    const open = commands.currentState(session, bearer.stream);
+    const staff = commands.currentState(roster, STAFF_STREAM);
+    const member = open && staff ? memberOf(bearer, open.state, staff.state) : undefined;
+    return member !== undefined && may(member.role, permission);
   });
 });
 

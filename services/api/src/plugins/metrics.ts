@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metrics } from '@comanda/metrics';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { CountAnswer } from '../logging.js';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -23,13 +24,12 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * Called by the request's completion (`OneLinePerRequest`), where its log line is written, not from an
  * onResponse hook: a route with no onResponse hook ends without Fastify's hook runner (2–4 µs of user
  * CPU a request). Like the hook before it, it sees what a route or the not-found handler answered (a
- * cached answer included), not the 400 Fastify sends itself for a URL it cannot decode, nor the 503 of
- * a server that is closing, nor a request its client abandoned.
+ * cached answer included, sent through Fastify or before routing), not the 400 Fastify sends itself
+ * for a URL it cannot decode, nor the 503 of a server that is closing, nor a request its client
+ * abandoned.
  */
-export const answerCounter = (metrics: Metrics) => (request: FastifyRequest, reply: FastifyReply): void => {
-  const route = request.routeOptions.url ?? 'unmatched';
-  const status = reply.statusCode;
-  metrics.answers.record(request.method, route, status, reply.elapsedTime / 1000);
+export const answerCounter = (metrics: Metrics): CountAnswer => (method, route, status, elapsedMs) => {
+  metrics.answers.record(method, route, status, elapsedMs / 1000);
   const login = LOGINS[route];
   if (login && status === 401) metrics.loginFailures.inc({ endpoint: login });
   if (login && status === 429) metrics.loginThrottled.inc({ endpoint: login });
