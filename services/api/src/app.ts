@@ -101,7 +101,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     beforeRouting: {
       requestId,
       clientAddress,
-      answered: (id, method, url, ip, route, status, elapsedMs) => completion.answered(id, method, url, ip, route, status, elapsedMs, app.log),
+      answered: (id, method, url, ip, route, status, elapsedMs) => completion.answered(id, method, url, ip, route, status, elapsedMs, app.log, true),
     },
   });
   await app.register(generalRoutes);

@@ -19,7 +19,7 @@ interface ErrorLog {
  * What is done when a request has been answered: it is counted (`countAnswer`, the metrics) and logged in
  * one line, written when it is answered (method, URL, client, status, time): Fastify's
  * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
- * Answers sent before routing (answer-cache.ts) are completed here too (`answered`), with the same line.
+ * Answers sent before routing (answers-before-routing.ts) are completed here too (`answered`), with the same line.
  *
  * The line is the one pino would write for the request's logger (same fields, same order), formatted
  * here and handed straight to the destination: through pino it cost a sixth of a small GET (child
@@ -52,9 +52,13 @@ export class OneLinePerRequest extends LogController {
     this.answered(request.id, request.method, request.url, request.ip, request.routeOptions.url, reply.statusCode, reply.elapsedTime, request.log);
   }
 
-  /** A request answered: counted under its route pattern (none: `unmatched`), and its line. */
-  answered(id: string, method: string, url: string, ip: string | undefined, route: string | undefined, status: number, elapsedMs: number, log: ErrorLog): void {
-    this.count(method, route, status, elapsedMs, log);
+  /**
+   * A request answered: counted under its route pattern (none: `unmatched`), and its line. `log` tells
+   * of a failure to count: the request's own logger, or for an answer sent before routing (which has
+   * none) the app's, the request's id then put in the line.
+   */
+  answered(id: string, method: string, url: string, ip: string | undefined, route: string | undefined, status: number, elapsedMs: number, log: ErrorLog, logHasNoId = false): void {
+    this.count(method, route, status, elapsedMs, log, logHasNoId ? id : undefined);
     if (!this.enabled) return;
     const line = new RequestLine(this.prefix, Date.now(), id, method, url, ip, status, elapsedMs);
     if (this.deferred) this.deferred.writeDeferred(line, 200 + url.length);
@@ -63,11 +67,11 @@ export class OneLinePerRequest extends LogController {
 
   // Called from the response's 'finish' listener, where a throw would end the process: a failure to
   // count is logged, and the answer still gets its line.
-  private count(method: string, route: string | undefined, status: number, elapsedMs: number, log: ErrorLog): void {
+  private count(method: string, route: string | undefined, status: number, elapsedMs: number, log: ErrorLog, reqId?: string): void {
     try {
       this.countAnswer(method, route ?? 'unmatched', status, elapsedMs);
     } catch (failure) {
-      log.error({ err: failure }, 'answer not counted');
+      log.error(reqId === undefined ? { err: failure } : { err: failure, reqId }, 'answer not counted');
     }
   }
 }

@@ -41,27 +41,36 @@ function recorder() {
  * permission (as `authorize` makes them; admitted when the cookie says `ok`) and one with a hook of its
  * own; an application-wide onRequest hook counts what reaches Fastify.
  */
-async function withCache(admitsNow: (cookie: string | undefined) => boolean) {
+async function withCache(admitsNow: (cookie: string | undefined) => boolean, preClose?: (base: string) => Promise<void>) {
   let generation = 0;
   let calls = 0;
   let routed = 0;
   const { completion, answered } = recorder();
   const app = Fastify();
-  app.decorate('admitsNow', (cookie: string | undefined) => admitsNow(cookie));
+  const guard = Object.assign((request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (request.headers.cookie !== 'ok') return void reply.code(401).send({ message: 'Unauthorized' });
+    done();
+  }, { permission: 'menu:read' });
+  // Known by identity, as the auth plugin knows the hooks `authorize` made; the look-alike is not one.
+  const lookAlike = Object.assign((_request: FastifyRequest, _reply: FastifyReply, done: () => void) => done(), { permission: 'menu:read' });
+  app.decorate('permissionOf', (hook: unknown) => (hook === guard ? 'menu:read' : undefined));
+  app.decorate('admitsNow', (cookie: string | undefined, permission: string) => permission === 'menu:read' && admitsNow(cookie));
   await app.register(answerCache, { readStore: { generation: () => generation }, beforeRouting: completion });
   app.addHook('onRequest', (_request, _reply, done) => {
     routed++;
     done();
   });
-  const guard = Object.assign((request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.headers.cookie !== 'ok') return void reply.code(401).send({ message: 'Unauthorized' });
-    done();
-  }, { permission: 'menu:read' });
   const ownHook = (_request: FastifyRequest, _reply: FastifyReply, done: () => void) => done();
   const handler = async (_request: FastifyRequest, reply: FastifyReply) => reply.header('x-total-count', ++calls).send({ calls });
-  app.get('/open', { config: { answerFrom: ['things'] } }, handler);
-  app.get('/guarded', { config: { answerFrom: ['things'] }, onRequest: guard }, handler);
-  app.get('/hooked', { config: { answerFrom: ['things'] }, onRequest: ownHook }, handler);
+  const config = { answerFrom: ['things'] };
+  app.get('/open', { config }, handler);
+  app.get('/guarded', { config, onRequest: guard }, handler);
+  app.get('/hooked', { config, onRequest: ownHook }, handler);
+  app.get('/guarded-and-hooked', { config, onRequest: [guard, ownHook] }, handler);
+  app.get('/look-alike', { config, onRequest: lookAlike }, handler);
+  app.get('/followed', { config, onResponse: (_request, _reply, done) => done() }, handler);
+  // preClose hooks run in order, after the cache's own and before the server stops listening.
+  if (preClose) app.addHook('preClose', () => preClose(base));
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, base, answered, calls: () => calls, routed: () => routed, write: () => generation++ };
 }
@@ -102,10 +111,25 @@ t.test('a guarded answer leaves early only for a request admitted now; the rest 
   };
   const thrown = await send(c.base, '/guarded', { cookie: 'ok' });
   t.same([thrown.status, c.calls(), c.routed()], [200, 1, 3], 'a check that throws: Fastify decides it (here the guard admits, the lookup hits)');
-  await send(c.base, '/hooked');
-  await send(c.base, '/hooked');
-  t.same([c.calls(), c.routed()], [2, 5], 'a route with a hook of its own: every request through Fastify, hits included');
+  admit = (cookie) => cookie === 'ok';
+  for (const [path, what] of [['/hooked', 'a hook of its own'], ['/guarded-and-hooked', 'the guard and another hook'], ['/look-alike', 'a hook that only looks like the guard'], ['/followed', 'an onResponse hook']] as const) {
+    const [calls, routed] = [c.calls(), c.routed()];
+    for (let i = 0; i < 2; i++) t.equal((await send(c.base, path, { cookie: 'ok' })).status, 200);
+    t.same([c.calls() - calls, c.routed() - routed], [1, 2], `a route with ${what}: every request through Fastify, hits included`);
+  }
   t.equal(c.answered.length, 1);
+});
+
+t.test('once the app is closing, a cached answer goes to Fastify, which answers 503', async (t) => {
+  let during: Got | undefined;
+  const c = await withCache(() => true, async (base) => {
+    during = await send(base, '/open');
+  });
+  await send(c.base, '/open');
+  t.equal((await send(c.base, '/open')).status, 200);
+  await c.app.close();
+  t.equal(during?.status, 503);
+  t.equal(c.answered.length, 1, 'only the hit before the close left early');
 });
 
 t.test('while the app closes, and for the requests it does not send, the server\'s own listener answers', async (t) => {
@@ -162,20 +186,35 @@ t.test('in the API: early answers keep every check, their line and their count',
   t.same([(await send(base, sales, { cookie: admin })).status, (await send(base, sales, { cookie: admin })).status], [200, 200]);
   t.equal((await send(base, sales, { cookie: waiter })).status, 403, 'not even once an admin has the answer cached');
 
+  // A demotion and an expiry bite at once, with the answer cached and the folds current.
+  const manager = await h.as('manager');
+  t.same([(await send(base, sales, { cookie: manager })).status, (await send(base, sales, { cookie: manager })).status], [200, 200]);
+  const managerId = (await h.app.inject({ method: 'GET', url: '/auth/me', headers: { cookie: manager } })).json().id as string;
+  t.equal((await h.app.inject({ method: 'PUT', url: `/users/${managerId}`, headers: { cookie: admin }, payload: { role: 'waiter' } })).statusCode, 200);
+  t.equal((await send(base, sales, { cookie: manager })).status, 403, 'demoted: the roster\'s role, at once');
+  t.same([(await send(base, sales, { cookie: admin })).status, (await send(base, sales, { cookie: admin })).status], [200, 200]);
+  h.clock.now += 61_000;
+  t.equal((await send(base, sales, { cookie: admin })).status, 401, 'an expired access token is refused');
+  h.clock.now -= 61_000;
+
+  const forwarded = await send(base, '/', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+  t.equal(forwarded.status, 200);
+
   const logout = await h.app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: admin } });
   t.equal(logout.statusCode, 200, logout.body);
   t.equal((await send(base, '/dishes', { cookie: admin })).status, 401, 'a revoked session is refused at once, the answer cached or not');
 
   const lines = h.logs.filter((l) => l.includes('request completed')).map((l) => JSON.parse(l) as Record<string, unknown>);
   const greetingLines = lines.filter((l) => l.url === '/');
-  t.equal(greetingLines.length, 2, 'one line per request, early or not');
+  t.equal(greetingLines.length, 3, 'one line per request, early or not');
+  t.equal(greetingLines[2]!.remoteAddress, '127.0.0.1', 'no proxy trusted: the socket\'s address, whatever X-Forwarded-For says');
   t.same(Object.keys(greetingLines[1]!), Object.keys(greetingLines[0]!), 'the same line');
   t.match(greetingLines[1], { level: 30, method: 'GET', url: '/', remoteAddress: '127.0.0.1', statusCode: 200, msg: 'request completed' });
   const ids = lines.map((l) => l.reqId);
   t.equal(new Set(ids).size, ids.length, 'request ids from one sequence: never the same twice');
 
   const scraped = await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
-  t.match(scraped.body, /comanda_http_requests_total\{method="GET",route="\/",status="200"\} 2\n/, 'counted under its route, early or not');
+  t.match(scraped.body, /comanda_http_requests_total\{method="GET",route="\/",status="200"\} 3\n/, 'counted under its route, early or not');
   t.match(scraped.body, /comanda_http_requests_total\{method="GET",route="\/dishes",status="200"\} 2\n/);
 });
 
@@ -187,4 +226,25 @@ t.test('behind a trusted proxy, an early answer is logged with the client the pr
   await send(base, '/', { headers: { 'x-forwarded-for': '203.0.113.7' } });
   const clients = h.logs.filter((l) => l.includes('request completed')).map((l) => (JSON.parse(l) as { remoteAddress: string }).remoteAddress);
   t.same(clients, ['203.0.113.9', '203.0.113.9', '203.0.113.7']);
+});
+
+t.test('in the API, every cached route passes no hook but its guard and the lookup, so early answers skip none', async (t) => {
+  const h = await testApp();
+  t.teardown(h.close);
+  // The routes as Fastify runs them: their own hooks and those their plugins add around them.
+  const lines = h.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
+  const routes: Array<{ route: string; hooks: Record<string, string[]> }> = [];
+  for (const line of lines) {
+    const hook = /• \((\w+)\) (\[.*\])$/.exec(line);
+    if (hook) routes.at(-1)!.hooks[hook[1]!] = JSON.parse(hook[2]!) as string[];
+    else if (/\(([A-Z, ]+)\)$/.test(line)) routes.push({ route: line.trim(), hooks: {} });
+  }
+  const cached = routes.filter((r) => r.hooks.onSend?.includes('keepAnswer()'));
+  t.ok(cached.length >= 15, `${cached.length} cached routes found`);
+  for (const { route, hooks } of cached) {
+    t.ok([['answerFromCache()'], ['authorized()', 'answerFromCache()']].some((allowed) => JSON.stringify(allowed) === JSON.stringify(hooks.onRequest)), `${route}: onRequest ${JSON.stringify(hooks.onRequest)}`);
+    t.same(Object.keys(hooks).filter((name) => ['onResponse', 'onTimeout', 'onRequestAbort'].includes(name)), [], `${route}: nothing follows the request`);
+  }
+  t.equal(h.app.permissionOf(h.app.authorize('sales:read')), 'sales:read', 'a hook authorize made is known');
+  t.equal(h.app.permissionOf(Object.assign(() => {}, { permission: 'sales:read' })), undefined, 'a look-alike is not');
 });

@@ -192,6 +192,10 @@ t.test('an answer that cannot be counted is logged as such, and still gets its l
   t.equal(errors[0]![1], 'answer not counted');
   t.match(errors[0]![0], { err: { message: 'registry gone' } });
   t.match(JSON.parse(lines[0]!), { reqId: 'req-2', url: '/tables', statusCode: 200, msg: 'request completed' });
+  // An answer sent before routing has no logger of its own: the app's is told, the request's id put in.
+  controller.answered('req-3', 'GET', '/', '10.0.0.9', '/', 200, 0.5, { error: (...args: unknown[]) => void errors.push(args) }, true);
+  t.match(errors[1], [{ err: { message: 'registry gone' }, reqId: 'req-3' }, 'answer not counted']);
+  t.match(JSON.parse(lines[1]!), { reqId: 'req-3', url: '/', statusCode: 200, msg: 'request completed' });
 });
 
 t.test('each answered request is one log line in pino\'s shape; none below the configured level', async (t) => {

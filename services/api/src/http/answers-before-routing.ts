@@ -16,7 +16,10 @@ export interface CachedAnswers {
 
 /** How a request answered before routing is numbered, addressed and completed like Fastify's. */
 export interface Completion {
-  /** The next request id, from the sequence Fastify's requests take theirs from (`genReqId`). */
+  /**
+   * The next request id, from the sequence Fastify's requests take theirs from (`genReqId`; the API
+   * sets no `requestIdHeader`, which these answers would not read).
+   */
   requestId(): string;
   /** The client's address as Fastify's `request.ip` gives it (the same proxies trusted). */
   clientAddress(request: IncomingMessage): string | undefined;
@@ -39,20 +42,24 @@ type RequestListener = (this: Server, request: IncomingMessage, response: Server
  * Why: for a cached answer Fastify's own work (routing, its request and reply objects, the child
  * logger, the hook runner, two listeners per response) was most of what the product spent beyond the
  * bytes: `GET /` took ~30 µs of CPU against ~26 µs this way (bare Fastify ~23 µs) on the 2-core VM.
- * Nothing a cached answer went through is skipped: the route's only hook is the authorisation done
- * here; it is counted under its route and logged in the same line, with its own request id, once its
- * bytes are handed to the kernel ('finish'), as Fastify completes its answers. The app has no
- * application-wide onRequest hook; one added later would not run for these answers (architecture.md).
+ * A cached answer through Fastify passed only the route's authorisation, which is done here (routes
+ * with other hooks are left to Fastify: answer-cache.ts); it is counted under its route and logged in
+ * the same line, with its own request id and its time from arrival, once its bytes are handed to the
+ * kernel ('finish'), as Fastify completes its answers (Fastify also logs a response that fails with
+ * 'error', which a response this small, written whole, does not get). The app has no application-wide
+ * onRequest hook; one added later would not run for these answers (architecture.md).
  */
 export function answerBeforeRouting(server: Server, cache: CachedAnswers, completion: Completion): void {
   const routed = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
 
   const sentNow = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (request.method !== 'GET') return false;
+    const started = performance.now();
     const url = request.url!;
     let hit;
     try {
-      if (request.method !== 'GET' || cache.closing()) return false;
+      if (cache.closing()) return false;
       hit = cache.answers.get(url);
       if (hit === undefined) return false;
       const { beforeRouting, from } = hit.route;
@@ -62,12 +69,11 @@ export function answerBeforeRouting(server: Server, cache: CachedAnswers, comple
       // A check that throws is Fastify's to answer (its error handler, its log): nothing is sent yet.
       return false;
     }
-    const started = performance.now();
     const id = completion.requestId();
     const route = hit.route.url;
+    response.once('finish', () => completion.answered(id, 'GET', url, completion.clientAddress(request), route, 200, performance.now() - started));
     response.writeHead(200, hit.headers);
     response.end(hit.body);
-    response.once('finish', () => completion.answered(id, 'GET', url, completion.clientAddress(request), route, 200, performance.now() - started));
     return true;
   };
 

@@ -1,6 +1,5 @@
-import type { Permission } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerBeforeRouting, type Completion } from '../http/answers-before-routing.js';
 import { Answers, type CachedRoute, MAX_ANSWER_BYTES, type Stamp, sentHeaders } from '../http/answers.js';
@@ -23,7 +22,6 @@ export interface AnswerCacheOptions {
 
 const stamps = new WeakMap<FastifyRequest, Stamp>();
 
-type Hook = ((...args: never[]) => unknown) & { permission?: Permission };
 
 /**
  * Serialised answers of the GETs that declare `config.answerFrom`, by URL, each kept with the
@@ -82,15 +80,26 @@ export default fp(async function answerCache(app: FastifyInstance, options: Answ
     // A hit skips validation, which is sound only while the URL alone decides it.
     if (route.schema?.headers) throw new Error(`${route.url} validates headers, so its answer may not be cached by URL (answerFrom)`);
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    // Before routing, only the authorisation can be done (or none be needed).
-    const guard = (own as Hook[])[0]?.permission;
-    const cached: CachedRoute = { url: route.url, from, beforeRouting: own.length === 0 ? null : own.length === 1 && typeof guard === 'string' ? guard : undefined };
+    const cached: CachedRoute = { url: route.url, from, beforeRouting: beforeRoutingOf(own, route) };
     route.onRequest = [...own, lookup(cached)];
     const sends = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
     route.onSend = [...sends, keep(cached)];
   });
 
+  // Who may be sent a route's answers before routing: only the authorisation can be done there, so a
+  // route with any other hook of its own that a hit passes through (onRequest; onResponse, onTimeout
+  // and onRequestAbort, which follow a request Fastify routed) is left to Fastify. Hooks a plugin adds
+  // around its routes are not seen here: the test over the whole API checks that none exist.
+  function beforeRoutingOf(own: readonly unknown[], route: RouteOptions): CachedRoute['beforeRouting'] {
+    if (route.onResponse !== undefined || route.onTimeout !== undefined || route.onRequestAbort !== undefined) return undefined;
+    if (own.length === 0) return null;
+    return own.length === 1 && app.hasDecorator('permissionOf') ? app.permissionOf(own[0]) : undefined;
+  }
+
   if (options.beforeRouting) {
+    // Fastify marks itself closing a few steps of its close queue before this hook runs: in between,
+    // a request on a kept-alive connection may still be sent a cached 200 (a correct answer; the
+    // connection is closed with the server's idle ones) instead of Fastify's 503.
     let closing = false;
     app.addHook('preClose', (done) => {
       closing = true;

@@ -32,6 +32,8 @@ declare module 'fastify' {
      * read first: `authorize` decides those).
      */
     admitsNow(cookieHeader: string | undefined, permission: Permission): boolean;
+    /** The permission an `authorize` hook demands; undefined for any other function. */
+    permissionOf(hook: unknown): Permission | undefined;
     signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
@@ -123,6 +125,11 @@ export default fp(async function auth(app: FastifyInstance) {
     return !open.sessionId || open.revoked || open.userId !== bearer.sub ? undefined : member;
   };
 
+  // The hooks `authorize` made, known by identity: a function that merely carries a `permission`
+  // property is not one, so nothing can stand in for the real check (answers before routing rely on it).
+  const guards = new WeakMap<object, Permission>();
+  app.decorate('permissionOf', (hook: unknown) => (typeof hook === 'function' ? guards.get(hook) : undefined));
+
   app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
     const admit = (request: FastifyRequest, bearer: Bearer, open: Session, staff: Roster): DomainError | undefined => {
       const member = memberOf(bearer, open, staff);
@@ -131,7 +138,7 @@ export default fp(async function auth(app: FastifyInstance) {
       return may(member.role, permission) ? undefined : forbidden();
     };
     // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
-    return Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+    const hook = Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
       const bearer = bearerOf(request.headers.cookie);
       if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
       // Both folds are cached: when the store can tell nothing was written to either since, the check
@@ -144,6 +151,8 @@ export default fp(async function auth(app: FastifyInstance) {
         (error: Error) => done(error),
       );
     }, { permission });
+    guards.set(hook, permission);
+    return hook;
   });
 
   app.decorate('admitsNow', (cookieHeader: string | undefined, permission: Permission): boolean => {
