@@ -2,6 +2,6 @@ export { createRuntime, lightningNode, type Follower, type LightningNode, type P
 export { SubscriptionRunner, type BatchScope, type RunnerState, type SubscriptionOptions } from './subscription-runner.js';
 export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './checkpoints.js';
 export { DueQueue } from './due-queue.js';
-export { collectWhenIdle, fullCollection, type IdleCollectorOptions } from './idle-collector.js';
+export { collectOnceStarted, collectWhenIdle, fullCollection, type IdleCollectorOptions, type StartCollectorOptions } from './idle-collector.js';
 export { checkHealth, healthRoutes, type HealthCheck, type HealthReport } from './health.js';
 export { type BatchedDestination, type DeferredLine, REDACT, SECRET_FIELDS, batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';

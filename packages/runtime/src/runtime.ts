@@ -10,7 +10,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { type CheckpointStore, FileCheckpoint, readStoreCheckpoint } from './checkpoints.js';
 import { type HealthCheck, healthRoutes } from './health.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
-import { collectWhenIdle } from './idle-collector.js';
+import { collectOnceStarted, collectWhenIdle } from './idle-collector.js';
 
 /** The restaurant's Lightning node: how to reach it, and a client for it. */
 export interface LightningNode {
@@ -182,9 +182,16 @@ async function start(
     cleanups.push(async () => clearInterval(watchdog));
   }
 
-  // A quiet process gives back the memory its last burst of work grew (see collectWhenIdle).
+  // A quiet process gives back the memory its last burst of work grew (see collectWhenIdle); the
+  // start-up's garbage goes as soon as every follower of the log is live (see collectOnceStarted).
   const stopCollecting = collectWhenIdle({ collected: (ms) => logger.debug({ ms: Math.round(ms) }, 'quiet: heap collected') });
-  cleanups.push(async () => stopCollecting());
+  const stopAfterStart = collectOnceStarted(() => [...followers.values()].every((f) => f.state === 'live'), {
+    collected: (ms) => logger.debug({ ms: Math.round(ms) }, 'started: heap collected'),
+  });
+  cleanups.push(async () => {
+    stopCollecting();
+    stopAfterStart();
+  });
 
   let url: string | undefined;
   if (options.listen ?? true) {

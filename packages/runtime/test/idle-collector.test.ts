@@ -1,5 +1,5 @@
 import t from 'tap';
-import { collectWhenIdle, fullCollection } from '../src/index.js';
+import { collectOnceStarted, collectWhenIdle, fullCollection } from '../src/index.js';
 
 const CHECK_MS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,4 +63,25 @@ t.test('the full collection is V8\'s own, callable without --expose-gc', async (
   gc();
   t.equal(garbage, null);
   t.ok(process.memoryUsage().heapUsed < before, 'the heap shrank: the garbage was collected');
+});
+
+t.test('the start-up\'s garbage is collected once, as soon as the start-up is done, and never again', async (t) => {
+  let started = false;
+  let collections = 0;
+  const times: number[] = [];
+  const stop = collectOnceStarted(() => started, { checkEveryMs: CHECK_MS, collect: () => void collections++, collected: (ms) => void times.push(ms) });
+  t.teardown(stop);
+  await sleep(CHECK_MS * 4);
+  t.equal(collections, 0, 'not while the start-up works');
+  started = true;
+  await until(() => collections > 0);
+  t.equal(collections, 1);
+  t.equal(times.length, 1, 'its time is told');
+  await sleep(CHECK_MS * 6);
+  t.equal(collections, 1, 'once only');
+
+  const never = collectOnceStarted(() => true, { checkEveryMs: CHECK_MS, collect: () => void collections++ });
+  never();
+  await sleep(CHECK_MS * 4);
+  t.equal(collections, 1, 'stopped before the start-up was done: no collection');
 });
