@@ -22,7 +22,6 @@ export interface AnswerCacheOptions {
 
 const stamps = new WeakMap<FastifyRequest, Stamp>();
 
-
 /**
  * Serialised answers of the GETs that declare `config.answerFrom`, by URL, each kept with the
  * generations of its collections read before the route ran: a later request for the same URL is

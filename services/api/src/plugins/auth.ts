@@ -120,9 +120,17 @@ export default fp(async function auth(app: FastifyInstance) {
   // Revocation bites at once: the session must still be open and the user still on the roster, and
   // the role is the roster's, not the token's (a demoted manager loses the rights now, not when the
   // token expires).
-  const memberOf = (bearer: Bearer, open: Session, staff: Roster): Roster['members'][string] | undefined => {
+  const memberOf = (bearer: Bearer, open: Session, staff: Roster): Member | undefined => {
     const member = staff.members[bearer.sub];
     return !open.sessionId || open.revoked || open.userId !== bearer.sub ? undefined : member;
+  };
+  // The bearer's member from the folds in memory (undefined: refused), or 'read' when the store has
+  // been written since and a fold must be read first. Both folds are cached, so almost every request
+  // is decided here without a wait.
+  const memberNow = (bearer: Bearer): Member | undefined | 'read' => {
+    const open = commands.currentState(session, bearer.stream);
+    const staff = commands.currentState(roster, STAFF_STREAM);
+    return open && staff ? memberOf(bearer, open.state, staff.state) : 'read';
   };
 
   // The hooks `authorize` made, known by identity: a function that merely carries a `permission`
@@ -131,8 +139,7 @@ export default fp(async function auth(app: FastifyInstance) {
   app.decorate('permissionOf', (hook: unknown) => (typeof hook === 'function' ? guards.get(hook) : undefined));
 
   app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
-    const admit = (request: FastifyRequest, bearer: Bearer, open: Session, staff: Roster): DomainError | undefined => {
-      const member = memberOf(bearer, open, staff);
+    const admit = (request: FastifyRequest, bearer: Bearer, member: Member | undefined): DomainError | undefined => {
       if (!member) return unauthorized();
       request.staff = { id: member.id, role: member.role, sessionId: bearer.sid };
       return may(member.role, permission) ? undefined : forbidden();
@@ -141,13 +148,11 @@ export default fp(async function auth(app: FastifyInstance) {
     const hook = Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
       const bearer = bearerOf(request.headers.cookie);
       if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
-      // Both folds are cached: when the store can tell nothing was written to either since, the check
-      // runs without a wait (almost every request); otherwise it reads only the events not yet seen.
-      const open = commands.currentState(session, bearer.stream);
-      const staff = commands.currentState(roster, STAFF_STREAM);
-      if (open && staff) return done(admit(request, bearer, open.state, staff.state));
+      const member = memberNow(bearer);
+      if (member !== 'read') return done(admit(request, bearer, member));
+      // Something was written since: read only the events not yet seen.
       Promise.all([commands.state(session, bearer.stream), commands.state(roster, STAFF_STREAM)]).then(
-        ([o, r]) => done(admit(request, bearer, o.state, r.state)),
+        ([o, r]) => done(admit(request, bearer, memberOf(bearer, o.state, r.state))),
         (error: Error) => done(error),
       );
     }, { permission });
@@ -158,12 +163,13 @@ export default fp(async function auth(app: FastifyInstance) {
   app.decorate('admitsNow', (cookieHeader: string | undefined, permission: Permission): boolean => {
     const bearer = bearerOf(cookieHeader);
     if (!bearer || !inTime(bearer.claims, now())) return false;
-    const open = commands.currentState(session, bearer.stream);
-    const staff = commands.currentState(roster, STAFF_STREAM);
-    const member = open && staff ? memberOf(bearer, open.state, staff.state) : undefined;
-    return member !== undefined && may(member.role, permission);
+    const member = memberNow(bearer);
+    return member !== 'read' && member !== undefined && may(member.role, permission);
   });
 });
+
+/** A member of staff as the roster holds them. */
+type Member = Roster['members'][string];
 
 /** An access token's verified claims, as a Cookie header carried it. */
 interface Bearer {
