@@ -3,5 +3,6 @@ export { SubscriptionRunner, type BatchScope, type RunnerState, type Subscriptio
 export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './checkpoints.js';
 export { DueQueue } from './due-queue.js';
 export { collectOnceStarted, collectWhenIdle, fullCollection, type IdleCollectorOptions, type StartCollectorOptions } from './idle-collector.js';
+export { keepNextTickShape, keptNextTickEntry } from './next-tick-shape.js';
 export { checkHealth, healthRoutes, type HealthCheck, type HealthReport } from './health.js';
 export { type BatchedDestination, type DeferredLine, REDACT, SECRET_FIELDS, batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';

@@ -11,6 +11,7 @@ import { type CheckpointStore, FileCheckpoint, readStoreCheckpoint } from './che
 import { type HealthCheck, healthRoutes } from './health.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
 import { collectOnceStarted, collectWhenIdle } from './idle-collector.js';
+import { keepNextTickShape } from './next-tick-shape.js';
 
 /** The restaurant's Lightning node: how to reach it, and a client for it. */
 export interface LightningNode {
@@ -98,6 +99,8 @@ export interface RunningRuntime {
  * api, projector, wallet bridge) is this function with a different list of parts.
  */
 export async function createRuntime(config: Config, parts: Part[], given: RuntimeOptions = {}): Promise<RunningRuntime> {
+  // Before anything of the process's own: no full collection can then leave `process.nextTick` slow.
+  keepNextTickShape();
   // Every logger of the process writes to one destination: standard output in batches, off the request path.
   const options: RuntimeOptions = { ...given, logStream: given.logStream ?? processLogDestination() };
   const logger = pino({ level: config.logLevel, ...secretSafeLogging }, options.logStream);
