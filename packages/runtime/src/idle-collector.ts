@@ -27,17 +27,18 @@ let exposedGc: (() => void) | undefined;
  * collection made while none is queued would otherwise cost every later entry ~0.2 µs.
  */
 export function fullCollection(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (typeof existing === 'function') exposedGc ??= existing;
-  if (exposedGc === undefined) {
-    setFlagsFromString('--expose-gc');
-    exposedGc = runInNewContext('gc') as () => void;
-  }
-  const gc = exposedGc;
+  const gc = (exposedGc ??= exposeGc());
   return () => {
     keepNextTickShape();
     gc();
   };
+}
+
+function exposeGc(): () => void {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (typeof existing === 'function') return existing;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }
 
 const cpuNow = () => {
