@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import t from 'tap';
-import { batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from '../src/index.js';
+import { BATCH_CHARS, batchedDestination, processLogDestination, redactDeep, secretSafeLogging } from '../src/index.js';
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 const until = async (ok: () => boolean) => {
@@ -42,11 +42,14 @@ t.test('a deferred line is formatted when its batch is written, in its place amo
   destination.flushSync?.();
   t.equal(formatted, 1, 'formatted once, with its batch');
   t.same(lines(file).map((l) => l.n), [1, 2, 3]);
-  for (let i = 0; i < 200; i++) destination.writeDeferred({ toString: () => `{"n":${4 + i},"filler":"${'x'.repeat(100)}"}\n` }, 120);
-  await until(() => lines(file).length >= 150);
-  t.ok(lines(file).length >= 150, 'their approximate length fills a batch, which is handed on without waiting for the timer');
+  // Enough lines to fill a batch by their approximate length, and then some.
+  const count = Math.ceil(BATCH_CHARS / 120) + 50;
+  let handedOn = 0;
+  for (let i = 0; i < count; i++) destination.writeDeferred({ toString: () => (handedOn++, `{"n":${4 + i},"filler":"${'x'.repeat(100)}"}\n`) }, 120);
+  t.equal(handedOn, Math.ceil(BATCH_CHARS / 120), 'a full batch is formatted and handed on at once, without waiting for the timer; the rest wait');
+  await until(() => lines(file).length >= 3 + handedOn);
   destination.flushSync?.();
-  t.same(lines(file).map((l) => l.n), [...Array(203).keys()].map((i) => i + 1));
+  t.same(lines(file).map((l) => l.n), [...Array(3 + count).keys()].map((i) => i + 1));
   (destination as unknown as { end(): void }).end();
 });
 

@@ -179,6 +179,20 @@ t.test('on the batched process destination a request\'s line is queued and forma
   (destination as unknown as { end(): void }).end();
 });
 
+t.test('a request\'s line writes every field as JSON.stringify would, escapes included', async (t) => {
+  const lines: string[] = [];
+  const controller = new OneLinePerRequest({ write: (line: string) => void lines.push(line) }, 'info');
+  const log = { error: () => {} };
+  const odd = ['/', '/orders?x="y"', '/a\\b', '/tab\there', '/nul\u0000\u001f\u007f', '/caf\u00e9/\u2028/\ud83c\udf7d', '/lone\ud800', ''];
+  for (const [i, url] of odd.entries()) controller.answered(`req-${i}`, 'GET', url, i % 2 ? '::ffff:10.0.0.8' : undefined, '/', 200, 0.5, log);
+  for (const [i, url] of odd.entries()) {
+    const raw = lines[i]!;
+    t.ok(raw.includes(`"url":${JSON.stringify(url)},`), `url ${i} as JSON.stringify writes it`);
+    t.equal((JSON.parse(raw) as { url: string }).url, url);
+    t.equal(raw.includes('"remoteAddress":"::ffff:10.0.0.8",'), i % 2 === 1);
+  }
+});
+
 t.test('an answer that cannot be counted is logged as such, and still gets its line', async (t) => {
   const lines: string[] = [];
   const destination = { write: (line: string) => void lines.push(line) };

@@ -37,8 +37,15 @@ async function startBare(dir: string, answers: Answer[], name: string): Promise<
  */
 export interface Comparison { url: string; bytes: number; connections: number; product: LoadFigures; bare: LoadFigures; ratio: number; cpuRatio: number }
 
-/** Alternating rounds of each comparison (`BENCH_ROUNDS`, default 3): the figures are their medians. */
-const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)) || 1);
+/**
+ * Alternating rounds of each comparison (`BENCH_ROUNDS`, default 7) of `BENCH_ROUND_SECONDS` each
+ * (default 1.5): the figures are their medians. Short rounds, many of them: this machine's speed
+ * swings by up to 2× within seconds (bare Fastify alone took 24–56 µs of CPU per `GET /` from one
+ * round to the next), and a pair of rounds run back to back is what sees the same machine. With 3
+ * pairs of 3-s rounds one slow phase moved a ratio by a tenth between two runs of the same build.
+ */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 7)) || 1);
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 1.5);
 
 /**
  * Each path loaded on the product and on the bare server in turn (product, bare, product, bare…),
@@ -62,8 +69,8 @@ export async function compare(product: Server, bare: Server, answers: Answer[], 
       const b: LoadFigures[] = [];
       for (let r = 0; r < rounds; r++) {
         const cookie = await login(product.url);
-        p.push(await load(product, [{ path: answer.url }], connections, { cookie }));
-        b.push(await load(bare, [{ path: answer.url }], connections, { cookie }));
+        p.push(await load(product, [{ path: answer.url }], connections, { cookie }, ROUND_SECONDS));
+        b.push(await load(bare, [{ path: answer.url }], connections, { cookie }, ROUND_SECONDS));
       }
       out.push({
         url: answer.url, bytes: Buffer.byteLength(answer.body), connections, product: medianOf(p), bare: medianOf(b),
