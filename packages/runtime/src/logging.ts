@@ -60,7 +60,7 @@ let stdout: BatchedDestination | undefined;
  * Lines are handed on once this many characters are waiting, or after `FLUSH_EVERY_MS`. Each batch
  * is one write on libuv's thread pool, and each such write cost the process ~70 µs of CPU on these
  * VMs (a pool thread woken, the write, the main thread woken with its result), far more than the
- * bytes: with 16 kB batches (~70 request lines) that was ~1 µs of a small GET's ~30 µs. At 64 kB a
+ * bytes: with 16 kB batches (~80 request lines) that was ~1 µs of a small GET's ~30 µs. At 64 kB a
  * busy API writes 4 times less often; a quiet one still writes every 100 ms.
  */
 export const BATCH_CHARS = 64 * 1024;
@@ -87,7 +87,9 @@ export interface BatchedDestination extends DestinationStream {
  * collected here and joined once per batch: sonic-boom's own buffering costs ~4 µs a line, a twentieth
  * of a small GET, against ~0.5 µs for a push. Pino flushes asynchronous destinations synchronously when
  * the process exits (also on an uncaught error), and that flush takes the waiting lines first, so a
- * crash or a stop loses no line. `dest` is a file descriptor or a path.
+ * crash or a stop loses no line. The one exception is a batch whose write is under way on libuv's
+ * pool at that moment: the pool finishes it, but a reader may see it after the lines flushed with the
+ * exit. `dest` is a file descriptor or a path.
  */
 export function batchedDestination(dest: number | string): BatchedDestination {
   const destination = pino.destination({ dest, sync: false }) as ReturnType<typeof pino.destination> & BatchedDestination;

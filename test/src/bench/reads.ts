@@ -45,7 +45,7 @@ export interface Comparison { url: string; bytes: number; connections: number; p
  * pairs of 3-s rounds one slow phase moved a ratio by a tenth between two runs of the same build.
  */
 const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 7)) || 1);
-const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 1.5);
+const ROUND_SECONDS = Math.max(0.5, Number(process.env.BENCH_ROUND_SECONDS ?? 1.5) || 1.5);
 
 /**
  * Each path loaded on the product and on the bare server in turn (product, bare, product, bare…),
