@@ -126,13 +126,14 @@ const quoted = (s: string) => (NEEDS_NO_ESCAPE.test(s) ? `"${s}"` : JSON.stringi
  */
 export function milliseconds(ms: number): string {
   const micros = Math.round(ms * 1000);
-  if (!(micros >= 0 && micros < 0x7fffffff)) return `${Math.round(ms * 1000) / 1000}`;
+  if (!(micros >= 0 && micros < 0x7fffffff)) return `${micros / 1000}`;
   const whole = Math.floor(micros / 1000);
-  const fraction = micros - whole * 1000;
+  let fraction = micros - whole * 1000;
   if (fraction === 0) return `${whole}`;
-  const digits = fraction < 10 ? `00${fraction}` : fraction < 100 ? `0${fraction}` : `${fraction}`;
   // Trailing zeros dropped: 1.230 is 1.23, 1.200 is 1.2.
-  return `${whole}.${digits.charCodeAt(2) !== 48 ? digits : digits.charCodeAt(1) !== 48 ? digits.slice(0, 2) : digits.slice(0, 1)}`;
+  let places = 3;
+  for (; fraction % 10 === 0; places--) fraction /= 10;
+  return `${whole}.${`${fraction}`.padStart(places, '0')}`;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;

@@ -2,12 +2,12 @@ import t from 'tap';
 import { OneLinePerRequest, milliseconds } from '../src/logging.js';
 
 // What pino writes for a response time: the double rounded to whole microseconds, printed by V8.
-const asPino = (ms: number) => JSON.stringify(Math.round(ms * 1000) / 1000);
+const asPino = (ms: number) => `${Math.round(ms * 1000) / 1000}`;
 
 t.test('a response time is written as pino writes it, from integers', async (t) => {
   const edges = [0, -0, 0.0004, 0.0005, 0.0015, 0.001, 0.01, 0.1, 0.12, 0.123, 1, 1.2, 1.23, 1.2345, 9.9995, 10, 99.0001, 999.9996,
     30_000.5, 2_147_483.646, 2_147_483.6475, 1e7, 1e12, -1, Number.NaN, Number.POSITIVE_INFINITY];
-  for (const ms of edges) t.equal(milliseconds(ms), asPino(ms) === 'null' ? `${Math.round(ms * 1000) / 1000}` : asPino(ms), `${ms}`);
+  for (const ms of edges) t.equal(milliseconds(ms), asPino(ms), `${ms}`);
   // Many values, seeded so a failure names one that can be tried again.
   let seed = 7;
   const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
