@@ -1,11 +1,12 @@
-import { hostname } from 'node:os';
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type LogFn } from 'pino';
 import type { BatchedDestination } from '@comanda/runtime';
+import { RequestLine, processFields } from './request-line.js';
 
 // Every process logs through the same secret-safe options and one batched destination; they live
 // with the runtime that builds loggers.
 export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
+export { milliseconds } from './request-line.js';
 
 /** Counts an answer (the metrics): method, route pattern (`unmatched` for none), status, time taken in ms. */
 export type CountAnswer = (method: string, route: string, status: number, elapsedMs: number) => void;
@@ -21,16 +22,15 @@ interface ErrorLog {
  * default is two lines at `info` (incoming, completed). Errors and everything else as Fastify logs them.
  * Answers sent before routing (answers-before-routing.ts) are completed here too (`answered`), with the same line.
  *
- * The line is the one pino would write for the request's logger (same fields, same order), formatted
- * here and handed straight to the destination: through pino it cost a sixth of a small GET (child
- * bindings, the secret-redaction pass, the serialiser). Its fields are the request line only, never a
- * header or body, so there is nothing in it to redact. On the process's batched destination the
- * request keeps only the fields, and the line is formatted with its batch (`writeDeferred`).
+ * The line is the one pino would write for the request's logger (request-line.ts), made here and
+ * handed straight to the destination: through pino it cost a sixth of a small GET (child bindings,
+ * the secret-redaction pass, the serialiser). On the process's batched destination its bytes are
+ * written straight into the batch (`writeEncoded`); another destination is given it as a string.
  */
 export class OneLinePerRequest extends LogController {
-  private readonly prefix = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":`;
+  private readonly prefix = processFields();
   private readonly enabled: boolean;
-  private readonly deferred?: BatchedDestination;
+  private readonly batched?: BatchedDestination;
 
   constructor(
     private readonly destination: DestinationStream,
@@ -39,7 +39,7 @@ export class OneLinePerRequest extends LogController {
   ) {
     super();
     this.enabled = (pino.levels.values[level] ?? Infinity) <= pino.levels.values.info!;
-    if ('writeDeferred' in destination) this.deferred = destination as BatchedDestination;
+    if ('writeEncoded' in destination) this.batched = destination as BatchedDestination;
   }
 
   override incomingRequest(): void {}
@@ -61,7 +61,7 @@ export class OneLinePerRequest extends LogController {
     this.count(method, route, status, elapsedMs, log, logHasNoId ? id : undefined);
     if (!this.enabled) return;
     const line = new RequestLine(this.prefix, Date.now(), id, method, url, ip, status, elapsedMs);
-    if (this.deferred) this.deferred.writeDeferred(line, 200 + url.length);
+    if (this.batched) this.batched.writeEncoded(line);
     else this.destination.write(line.toString());
   }
 
@@ -84,56 +84,6 @@ export class OneLinePerRequest extends LogController {
 export function requestIds(): () => string {
   let next = 0;
   return () => `req-${(next = (next + 1) & 0x7fffffff).toString(36)}`;
-}
-
-/** A request's line, its fields taken when it was answered. */
-class RequestLine {
-  constructor(
-    private readonly prefix: string,
-    private readonly time: number,
-    private readonly id: string,
-    private readonly method: string,
-    private readonly url: string,
-    private readonly ip: string | undefined,
-    private readonly status: number,
-    private readonly elapsedMs: number,
-  ) {}
-
-  // A client whose connection is already gone has no address: the field is left out, as pino would.
-  // The id (`requestIds`) and the method (one of the parser's method tokens) never need an escape.
-  toString(): string {
-    const client = this.ip === undefined ? '' : `"remoteAddress":${quoted(this.ip)},`;
-    return `{"level":30,"time":${this.time}${this.prefix}"${this.id}","method":"${this.method}","url":${quoted(this.url)},` +
-      `${client}"statusCode":${this.status},"responseTime":${milliseconds(this.elapsedMs)},"msg":"request completed"}\n`;
-  }
-}
-
-/** Printable ASCII but `"` and `\`: a string of these is its own JSON between quotes. */
-const NEEDS_NO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-/**
- * A string as JSON.stringify writes it. Addresses and nearly every URL need no escape, and quoting
- * them here skips a call into V8's serialiser for each: formatting a line took ~0.28 µs instead of
- * ~0.40 (a micro-benchmark of batches of 80 lines).
- */
-const quoted = (s: string) => (NEEDS_NO_ESCAPE.test(s) ? `"${s}"` : JSON.stringify(s));
-
-/**
- * `Math.round(ms * 1000) / 1000` as JSON writes it (pino's responseTime: whole microseconds, no
- * trailing zeros), made from integers: printing the double takes V8's shortest-round-trip conversion,
- * ~90 ns against ~40 (a micro-benchmark of 100,000 times). Beyond a small integer's range (never a
- * real request) the double is printed as it was.
- */
-export function milliseconds(ms: number): string {
-  const micros = Math.round(ms * 1000);
-  if (!(micros >= 0 && micros < 0x7fffffff)) return `${micros / 1000}`;
-  const whole = Math.floor(micros / 1000);
-  let fraction = micros - whole * 1000;
-  if (fraction === 0) return `${whole}`;
-  // Trailing zeros dropped: 1.230 is 1.23, 1.200 is 1.2.
-  let places = 3;
-  for (; fraction % 10 === 0; places--) fraction /= 10;
-  return `${whole}.${`${fraction}`.padStart(places, '0')}`;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;

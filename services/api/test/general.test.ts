@@ -164,14 +164,14 @@ t.test('secrets in headers and bodies never reach the log', async (t) => {
   }
 });
 
-t.test('on the batched process destination a request\'s line is queued and formatted with its batch, the same line', async (t) => {
+t.test('on the batched process destination a request\'s line is written into the batch as bytes, the same line', async (t) => {
   const file = join(mkdtempSync(join(tmpdir(), 'comanda-request-line-')), 'out.log');
   const destination = batchedDestination(file);
   await new Promise((r) => setTimeout(r, 50));
   const controller = new OneLinePerRequest(destination, 'info');
   const request = { id: 'req-1', method: 'GET', url: '/orders?x="y"', ip: '10.0.0.8', routeOptions: { url: '/orders' } } as unknown as FastifyRequest;
   controller.requestCompleted(null, request, { statusCode: 204, elapsedTime: 1.23456 } as unknown as FastifyReply);
-  t.equal(readFileSync(file, 'utf8'), '', 'queued, not written');
+  t.equal(readFileSync(file, 'utf8'), '', 'in the batch, not yet written');
   destination.flushSync?.();
   const line = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   t.same(Object.keys(line), ['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'remoteAddress', 'statusCode', 'responseTime', 'msg']);
