@@ -6,7 +6,6 @@ import { RequestLine, processFields } from './request-line.js';
 // Every process logs through the same secret-safe options and one batched destination; they live
 // with the runtime that builds loggers.
 export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
-export { milliseconds } from './request-line.js';
 
 /** Counts an answer (the metrics): method, route pattern (`unmatched` for none), status, time taken in ms. */
 export type CountAnswer = (method: string, route: string, status: number, elapsedMs: number) => void;

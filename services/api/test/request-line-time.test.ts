@@ -1,5 +1,6 @@
 import t from 'tap';
-import { OneLinePerRequest, milliseconds } from '../src/logging.js';
+import { OneLinePerRequest } from '../src/logging.js';
+import { milliseconds } from '../src/request-line.js';
 
 // What pino writes for a response time: the double rounded to whole microseconds, printed by V8.
 const asPino = (ms: number) => `${Math.round(ms * 1000) / 1000}`;
