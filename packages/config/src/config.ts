@@ -43,6 +43,11 @@ export interface Config {
   backupKeep: number;
   /** Addresses (IPs or CIDR ranges) of reverse proxies whose X-Forwarded-For is believed; none by default. */
   trustedProxies: string[];
+  /**
+   * Origins (`https://pos.example.com`) of front-ends served elsewhere that may call the API from a
+   * browser: they get CORS with credentials, and their state-changing requests are not refused.
+   */
+  allowedOrigins: string[];
   /** SIGTERM: requests in flight get this long, then the process exits anyway. */
   shutdownTimeoutMs: number;
   /** A request (headers and body) must arrive within this long, or it is answered 408 and closed. */
@@ -168,6 +173,25 @@ function proxies(env: Env): string[] {
   return list;
 }
 
+/** A comma-separated list of web origins, each scheme://host[:port] and nothing more. */
+function origins(env: Env): string[] {
+  const raw = text(env, 'COMANDA_ALLOWED_ORIGINS');
+  if (raw === null) return [];
+  return raw.split(',').map((o) => o.trim()).filter(Boolean).map((entry) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      // reported below
+    }
+    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.endsWith('/');
+    if (!url || !/^https?:$/.test(url.protocol) || !bare) {
+      throw new ConfigError('COMANDA_ALLOWED_ORIGINS', `must be a comma-separated list of origins such as https://pos.example.com, scheme, host and port only (got "${entry}")`);
+    }
+    return url.origin;
+  });
+}
+
 /** `USD=97000.00,MXN=1750000.00`: fiat per BTC, each a positive decimal, each currency one we know. */
 function fixedRates(env: Env): Record<string, string> {
   const raw = text(env, 'COMANDA_RATES');
@@ -260,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     restaurantName: restaurantName(env),
     ...operations(env),
     trustedProxies: proxies(env),
+    allowedOrigins: origins(env),
     shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     ...checkout(env),

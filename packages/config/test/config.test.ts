@@ -14,6 +14,8 @@ t.test('defaults match the design table', async (t) => {
   t.ok(c.dataDir.endsWith('/data'));
   t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
   t.same(loadConfig({ COMANDA_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1' }).trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
+  t.same(loadConfig({ COMANDA_ALLOWED_ORIGINS: 'https://Tablets.example.com, http://localhost:5173' }).allowedOrigins, ['https://tablets.example.com', 'http://localhost:5173']);
+  t.same(loadConfig({}).allowedOrigins, []);
 });
 
 t.test('values are read and validated, each error names its variable', async (t) => {
@@ -33,6 +35,9 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ COMANDA_TRUSTED_PROXIES: '10.0.0.1, proxy.local' }, 'COMANDA_TRUSTED_PROXIES'],
     [{ COMANDA_TRUSTED_PROXIES: '10.0.0.0/33' }, 'COMANDA_TRUSTED_PROXIES'],
+    [{ COMANDA_ALLOWED_ORIGINS: 'https://pos.example.com/app' }, 'COMANDA_ALLOWED_ORIGINS'],
+    [{ COMANDA_ALLOWED_ORIGINS: 'pos.example.com' }, 'COMANDA_ALLOWED_ORIGINS'],
+    [{ COMANDA_ALLOWED_ORIGINS: 'ftp://pos.example.com' }, 'COMANDA_ALLOWED_ORIGINS'],
     [{ COMANDA_SHUTDOWN_TIMEOUT_MS: 'soon' }, 'COMANDA_SHUTDOWN_TIMEOUT_MS'],
     [{ COMANDA_REQUEST_TIMEOUT_MS: '5' }, 'COMANDA_REQUEST_TIMEOUT_MS'],
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],

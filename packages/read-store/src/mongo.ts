@@ -1,7 +1,11 @@
 import { MongoClient, type Db } from 'mongodb';
+import { type Admission, type AttemptCounter, type AttemptRule, admit, refund } from './attempts.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 const CHECKPOINTS = '_checkpoints';
+const ATTEMPTS = '_attempts';
+
+type StoredCounter = AttemptCounter & { _id: string };
 
 /** Read models in MongoDB through the official driver; every projector and API replica shares them. */
 export class MongoReadStore implements ReadStore {
@@ -55,6 +59,40 @@ export class MongoReadStore implements ReadStore {
     await this.db
       .collection<{ _id: string; position: string }>(CHECKPOINTS)
       .replaceOne({ _id: name }, { position: position.toString() }, { upsert: true });
+  }
+
+  /**
+   * Compare-and-set on the key's counter: an update that finds the counter changed (or an insert that
+   * finds it created) since it was read decides again. Each step that lands is atomic.
+   */
+  async admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
+    return this.compareAndSet(key, (counter) => admit(counter, rule, now));
+  }
+
+  async settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
+    if (how === 'forget') await this.db.collection<StoredCounter>(ATTEMPTS).deleteOne({ _id: key });
+    else await this.compareAndSet(key, (counter) => ({ admission: undefined, next: refund(counter, rule) }));
+  }
+
+  private async compareAndSet<R>(key: string, step: (counter: AttemptCounter | null) => { admission: R; next: AttemptCounter | null }): Promise<R> {
+    const c = this.db.collection<StoredCounter>(ATTEMPTS);
+    for (;;) {
+      const stored = await c.findOne({ _id: key });
+      const counter = stored ? { count: stored.count, windowStart: stored.windowStart, lockedUntil: stored.lockedUntil } : null;
+      const { admission, next } = step(counter);
+      if (!next || (counter && next.count === counter.count && next.windowStart === counter.windowStart && next.lockedUntil === counter.lockedUntil)) return admission;
+      if (!counter) {
+        try {
+          await c.insertOne({ _id: key, ...next });
+          return admission;
+        } catch (error) {
+          if ((error as { code?: number }).code === 11000) continue;
+          throw error;
+        }
+      }
+      const r = await c.updateOne({ _id: key, ...counter }, { $set: next });
+      if (r.modifiedCount === 1) return admission;
+    }
   }
 
   async drop(name: string): Promise<void> {

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import { inTransaction, openPool } from '@comanda/postgres';
 import type pg from 'pg';
+import { ATTEMPTS_TABLE, type Admission, type AttemptRule, POSTGRES_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
 import { SqlParams, orderBy, textField, where } from './postgres-filter.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 const SCHEMA_LOCK = 7_236_611_003;
 const PREFIX = 'rm_';
 const CHECKPOINTS = 'comanda_checkpoints';
+
+const CORE_TABLES = [`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`, attemptsDdl('bigint')];
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -24,7 +27,7 @@ class Schema {
   private readonly checkpoints: Promise<void>;
 
   constructor(private readonly pool: pg.Pool) {
-    this.checkpoints = this.ddl([`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`]);
+    this.checkpoints = this.ddl(CORE_TABLES);
     this.checkpoints.catch(() => undefined);
   }
 
@@ -59,7 +62,7 @@ class Schema {
   }
 
   async checkpointTable(): Promise<void> {
-    await this.checkpoints.catch(() => this.ddl([`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`]));
+    await this.checkpoints.catch(() => this.ddl(CORE_TABLES));
   }
 }
 
@@ -144,6 +147,21 @@ export class PostgresReadStore implements ReadStore {
       `INSERT INTO ${CHECKPOINTS} (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
       [name, position.toString()],
     );
+  }
+
+  /** One upsert: PostgreSQL's row lock on the key orders attempts from every replica. */
+  async admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
+    await this.schema.checkpointTable();
+    const r = await this.db.query<{ attempts: string }>(admitSql(ATTEMPTS_TABLE, POSTGRES_DIALECT), admitParams(key, rule, now));
+    if (r.rows[0]) return { admitted: true, count: Number(r.rows[0].attempts) };
+    const locked = await this.db.query<{ locked_until: string }>(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = $1`, [key]);
+    return { admitted: false, retryAfterMs: Number(locked.rows[0]?.locked_until ?? now) - now };
+  }
+
+  async settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
+    await this.schema.checkpointTable();
+    if (how === 'forget') await this.db.query(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = $1`, [key]);
+    else await this.db.query(refundSql(POSTGRES_DIALECT), [key, rule.limit]);
   }
 
   /** Everything `work` does through the store it is given commits together, or not at all. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ATTEMPTS_TABLE, type Admission, type AttemptRule, SQLITE_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
 import { sqliteOrderBy, sqliteWhere } from './sqlite-filter.js';
 import { CHECKPOINTS, Connection, PREFIX, Schema, isMissingTable, quote, tableName } from './sqlite-schema.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
@@ -112,6 +113,7 @@ export class SqliteReadStore implements ReadStore {
     writer.pragma('cache_size = -8000');
     this.writer = new Connection(writer);
     this.schema = new Schema(this.writer);
+    writer.exec(attemptsDdl('INTEGER'));
     // ':memory:' (tests) is one database per connection: then reads share the writer.
     this.reader = options.filename === ':memory:' ? this.writer : new Connection(new Database(options.filename, { readonly: true, fileMustExist: true }));
     this.reader.db.pragma('cache_size = -16000');
@@ -207,6 +209,23 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  /** One statement on the only writer, once no transaction holds it. */
+  admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
+    return this.exclusive(() => {
+      const row = this.writer.prepare(admitSql(ATTEMPTS_TABLE, SQLITE_DIALECT)).get(...admitParams(key, rule, now)) as { attempts: number } | undefined;
+      if (row) return { admitted: true, count: row.attempts };
+      const locked = this.writer.prepare(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = ?`).get(key) as { locked_until: number };
+      return { admitted: false, retryAfterMs: locked.locked_until - now };
+    });
+  }
+
+  settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
+    return this.exclusive(() => {
+      if (how === 'forget') this.writer.prepare(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = ?`).run(key);
+      else this.writer.prepare(refundSql(SQLITE_DIALECT)).run(key, rule.limit);
+    });
+  }
+
   /** Empties one collection (a projection rebuilt from the start of the log). */
   async drop(name: string): Promise<void> {
     await this.exclusive(() => {
@@ -263,6 +282,14 @@ class TransactionView implements ReadStore {
 
   transaction<R>(work: (store: ReadStore) => Promise<R>): Promise<R> {
     return work(this);
+  }
+
+  async admitAttempt(): Promise<Admission> {
+    throw new Error('attempts are not counted inside a read-store transaction');
+  }
+
+  async settleAttempt(): Promise<void> {
+    throw new Error('attempts are not counted inside a read-store transaction');
   }
 
   async drop(): Promise<void> {

@@ -9,6 +9,7 @@ import consistency from './plugins/consistency.js';
 import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import security from './plugins/security.js';
+import origins from './plugins/origins.js';
 import openapi from './plugins/openapi.js';
 import answerCache from './plugins/answer-cache.js';
 import { OneLinePerRequest, processLogDestination, requestIds, requestLogger, secretSafeLogging } from './logging.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await app.register(external);
   await app.register(security);
+  await app.register(origins, { allowed: deps.config.allowedOrigins });
   await app.register(errors);
   await app.register(consistency, deps);
   await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });

@@ -74,3 +74,24 @@ t.test('counters are shared by every replica through the read store', async (t) 
   t.equal((await attempt(h.app, 'admin', ADMIN.pin, ip)).statusCode, 429, 'five failures over two replicas lock the pair on the first');
   t.equal((await attempt(replica as never, 'admin', ADMIN.pin, ip)).statusCode, 429, 'and on the second');
 });
+
+t.test('a burst of 100 attempts at once: at most five PINs are checked, and the right one after them is refused', async (t) => {
+  const h = await testApp();
+  t.teardown(h.close);
+  const address = '203.0.113.77';
+  const burst = await Promise.all([
+    ...Array.from({ length: 99 }, (_, i) => attempt(h.app, 'admin', String(100000 + i), address)),
+    attempt(h.app, 'admin', ADMIN.pin, address),
+  ]);
+  const checked = burst.filter((r) => r.statusCode === 401 || r.statusCode === 200).length;
+  t.ok(checked <= 5, `${checked} PINs checked`);
+  t.equal(burst.filter((r) => r.statusCode === 429).length, 100 - checked, 'every other attempt is 429');
+  t.equal(burst.at(-1)!.statusCode, 429, 'the right PIN, behind five wrong ones in flight, is refused');
+  t.equal((await attempt(h.app, 'admin', ADMIN.pin, address)).statusCode, 429, 'and stays refused until the lock ends');
+
+  const cookie = await h.login(ADMIN.name, ADMIN.pin);
+  const unlock = (password: string) => h.app.inject({ method: 'POST', url: '/wallet/auth', remoteAddress: address, headers: { cookie }, payload: { password } });
+  const wallet = await Promise.all([...Array.from({ length: 99 }, (_, i) => unlock(`wrong-password-${i}`)), unlock(ADMIN.walletPassword)]);
+  t.ok(wallet.filter((r) => r.statusCode !== 429).length <= 5, 'the wallet password likewise');
+  t.equal(wallet.at(-1)!.statusCode, 429);
+});

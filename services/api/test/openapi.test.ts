@@ -54,3 +54,31 @@ t.test('operations carry operationId and security; statuses and headers are docu
   t.ok(doc.paths['/auth/login']!.post!.responses['200']!.headers!['set-cookie'], 'Set-Cookie');
   t.ok(doc.paths['/auth/login']!.post!.responses['429']!.headers!['retry-after'], 'Retry-After');
 });
+
+t.test('every number a request carries is bounded by its schema, so no value reaches a store out of range', async (t) => {
+  const { app, close } = await testApp();
+  t.teardown(close);
+  const doc = (await app.inject({ method: 'GET', url: '/swagger/json' })).json() as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }>; requestBody?: { content: Record<string, { schema: unknown }> } }>>; components: { schemas: Record<string, unknown> } };
+  const unbounded: string[] = [];
+  const walk = (schema: unknown, where: string): void => {
+    if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${where}[${i}]`));
+    if (schema === null || typeof schema !== 'object') return;
+    const s = schema as Record<string, unknown>;
+    if (typeof s.$ref === 'string') return walk(doc.components.schemas[s.$ref.replace('#/components/schemas/', '')], where);
+    const types = ([] as unknown[]).concat(s.type ?? []);
+    if ((types.includes('integer') || types.includes('number')) && !('const' in s) && !Array.isArray(s.enum)) {
+      const low = s.minimum ?? s.exclusiveMinimum;
+      const high = s.maximum ?? s.exclusiveMaximum;
+      if (typeof low !== 'number' || typeof high !== 'number') unbounded.push(where);
+    }
+    for (const [k, v] of Object.entries(s)) if (k !== 'examples' && k !== 'example' && k !== 'default') walk(v, k === 'properties' ? where : `${where}.${k}`);
+    if (s.properties) for (const [k, v] of Object.entries(s.properties as Record<string, unknown>)) walk(v, `${where}.${k}`);
+  };
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      for (const p of op.parameters ?? []) walk(p.schema, `${method.toUpperCase()} ${path} ${p.in} ${p.name}`);
+      for (const [type, c] of Object.entries(op.requestBody?.content ?? {})) walk(c.schema, `${method.toUpperCase()} ${path} body (${type})`);
+    }
+  }
+  t.same([...new Set(unbounded)], [], 'integers and numbers without a minimum and a maximum');
+});

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -43,9 +43,11 @@ export class JsonFile<T> {
     const value = this.pending;
     if (value === undefined) return;
     this.pending = undefined;
-    await mkdir(dirname(this.path), { recursive: true });
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(value, null, 1));
+    // The state holds the nodes' passwords and keys: private to the service's user.
+    await writeFile(temp, JSON.stringify(value, null, 1), { mode: 0o600 });
+    await chmod(temp, 0o600);
     await rename(temp, this.path);
   }
 }

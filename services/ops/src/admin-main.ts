@@ -16,8 +16,9 @@ const [command, ...rest] = positionals;
 const config = loadConfigOrExit();
 
 // The SQLite log has one writer: while a standalone owns the data dir, changes go through its API.
+// Reading (list-users) needs no lock: WAL lets a reader beside the running writer.
 let lock: { release(): void } | undefined;
-if (!config.eventStoreUrl) {
+if (!config.eventStoreUrl && command !== 'list-users') {
   try {
     lock = acquireDataDirLock(config.dataDir);
   } catch (error) {

@@ -1,62 +1,61 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 
 /** The data dir is owned by a running standalone. */
 export class DataDirBusy extends Error {
   override name = 'DataDirBusy';
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number,
-  ) {
-    super(`the data dir ${dataDir} is in use by a running Comanda (pid ${pid})`);
+  constructor(readonly dataDir: string) {
+    super(`the data dir ${dataDir} is in use by a running Comanda`);
   }
 }
 
-export const lockPath = (dataDir: string) => join(dataDir, 'comanda.pid');
+export const lockPath = (dataDir: string) => join(dataDir, 'comanda.lock');
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+const isBusy = (error: unknown) => {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 };
 
-/** The pid of the live process holding the data dir, or null (no lock, or one left by a crash). */
-export function lockHolder(dataDir: string): number | null {
-  const file = lockPath(dataDir);
-  if (!existsSync(file)) return null;
-  const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-  return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : null;
-}
-
 /**
- * Claims the data dir for this process with a pid file (created exclusively). A file left by a process
- * that died (a crash, kill -9) is taken over; one whose process still runs is refused: one SQLite log
- * has one writer, and offline tools must not write behind a running standalone's back.
+ * Claims the data dir for this process: an exclusive SQLite transaction on `comanda.lock`, held open
+ * for the life of the process. SQLite takes it as a POSIX record lock, which the kernel drops when the
+ * process dies however it dies (kill -9, OOM, power loss), so the next start succeeds at once whatever
+ * its pid; a pid file could not tell its own stale pid from a live process (PID 1 in every container).
+ * A second live owner is refused: one SQLite log has one writer, and offline tools that write must not
+ * write behind a running standalone's back. Read-only tools take no lock.
  */
 export function acquireDataDirLock(dataDir: string): { release(): void } {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = lockPath(dataDir);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw error;
-      const holder = lockHolder(dataDir);
-      if (holder !== null) throw new DataDirBusy(dataDir, holder);
-      rmSync(file, { force: true });
-    }
+  // The pid file of earlier releases says nothing any more.
+  rmSync(join(dataDir, 'comanda.pid'), { force: true });
+  const db = new Database(lockPath(dataDir), { timeout: 0 });
+  try {
+    db.pragma('journal_mode = DELETE');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    db.close();
+    if (isBusy(error)) throw new DataDirBusy(dataDir);
+    throw error;
   }
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
-      if (existsSync(file) && readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
+      db.exec('ROLLBACK');
+      db.close();
     },
   };
+}
+
+/** Whether a live process owns the data dir (asked without keeping anything). */
+export function dataDirInUse(dataDir: string): boolean {
+  try {
+    acquireDataDirLock(dataDir).release();
+    return false;
+  } catch (error) {
+    if (error instanceof DataDirBusy) return true;
+    throw error;
+  }
 }

@@ -2,5 +2,5 @@ export { backupEventLog, manifestPath, eventLogPath, sha256, DATA_DIR_SECRETS, t
 export { BackupSchedule, scheduledName } from './backup-schedule.js';
 export { restoreBackup, RestoreRefused } from './restore.js';
 export { verifyEventLog, verdict, type VerifyReport } from './verify.js';
-export { acquireDataDirLock, lockHolder, lockPath, DataDirBusy } from './data-dir-lock.js';
+export { acquireDataDirLock, dataDirInUse, lockPath, DataDirBusy } from './data-dir-lock.js';
 export { createUser, resetPin, setWalletPassword, listUsers, AdminRefused, type AdminDeps } from './admin.js';

@@ -1,4 +1,4 @@
-import { loadConfigOrExit } from '@comanda/config';
+import { DataDirNotPrivate, loadConfigOrExit } from '@comanda/config';
 import { join } from 'node:path';
 import { EventLogFileError, asEventLogFileError } from '@comanda/event-store';
 import { DataDirBusy } from '@comanda/ops';
@@ -12,7 +12,11 @@ try {
   comanda = await startComanda(config);
 } catch (error) {
   if (error instanceof DataDirBusy) {
-    pino().fatal({ event: 'data-dir-busy', dataDir: error.dataDir, pid: error.pid }, `${error.message}: not starting a second one`);
+    pino().fatal({ event: 'data-dir-busy', dataDir: error.dataDir }, `${error.message}: not starting a second one`);
+    process.exit(1);
+  }
+  if (error instanceof DataDirNotPrivate) {
+    pino().fatal({ event: 'data-dir-not-private', path: error.path }, error.message);
     process.exit(1);
   }
   // A damaged event log is the operator's to fix: one line naming the file and what to do, no trace.

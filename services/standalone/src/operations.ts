@@ -1,15 +1,17 @@
+import { privateDataDir } from '@comanda/config';
 import { SqliteEventStore } from '@comanda/event-store';
 import { BackupSchedule, acquireDataDirLock } from '@comanda/ops';
 import type { Part } from '@comanda/runtime';
 
 /**
- * The operational side of the standalone (issue 17): the data dir lock, taken before the SQLite log
+ * The operational side of the standalone: the data dir made private to this user, its lock, taken before the SQLite log
  * is opened (one writer: a second standalone, or the admin command line, is refused while we run),
  * and scheduled backups of the log when COMANDA_BACKUP_DIR is set. Metrics come with every runtime.
  */
 export const operations = (): Part => ({
   name: 'operations',
   prepare(config) {
+    privateDataDir(config.dataDir);
     if (config.eventStoreUrl) return;
     const lock = acquireDataDirLock(config.dataDir);
     return () => lock.release();

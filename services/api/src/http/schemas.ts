@@ -24,13 +24,27 @@ export const commonErrors = {
   404: ResourceNotFound,
 } as const;
 
+/** Bounds every number a request may carry: a value past them is a 400 naming its field, never a store's error. */
+export const MAX_OFFSET = 2_147_483_647;
+/** The last instant a JavaScript Date can hold, in ms since the epoch. */
+export const MAX_TIMESTAMP_MS = 8_640_000_000_000_000;
+/** The largest amount exact to the cent in a double (2^53 cents). */
+export const MAX_EXACT_TOTAL = 90_071_992_547_409.91;
+export const Offset = () => Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'skip this many first (default 0)' });
+
+/**
+ * An amount of money whose sign and cents are checked by the rule that takes it (with that rule's own
+ * message); the schema only bounds it, so absurd values (1e308) are refused before any arithmetic.
+ */
+export const Amount = (description?: string) => Type.Number({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, ...(description ? { description } : {}) });
+
 const Limit = (defaultLimit: number | null, maximum = 1000) => Type.Integer({
   minimum: 1, maximum, ...(defaultLimit === null ? {} : { default: defaultLimit }),
   description: defaultLimit === null ? 'at most this many (default: all of them)' : `at most this many (default ${defaultLimit})`,
 });
 const paginationFields = (defaultLimit: number | null, maximum?: number) => ({
   limit: Type.Optional(Limit(defaultLimit, maximum)),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'skip this many first (default 0)' })),
+  offset: Type.Optional(Offset()),
   all: Type.Optional(Type.Boolean({ default: false, description: 'true returns every record, without pagination' })),
 });
 
@@ -72,7 +86,7 @@ export const pageOf = <T>(items: readonly T[], q: PageQuery, defaultLimit: numbe
 export const Price = (description: string, options: { positiveInSchema?: boolean } = {}) =>
   Type.Number({
     // Order lines check the sign with the other per-line rules, so all of a request's errors come together.
-    ...(options.positiveInSchema === false ? {} : { exclusiveMinimum: 0 }),
+    ...(options.positiveInSchema === false ? { minimum: -MAX_AMOUNT } : { exclusiveMinimum: 0 }),
     maximum: MAX_AMOUNT,
     description: `${description}. Positive, at most two decimals, at most ${MAX_AMOUNT}`,
   });

@@ -64,13 +64,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
     },
   }, async (request, reply) => {
     const { name, pin } = request.body;
-    const wait = await throttle.retryAfter(request.ip, name);
+    const wait = await throttle.admit(request.ip, name);
     if (wait > 0) return tooManyAttempts(reply, wait);
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
     const member = findByName(state, name);
     const ok = await verifySecret(pin, app.deps.masterKey, member?.name ?? '\u0000decoy', member?.pinHash ?? decoyHash);
     if (!member || !ok) {
-      await throttle.fail(request.ip, name);
       return reply.code(401).send({ message: 'Invalid credentials' });
     }
     await throttle.succeed(request.ip, name);

@@ -4,7 +4,7 @@ import { checkoutTicket } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Amount, IdParams, commonErrors } from '../http/schemas.js';
 import { writeContext } from '../http/write-context.js';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { checkoutFailure, noNode } from '../checkout/failures.js';
@@ -66,8 +66,8 @@ export default async function lightningCheckoutRoutes(fastify: FastifyInstance, 
       tags: ['tickets'], summary: 'Check out a ticket by Lightning: an invoice for its due (plus a tip) at a locked rate',
       description: 'The due plus the tip, converted at a fresh rate and rounded up to the sat; the invoice expires after COMANDA_CHECKOUT_EXPIRY_S and carries the ticket id as externalId. Asked again while that invoice is unexpired and unpaid (same due and tip), the same invoice comes back (200); otherwise a new one at the current rate (201). 503 when no fresh rate is available (never a 0- or 1-sat invoice) or the node does not answer.',
       params: IdParams, body: Strict({
-        tip: Type.Optional(Type.Number({ description: 'on top of the due, two decimals at most' })),
-        amount: Type.Optional(Type.Number({ description: 'only this part of the due (a guest paying a share); default the whole due' })),
+        tip: Type.Optional(Amount('on top of the due, two decimals at most')),
+        amount: Type.Optional(Amount('only this part of the due (a guest paying a share); default the whole due')),
       }, { description: 'optional: no body is read as {}' }),
       response: {
         200: CheckoutAnswer, 201: CheckoutAnswer, ...commonErrors,

@@ -5,7 +5,7 @@ import { refundLightningPayment } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Amount, IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { TicketSchema, ticketResponse } from '../bills/views.js';
@@ -31,7 +31,7 @@ export default async function lightningRefundRoutes(fastify: FastifyInstance, op
       params: IdParams,
       body: Strict({
         payment_id: Type.String({ format: 'uuid' }),
-        amount: Type.Optional(Type.Number({ description: 'fiat, two decimals at most' })),
+        amount: Type.Optional(Amount('fiat, two decimals at most')),
         valuation: Type.Union([Type.Literal('then'), Type.Literal('now')], { description: 'the rate of the payment, or the current rate' }),
         destination: Type.String({ minLength: 1, maxLength: 2000, description: 'a BOLT11 invoice (for exactly the refund, or amountless) or a Lightning address user@domain' }),
         reason: Type.String({ minLength: 1, maxLength: 500 }),

@@ -4,7 +4,7 @@ import { deleteOrder, orderState, placeOrder, updateOrder } from '@comanda/workf
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { Headers, IdParams, Pagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { Headers, IdParams, MAX_EXACT_TOTAL, Pagination, commonErrors, withHeaders } from '../http/schemas.js';
 import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
@@ -16,7 +16,7 @@ const OrderBody = Type.Object({
   table_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null for a take-away order' }),
   waiter: Type.String({ minLength: 1, maxLength: 100 }),
   status: Type.Optional(Type.String({ description: 'pending (or absent) on create; see the lifecycle on update' })),
-  total: Type.Optional(Type.Number({ description: 'ignored: the total is always computed from the order dishes' })),
+  total: Type.Optional(Type.Number({ minimum: -MAX_EXACT_TOTAL, maximum: MAX_EXACT_TOTAL, description: 'ignored: the total is always computed from the order dishes' })),
 });
 type OrderBodyT = Static<typeof OrderBody>;
 

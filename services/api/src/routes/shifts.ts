@@ -3,7 +3,7 @@ import { SHIFTS, type ShiftView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Amount, IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { closeShift, openShift, shiftReport } from '@comanda/workflows';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
@@ -22,7 +22,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
     preValidation: jsonNumbers('cash_float'),
     schema: {
       tags: ['shifts'], summary: 'Open a shift with the cash float in the drawer', description: 'One shift is open at a time (409 otherwise).',
-      body: Strict({ cash_float: Type.Number() }), response: { 201: ShiftSchema, ...errors },
+      body: Strict({ cash_float: Amount() }), response: { 201: ShiftSchema, ...errors },
     },
   }, async (request, reply) => {
     const [cashFloatCents] = centsOf([['cash_float', request.body.cash_float, 0]]);
@@ -49,7 +49,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['shifts'], summary: 'Close the open shift with the counted cash: the Z report',
       description: 'Sales, tips by waiter, totals by method, refunds, open (unpaid) amounts, expected and counted cash and the difference, to the cent. Recorded in the shift: a printed report never changes.',
-      body: Strict({ counted_cash: Type.Number() }), response: { 200: ShiftSchema, ...errors },
+      body: Strict({ counted_cash: Amount() }), response: { 200: ShiftSchema, ...errors },
     },
   }, async (request) => {
     const [countedCashCents] = centsOf([['counted_cash', request.body.counted_cash, 0]]);

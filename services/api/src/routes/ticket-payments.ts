@@ -3,7 +3,7 @@ import { TICKETS, type TicketView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdParams, commonErrors } from '../http/schemas.js';
+import { Amount, IdParams, commonErrors } from '../http/schemas.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { refundPayment, takePayment, voidTicketLine } from '@comanda/workflows';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
@@ -16,9 +16,9 @@ const errors = {
 
 const PaymentBody = Strict({
   method: Type.Union(TILL_METHODS.map((m) => Type.Literal(m))),
-  amount: Type.Number({ description: 'toward the bill, two decimals at most; cash over the due becomes change' }),
-  tip: Type.Optional(Type.Number({ description: 'on top of the amount' })),
-  tendered: Type.Optional(Type.Number({ description: 'cash only: what the guest handed over (change = tendered - amount - tip)' })),
+  amount: Amount('toward the bill, two decimals at most; cash over the due becomes change'),
+  tip: Type.Optional(Amount('on top of the amount')),
+  tendered: Type.Optional(Amount('cash only: what the guest handed over (change = tendered - amount - tip)')),
 });
 
 /** Payments and refunds on a ticket: its own stream decides each, so none is taken twice. */
@@ -80,7 +80,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
       tags: ['tickets'], summary: 'Refund (part of) a payment, with a reason',
       description: 'Never more than is left of that payment (409). A cash refund needs an open shift. The ticket stays paid; the refund is an event with who and why.',
       params: IdParams,
-      body: Strict({ payment_id: Type.String({ format: 'uuid' }), amount: Type.Number(), reason: Type.String({ minLength: 1, maxLength: 500 }) }),
+      body: Strict({ payment_id: Type.String({ format: 'uuid' }), amount: Amount(), reason: Type.String({ minLength: 1, maxLength: 500 }) }),
       response: { 201: Type.Object({ message: Type.Literal('Refund recorded'), id: Type.String(), ticket: TicketSchema }), ...errors },
     },
   }, async (request, reply) => {

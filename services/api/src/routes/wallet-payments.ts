@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { commonErrors } from '../http/schemas.js';
+import { MAX_TIMESTAMP_MS, Offset, commonErrors } from '../http/schemas.js';
 import { nodeOf, walletAdmin, walletErrors } from '../wallet/access.js';
 import { atNode } from '../wallet/node-failures.js';
 import { incomingView, outgoingView } from '../wallet/records.js';
@@ -10,10 +10,10 @@ import { IncomingSchema, OutgoingSchema, UnknownPayment } from '../wallet/schema
 const Hex64 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: '32 bytes, hex' });
 const HashParams = Type.Object({ paymentHash: Hex64 });
 const ListQuery = {
-  from: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since epoch, inclusive (default 0)' })),
-  to: Type.Optional(Type.Integer({ minimum: 0, description: 'ms since epoch, inclusive (default now)' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIMESTAMP_MS, description: 'ms since epoch, inclusive (default 0)' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIMESTAMP_MS, description: 'ms since epoch, inclusive (default now)' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Offset()),
   all: Type.Optional(Type.Boolean({ default: false, description: 'incoming: also unpaid and expired invoices; outgoing: also failed and pending' })),
 };
 

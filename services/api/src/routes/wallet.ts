@@ -62,7 +62,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     },
   }, async (request, reply) => {
     const userId = request.staff!.id;
-    const wait = await throttle.retryAfter(request.ip, userId);
+    const wait = await throttle.admit(request.ip, userId);
     if (wait > 0) return tooManyAttempts(reply, wait);
     const { password } = request.body;
     const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
@@ -70,7 +70,6 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     const hash = member?.walletPasswordHash;
     const ok = await verifySecret(password, app.deps.masterKey, hash ? member.name : '\u0000decoy', hash ?? decoyHash);
     if (!member || !hash || !ok) {
-      await throttle.fail(request.ip, userId);
       await audit(request, { type: 'WalletUnlockFailed', data: { userId, at: app.now() } });
       return reply.code(401).send({ message: 'Invalid credentials' });
     }
