@@ -157,6 +157,59 @@ if (!postgresAvailable() || !natsServerAvailable()) {
       await eventually(async () => (await fetch(`${stack.urls[1]}/health`)).status === 200, 'the API to be healthy again');
     });
 
+    t.test('100 login attempts at once across both replicas: at most five PINs are checked', async (t) => {
+      ok(await a.post('/users', { name: 'Rafaga', pin: '97531', role: 'waiter' }), 201);
+      const login = (url: string, pin: string) => fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rafaga', pin }) });
+      const burst = await Promise.all([...Array.from({ length: 99 }, (_, i) => login(stack.urls[i % 2]!, String(10000 + i))), login(urlB, '97531')]);
+      const checked = burst.filter((r) => r.status !== 429).length;
+      t.ok(checked <= 5, `PINs checked: ${checked} (statuses ${[...new Set(burst.map((r) => r.status))].join(', ')})`);
+      t.equal(burst.at(-1)!.status, 429, 'the right PIN behind the burst is refused');
+    });
+
+    t.test('a payment taken while the projector is stopped answers 202 with where to read it, and is taken once', async (t) => {
+      const order = ok(await a.post('/orders/with-dishes', { order: { user_id: me, table_id: null, waiter: 'Eli' }, dishes: [{ dish_id: dish }] }), 201).id;
+      const ticket = (ok(await b.post(`/orders/${order}/tickets`, { split: 'none' }), 201).ids as string[])[0]!;
+      await stack.projector.stop();
+      const key = { 'idempotency-key': `pay-${ticket}` };
+      try {
+        const taken = await a.post(`/tickets/${ticket}/payments`, { method: 'credit_card', amount: 95 }, key);
+        t.equal(taken.status, 202, `not 404 for its own success: ${JSON.stringify(taken.body)}`);
+        t.equal(taken.headers.get('location'), `/tickets/${ticket}`);
+      } finally {
+        await stack.projector.start();
+      }
+      let again: Awaited<ReturnType<Client['post']>> | undefined;
+      await eventually(async () => (again = await b.post(`/tickets/${ticket}/payments`, { method: 'credit_card', amount: 95 }, key)).status === 201, 'the retry with its key to answer in full', 30_000);
+      t.match(again!.body, { ticket: { status: 2, paid: 95 } });
+      t.equal((ok(await a.get(`/tickets/${ticket}`), 200).payments as unknown[]).length, 1, 'one payment');
+    });
+
+    t.test('PostgreSQL restarted (fast) under load: 503 with Retry-After while it is away, never a 500', async (t) => {
+      await a.login('admin', '1234');
+      const statuses = new Map<number, number>();
+      let missingRetryAfter = 0;
+      let running = true;
+      const load = Promise.all([a, b].map(async (via, i) => {
+        for (let n = 0; running; n++) {
+          const res = await (n % 2 ? via.get('/orders?limit=5') : via.post('/orders', { user_id: me, table_id: null, waiter: `Load${i}`, status: 'pending', total: 0 })).catch(() => ({ status: 0, headers: new Headers() }));
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status === 503 && !res.headers.get('retry-after')) missingRetryAfter++;
+        }
+      }));
+      await new Promise((r) => setTimeout(r, 300));
+      await stack.postgres.stop();
+      await new Promise((r) => setTimeout(r, 1000));
+      await stack.postgres.start();
+      await eventually(async () => (await b.post('/orders', { user_id: me, table_id: null, waiter: 'After', status: 'pending', total: 0 })).status === 201, 'writes to succeed again', 30_000);
+      running = false;
+      await load;
+      const seen = Object.fromEntries([...statuses].sort());
+      t.comment(`statuses during the restart: ${JSON.stringify(seen)}`);
+      t.ok([...statuses.keys()].every((s) => s < 500 || s === 503), `only 503 among server errors: ${JSON.stringify(seen)}`);
+      t.ok((statuses.get(503) ?? 0) + (statuses.get(202) ?? 0) > 0, 'the restart was felt');
+      t.equal(missingRetryAfter, 0, 'every 503 says when to retry');
+    });
+
     t.test('restart PostgreSQL: processes reconnect, acknowledged writes are all there', async (t) => {
       // The access token lives one minute and this client does not refresh: on a slow run, sign in again.
       await a.login('admin', '1234');

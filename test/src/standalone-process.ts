@@ -25,9 +25,11 @@ export interface StandaloneProcess {
 }
 
 /** Starts `npm start`'s entry (services/standalone/dist/main.js) as a child process on loopback. */
-export async function startStandalone(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<StandaloneProcess> {
+export async function startStandalone(env: Record<string, string>, options: { startTimeoutMs?: number; prefix?: string[] } = {}): Promise<StandaloneProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, [join(repoRoot, 'services/standalone/dist/main.js')], {
+  // A prefix runs it under another command (`unshare --pid --fork --mount-proc`: PID 1 of a new namespace).
+  const [command, ...args] = [...(options.prefix ?? []), process.execPath, join(repoRoot, 'services/standalone/dist/main.js')];
+  const child = spawn(command!, args, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

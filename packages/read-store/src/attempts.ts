@@ -55,6 +55,9 @@ export function refund(counter: AttemptCounter | null, rule: AttemptRule): Attem
 /** Parameters of the SQL form, in this order: key, now, limit, windowMs (0: none), baseLockMs, maxLockMs. */
 export const admitParams = (key: string, rule: AttemptRule, now: number) => [key, now, rule.limit, rule.windowMs ?? 0, rule.baseLockMs, rule.maxLockMs];
 
+/** Parameters by name for SQLite (`@p1`…): better-sqlite3 binds a numbered parameter used twice only by name. */
+export const named = (values: unknown[]) => Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]));
+
 /** How one SQL dialect writes a parameter, the smaller of two numbers, and a left shift. */
 export interface SqlDialect {
   param(n: number, type: 'text' | 'bigint'): string;
@@ -90,5 +93,5 @@ export const refundSql = (sql: SqlDialect) =>
   `UPDATE ${ATTEMPTS_TABLE} SET attempts = attempts - 1, locked_until = CASE WHEN attempts - 1 >= ${sql.param(2, 'bigint')} THEN locked_until ELSE 0 END
     WHERE key = ${sql.param(1, 'text')} AND attempts > 0`;
 
-export const SQLITE_DIALECT: SqlDialect = { param: (n) => `?${n}`, least: (a, b) => `min(${a}, ${b})`, shift: (v, by) => `(${v} << ${by})` };
+export const SQLITE_DIALECT: SqlDialect = { param: (n) => `@p${n}`, least: (a, b) => `min(${a}, ${b})`, shift: (v, by) => `(${v} << ${by})` };
 export const POSTGRES_DIALECT: SqlDialect = { param: (n, type) => `$${n}::${type}`, least: (a, b) => `LEAST(${a}, ${b})`, shift: (v, by) => `(${v} << (${by})::int)` };

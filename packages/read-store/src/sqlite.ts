@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ATTEMPTS_TABLE, type Admission, type AttemptRule, SQLITE_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
+import { ATTEMPTS_TABLE, type Admission, type AttemptRule, SQLITE_DIALECT, admitParams, admitSql, attemptsDdl, named, refundSql } from './attempts.js';
 import { sqliteOrderBy, sqliteWhere } from './sqlite-filter.js';
 import { CHECKPOINTS, Connection, PREFIX, Schema, isMissingTable, quote, tableName } from './sqlite-schema.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
@@ -212,7 +212,7 @@ export class SqliteReadStore implements ReadStore {
   /** One statement on the only writer, once no transaction holds it. */
   admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
     return this.exclusive(() => {
-      const row = this.writer.prepare(admitSql(ATTEMPTS_TABLE, SQLITE_DIALECT)).get(...admitParams(key, rule, now)) as { attempts: number } | undefined;
+      const row = this.writer.prepare(admitSql(ATTEMPTS_TABLE, SQLITE_DIALECT)).get(named(admitParams(key, rule, now))) as { attempts: number } | undefined;
       if (row) return { admitted: true, count: row.attempts };
       const locked = this.writer.prepare(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = ?`).get(key) as { locked_until: number };
       return { admitted: false, retryAfterMs: locked.locked_until - now };
@@ -222,7 +222,7 @@ export class SqliteReadStore implements ReadStore {
   settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
     return this.exclusive(() => {
       if (how === 'forget') this.writer.prepare(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = ?`).run(key);
-      else this.writer.prepare(refundSql(SQLITE_DIALECT)).run(key, rule.limit);
+      else this.writer.prepare(refundSql(SQLITE_DIALECT)).run(named([key, rule.limit]));
     });
   }
 

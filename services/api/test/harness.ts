@@ -29,7 +29,8 @@ export async function testApp(
   const store = metrics ? instrumentStore(new MemoryEventStore(), metrics) : new MemoryEventStore();
   const readStore = new MemoryReadStore();
   const bus = new InProcessBus();
-  const projector = new Projector({ store, readStore, projections: allProjections, logger: pino({ level: 'silent' }) });
+  const newProjector = () => new Projector({ store, readStore, projections: allProjections, logger: pino({ level: 'silent' }) });
+  let projector = newProjector();
   await projector.start();
   // The owner's reports follow the log as in the standalone shape (GET /reports/{name}).
   const reports = new LiveReports(store, ALL_REPORTS, config.timezone);
@@ -39,9 +40,17 @@ export async function testApp(
   const clock = { now: Date.now() };
   const commands = new CommandHandler(store, undefined, metrics ? commandObserver(metrics) : undefined);
   const masterKey = 'k'.repeat(64);
+  // The projector can be paused (read models behind the log, as in the distributed shape when it is
+  // slow or restarting) and resumed from its checkpoint.
+  const gate = { waitFor: (position: bigint, timeoutMs: number) => projector.waitFor(position, timeoutMs) };
+  const pauseProjector = () => projector.stop();
+  const resumeProjector = async () => {
+    projector = newProjector();
+    await projector.start();
+  };
   const app = await buildApp(
     {
-      config, store, readStore, bus, commands, gate: projector, masterKey, now: () => clock.now,
+      config, store, readStore, bus, commands, gate, masterKey, now: () => clock.now,
       health: [{ name: 'projector', check: async () => projector.state }],
       reports,
       ...extraDeps,
@@ -73,7 +82,7 @@ export async function testApp(
     return sessions.get(role)!;
   };
   return {
-    app, store, readStore, bus, projector, logs, config, clock, commands, login, as, announced,
+    app, store, readStore, bus, projector, logs, config, clock, commands, login, as, announced, pauseProjector, resumeProjector,
     close: async () => {
       await app.close();
       await projector.stop();

@@ -4,6 +4,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
 import { sendJsonString } from '../http/replies.js';
+import { isUnavailable } from '../http/unavailable.js';
+import { WrittenNotYetVisible } from './consistency.js';
 
 function fieldOf(error: { instancePath?: string; params?: Record<string, unknown> }, context: string): string {
   // A missing field, or an unknown one (refused: bodies are closed), is named in full.
@@ -16,7 +18,9 @@ function fieldOf(error: { instancePath?: string; params?: Record<string, unknown
 /**
  * One mapping from failures to HTTP: schema and domain validation → 400 'Validation failed', a bad
  * path id → 400 "Missing or malformed ID", unknown resource → 404 "Resource not found", conflicts → 409,
- * stale If-Match → 412, a stream contended past every retry → 503 with Retry-After, and anything unexpected → 500 without internals (logged with the request id).
+ * stale If-Match → 412, a stream contended past every retry or a store or bus out of reach → 503 with
+ * Retry-After, a write recorded but not yet in the read models → 202, and anything unexpected → 500
+ * without internals (logged with the request id).
  */
 export default fp(async function errors(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
@@ -45,6 +49,18 @@ export default fp(async function errors(app: FastifyInstance) {
         case 'unauthorized':
           return reply.code(401).send({ message: 'Unauthorized' });
       }
+    }
+    const failure: unknown = error;
+    if (failure instanceof WrittenNotYetVisible) {
+      // Recorded, but the read models have not caught up: never a 404 or 409 for our own success.
+      const { location } = failure;
+      if (location) reply.header('location', location);
+      return reply.code(202).send({ message: 'Accepted: recorded, not yet visible in the lists; read it again in a moment', ...(location ? { location } : {}) });
+    }
+    if (isUnavailable(error)) {
+      // The driver's words stay in the log: a client learns only that it may try again.
+      request.log.warn({ err: error }, 'a store or the bus is unreachable: answered 503');
+      return reply.code(503).header('retry-after', '2').send({ message: 'Service temporarily unavailable; try again' });
     }
     const e = error as FastifyError;
     if (e.validation) {

@@ -75,7 +75,7 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
 
   /** After a tap: the ticket as it now is, once the read model has it. */
   async function ticketAfter(id: string, result: { position: bigint | null }) {
-    await app.readYourWrite(result.position);
+    await app.readBack(result.position, `/kitchen/tickets?status=open`);
     const ticket = await tickets.get(id);
     if (!ticket) throw notFound();
     return ticketResponse(ticket);

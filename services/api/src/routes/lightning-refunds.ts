@@ -62,7 +62,7 @@ export default async function lightningRefundRoutes(fastify: FastifyInstance, op
     } catch (error) {
       throw checkoutFailure(error, request.log);
     }
-    await app.readYourWrite(outcome.position);
+    await app.readBack(outcome.position, `/tickets/${request.params.id}`);
     const t = await tickets.get(request.params.id);
     const r = outcome.refund;
     return reply.code(201).send({

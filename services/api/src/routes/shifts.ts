@@ -54,7 +54,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
   }, async (request) => {
     const [countedCashCents] = centsOf([['counted_cash', request.body.counted_cash, 0]]);
     const { closed, position } = await closeShift(deps, countedCashCents!, writeContext(request));
-    await app.readYourWrite(position);
+    await app.readBack(position, `/shifts/${closed.shiftId}`);
     const view = await views.get(closed.shiftId);
     if (!view) throw notFound();
     return shiftResponse(view, zReportResponse(closed.report));

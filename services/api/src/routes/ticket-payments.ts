@@ -49,7 +49,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
     const taken = await takePayment(deps, request.params.id, {
       paymentId, method, amountCents: amountCents!, tipCents: tipCents!, ...(tendered === undefined ? {} : { tenderedCents: tenderedCents! }),
     }, writeContext(request));
-    await app.readYourWrite(taken.position);
+    await app.readBack(taken.position, `/tickets/${request.params.id}`);
     const t = await current(request.params.id);
     const payment = t.payments.find((p) => p.id === taken.payment?.paymentId);
     if (!payment) throw notFound();
@@ -69,7 +69,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const { line_id: lineId, reason, payment_id: paymentId } = request.body;
     const r = await voidTicketLine(deps, request.params.id, { lineId, reason, refundId: newResourceId(request, 'refund'), ...(paymentId ? { paymentId } : {}) }, writeContext(request));
-    await app.readYourWrite(r.position);
+    await app.readBack(r.position, `/tickets/${request.params.id}`);
     return reply.code(201).send({ message: 'Line voided' as const, ticket: ticketResponse(await current(request.params.id)) });
   });
 
@@ -87,7 +87,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
     const [amountCents] = centsOf([['amount', request.body.amount, 1]]);
     const refundId = newResourceId(request, 'refund');
     const r = await refundPayment(deps, request.params.id, { refundId, paymentId: request.body.payment_id, amountCents: amountCents!, reason: request.body.reason }, writeContext(request));
-    await app.readYourWrite(r.position);
+    await app.readBack(r.position, `/tickets/${request.params.id}`);
     const t = await current(request.params.id);
     const id = r.state.refunds.find((x) => x.refundId === refundId)?.refundId ?? r.state.refunds.at(-1)!.refundId;
     return reply.code(201).send({ message: 'Refund recorded' as const, id, ticket: ticketResponse(t) });

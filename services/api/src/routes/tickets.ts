@@ -52,7 +52,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const split = splitOf(request.body);
     const { ticketIds, position } = await issueTickets(deps, request.params.id, split, writeContext(request));
-    await app.readYourWrite(position);
+    await app.readBack(position, `/orders/${request.params.id}/tickets`);
     const issued = await Promise.all(ticketIds.map((id) => tickets.get(id)));
     return reply.code(201).send({ message: 'Tickets issued' as const, ids: ticketIds, tickets: issued.flatMap((t) => (t ? [ticketResponse(t)] : [])) });
   });
@@ -102,7 +102,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => {
     const position = await cancelTicket(deps, request.params.id, request.body.reason.trim(), writeContext(request));
-    await app.readYourWrite(position);
+    await app.readBack(position, `/tickets/${request.params.id}`);
     const t = await tickets.get(request.params.id);
     if (!t) throw notFound();
     return ticketResponse(t);
