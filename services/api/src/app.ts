@@ -10,6 +10,8 @@ import errors from './plugins/errors.js';
 import external from './plugins/external.js';
 import security from './plugins/security.js';
 import origins from './plugins/origins.js';
+import jsonBodies from './plugins/json-bodies.js';
+import readOnlyFields from './plugins/read-only-fields.js';
 import openapi from './plugins/openapi.js';
 import answerCache from './plugins/answer-cache.js';
 import { OneLinePerRequest, processLogDestination, requestIds, requestLogger, secretSafeLogging } from './logging.js';
@@ -90,6 +92,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(security);
   await app.register(origins, { allowed: deps.config.allowedOrigins });
   await app.register(errors);
+  await app.register(jsonBodies);
+  await app.register(readOnlyFields);
   await app.register(consistency, deps);
   await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(auth);

@@ -3,6 +3,7 @@ import type { Tracked } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
+import { storedAs } from './representation.js';
 import { type ResourceReads, resourceReads } from './resource-reads.js';
 import { Confirmation, Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from './resources.js';
 import { Headers, IdParams, commonErrors, withHeaders } from './schemas.js';
@@ -55,6 +56,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: Fastif
 
   app.put(`${o.path}/:id`, {
     onRequest,
+    config: { representation: storedAs(app, o.collection, view) },
     schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params;

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
+import { storedAs } from '../http/representation.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../http/resources.js';
 import { sendJsonString, sendNoContent } from '../http/replies.js';
 import { Headers, IdParams, Price, commonErrors, withHeaders } from '../http/schemas.js';
@@ -62,6 +63,7 @@ export default async function dishRoutes(fastify: FastifyInstance) {
 
   app.put('/dishes/:id', {
     onRequest: write,
+    config: { representation: storedAs(app, DISHES, view) },
     schema: {
       tags, summary: 'Change a dish', description: 'Orders already placed keep the price they were taken at.',
       headers: IfMatchHeaders, params: IdParams, body: Body,

@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Headers, IdParams, OptionalPagination, Price, commonErrors, withHeaders } from '../http/schemas.js';
+import type { Representation } from '../plugins/read-only-fields.js';
+import { paramOf } from '../http/representation.js';
 import { arrayPage } from '../http/pages.js';
 import { writeContext } from '../http/write-context.js';
 import { linesFrom } from '@comanda/workflows';
@@ -49,7 +51,15 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
     return reply.code(201).send({ message: 'Dishes added successfully', ids: added });
   });
 
+  /** A line as GET /orders/{id}/dishes answers it. */
+  const storedLine: Representation = async (request) => {
+    const o = await orders.get(paramOf(request, 'id'));
+    const line = o?.lines.find((l) => l.lineId === paramOf(request, 'dishId'));
+    return o && line ? { ...lineResponse(o.id, line, o.kitchen_status) } : null;
+  };
+
   app.put('/orders/:id/dishes/:dishId', {
+    config: { representation: storedLine },
     onRequest: app.authorize('orders:write'),
     schema: {
       tags: ['order dishes'], summary: 'Change the price or notes of one line', description: rule, params: LineParams,

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Headers, IdParams, MAX_EXACT_TOTAL, Pagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { storedAs } from '../http/representation.js';
 import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
@@ -101,6 +102,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
 
   app.put('/orders/:id', {
     onRequest: app.authorize('orders:status'),
+    config: { representation: storedAs(app, ORDERS, orderResponse) },
     schema: {
       tags: ['orders'],
       summary: 'Update an order (waiter, user, table, status)',

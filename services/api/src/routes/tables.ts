@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
+import { storedAs } from '../http/representation.js';
 import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../http/resources.js';
 import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../http/schemas.js';
 import { findPage } from '../http/pages.js';
@@ -84,6 +85,7 @@ export default async function tableRoutes(fastify: FastifyInstance) {
 
   app.put('/tables/:id', {
     onRequest: write,
+    config: { representation: storedAs(app, TABLES, view) },
     schema: {
       tags, summary: 'Set up a table: name, space, status and order', description: `Replaces all four fields. ${RULES}`,
       headers: IfMatchHeaders, params: IdParams, body: UpdateBody, response: { 200: Confirmation, ...errors },

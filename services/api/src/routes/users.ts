@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { hashSecret } from '../auth/pin.js';
 import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../http/schemas.js';
+import { storedAs } from '../http/representation.js';
 import { findPage } from '../http/pages.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 
@@ -51,6 +52,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
 
   app.put('/users/:id', {
     onRequest: manage,
+    config: { representation: storedAs(app, USERS, view) },
     schema: {
       tags: ['users'],
       summary: 'Rename, change PIN or role',
