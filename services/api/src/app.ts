@@ -21,6 +21,7 @@ import { sendResponsesPerTurn } from './http/responses-per-turn.js';
 import auth from './plugins/auth.js';
 import metricsPlugin, { answerCounter } from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
+import authTokenRoutes from './routes/auth-tokens.js';
 import generalRoutes from './routes/general.js';
 import userRoutes from './routes/users.js';
 import orderRoutes from './routes/orders.js';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(generalRoutes);
   await app.register(authRoutes);
+  await app.register(authTokenRoutes);
   await app.register(userRoutes);
   await app.register(orderRoutes);
   await app.register(orderDishRoutes);

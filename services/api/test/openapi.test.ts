@@ -39,8 +39,9 @@ t.test('operations carry operationId and security; statuses and headers are docu
   t.equal(doc.paths['/orders/{id}/dishes']!.get!.operationId, 'getOrdersByIdDishes');
   t.ok(doc.components.securitySchemes.walletAccessToken);
   t.ok(ops.every((o) => Array.isArray(o.op.security)), 'every operation declares security (open ones an empty list)');
-  t.same(doc.paths['/users']!.get!.security, [{ accessToken: [] }]);
-  t.same(doc.paths['/wallet/getbalance']!.get!.security, [{ accessToken: [], walletAccessToken: [] }]);
+  t.same(doc.paths['/users']!.get!.security, [{ accessToken: [] }, { bearerAuth: [] }], 'the cookie, or a bearer token');
+  t.same(doc.paths['/wallet/getbalance']!.get!.security, [{ accessToken: [], walletAccessToken: [] }, { bearerAuth: [], walletAccessToken: [] }]);
+  t.ok(doc.components.securitySchemes.bearerAuth);
   t.same(doc.paths['/auth/login']!.post!.security, []);
   for (const { path, method, op } of ops) {
     if (op.security!.length > 0) t.ok(op.responses['401'] && op.responses['403'], `${method} ${path} documents 401 and 403`);

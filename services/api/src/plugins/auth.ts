@@ -100,6 +100,19 @@ export default fp(async function auth(app: FastifyInstance) {
     }
     return bearer;
   };
+  const tokens = new Map<string, Bearer | null>();
+  // undefined when the request names no bearer token (then the cookie counts), null for a bad one.
+  const tokenOf = (authorization: string | undefined): Bearer | null | undefined => {
+    if (authorization === undefined || !/^Bearer /i.test(authorization)) return undefined;
+    const match = /^Bearer +(\S+)$/i.exec(authorization);
+    if (!match) return null;
+    let bearer = tokens.get(match[1]!);
+    if (bearer === undefined) {
+      bearer = accessBearer(match[1]);
+      keepAtMost(tokens, match[1]!, bearer);
+    }
+    return bearer;
+  };
   const accessBearer = (token: string | undefined): Bearer | null => {
     const claims = claimsOf(token);
     if (!claims) return null;
@@ -146,7 +159,9 @@ export default fp(async function auth(app: FastifyInstance) {
     };
     // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
     const hook = Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-      const bearer = bearerOf(request.headers.cookie);
+      // A client that is not a browser sends its access token as `Authorization: Bearer`; browsers send the cookie.
+      const named = tokenOf(request.headers.authorization);
+      const bearer = named === undefined ? bearerOf(request.headers.cookie) : named;
       if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
       const member = memberNow(bearer);
       if (member !== 'read') return done(admit(request, bearer, member));

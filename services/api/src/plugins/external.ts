@@ -30,7 +30,8 @@ export default fp(async function external(app: FastifyInstance) {
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
-          accessToken: { type: 'apiKey', in: 'cookie', name: 'accessToken', description: 'Set by POST /auth/login (1 minute; renewed by POST /auth/refresh)' },
+          accessToken: { type: 'apiKey', in: 'cookie', name: 'accessToken', description: 'Browsers: the HttpOnly cookie set by POST /auth/login (1 minute). On a 401, POST /auth/refresh once (the refreshToken cookie, 30 days, rotated on every use; a reused one revokes the session) and retry; a second 401 means sign in again' },
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Clients that are not browsers: the access_token of POST /auth/token (1 minute) as `Authorization: Bearer`. On a 401, POST /auth/token/refresh once with the refresh_token (30 days, one use: a reused one revokes the session) and retry' },
           walletAccessToken: { type: 'apiKey', in: 'cookie', name: 'walletAccessToken', description: 'Set by POST /wallet/auth (5 minutes), bound to the signed-in admin' },
         },
       },

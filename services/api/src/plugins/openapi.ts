@@ -34,7 +34,7 @@ export default fp(async function openapi(app: FastifyInstance) {
     const wallet = hooks(route).some((h) => h.name === 'walletUnlocked');
     schema.operationId ??= operationId(methods[0]!, route.url);
     schema.summary ??= `${methods[0]} ${route.url}`;
-    schema.security ??= guard ? [wallet ? { accessToken: [], walletAccessToken: [] } : { accessToken: [] }] : [];
+    schema.security ??= guard ? (wallet ? [{ accessToken: [], walletAccessToken: [] }, { bearerAuth: [], walletAccessToken: [] }] : [{ accessToken: [] }, { bearerAuth: [] }]) : [];
     const response: Responses = { ...((schema.response as Responses | undefined) ?? {}) };
     const add = (status: number, value: unknown) => {
       if (response[status] === undefined && response[String(status)] === undefined) response[status] = value;

@@ -1,11 +1,9 @@
-import { STAFF_STREAM, findByName, newId, roster, session, sessionStream, unauthorized } from '@comanda/domain';
+import { STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { LoginThrottle } from '../auth/throttle.js';
-import { hashSecret, verifySecret } from '../auth/pin.js';
+import { type SignedIn, staffSessions } from '../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
-import { writeContext } from '../http/write-context.js';
 import { Headers, withHeaders } from '../http/schemas.js';
 import { readCookie } from '../http/cookies.js';
 
@@ -24,25 +22,13 @@ export function tooManyAttempts(reply: FastifyReply, seconds: number) {
     .send({ message: 'Too many failed attempts; try again later', retryAfter: seconds });
 }
 
-/**
- * Refresh and logout never take an Idempotency-Key: a replayed refresh would hand a rotated-out token
- * the session's current tokens. Each refresh meets the decider, and a reused generation revokes.
- */
-const sessionContext = (request: FastifyRequest, claims: Record<string, unknown>) => ({
-  userId: typeof claims.sub === 'string' ? claims.sub : null,
-  correlationId: request.id,
-});
-
-/** Session endpoints: login with name and PIN, refresh with rotation, logout. */
+/** Session endpoints for browsers: login with name and PIN, refresh with rotation, logout, in HttpOnly cookies. */
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const throttle = new LoginThrottle(app.deps.readStore, 'login', app.now);
-  // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
-  const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
-
-  const issue = async (request: FastifyRequest, reply: FastifyReply, user: { id: string; role: string }, sid: string, gen: number) => {
-    app.setAuthCookie(request, reply, 'accessToken', app.signToken({ sub: user.id, role: user.role, sid, typ: 'access' }, ACCESS_TTL_S), ACCESS_TTL_S);
-    app.setAuthCookie(request, reply, 'refreshToken', app.signToken({ sub: user.id, sid, gen, typ: 'refresh' }, REFRESH_TTL_S), REFRESH_TTL_S);
+  const sessions = await staffSessions(app);
+  const issue = (request: FastifyRequest, reply: FastifyReply, signed: SignedIn) => {
+    app.setAuthCookie(request, reply, 'accessToken', signed.access, ACCESS_TTL_S);
+    app.setAuthCookie(request, reply, 'refreshToken', signed.refresh, REFRESH_TTL_S);
   };
   const clear = (request: FastifyRequest, reply: FastifyReply) => {
     app.clearAuthCookie(request, reply, 'accessToken');
@@ -63,22 +49,11 @@ export default async function authRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const { name, pin } = request.body;
-    const wait = await throttle.admit(request.ip, name);
-    if (wait > 0) return tooManyAttempts(reply, wait);
-    const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
-    const member = findByName(state, name);
-    const ok = await verifySecret(pin, app.deps.masterKey, member?.name ?? '\u0000decoy', member?.pinHash ?? decoyHash);
-    if (!member || !ok) {
-      return reply.code(401).send({ message: 'Invalid credentials' });
-    }
-    await throttle.succeed(request.ip, name);
-    const sid = newId();
-    await app.deps.commands.handle(session, sessionStream(sid), {
-      type: 'startSession', sessionId: sid, userId: member.id, expiresAt: app.now() + REFRESH_TTL_S * 1000,
-    }, { ...writeContext(request), userId: member.id });
-    await issue(request, reply, member, sid, 0);
-    return { message: 'Login successful', user: { id: member.id, name: member.name, role: member.role } };
+    const signed = await sessions.signIn(request, request.body.name, request.body.pin);
+    if (signed && 'retryAfter' in signed) return tooManyAttempts(reply, signed.retryAfter);
+    if (!signed) return reply.code(401).send({ message: 'Invalid credentials' });
+    issue(request, reply, signed);
+    return { message: 'Login successful', user: signed.member };
   });
 
   app.post('/auth/refresh', {
@@ -92,23 +67,12 @@ export default async function authRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const claims = app.readToken(readCookie(request, 'refreshToken'), 'refresh');
-    if (!claims || typeof claims.sid !== 'string' || typeof claims.gen !== 'number') {
+    const signed = await sessions.refresh(request, readCookie(request, 'refreshToken'));
+    if (!signed) {
       clear(request, reply);
       throw unauthorized();
     }
-    const now = app.now();
-    const result = await app.deps.commands.handle(session, sessionStream(claims.sid), {
-      type: 'refreshSession', generation: claims.gen, now, expiresAt: now + REFRESH_TTL_S * 1000,
-    }, sessionContext(request, claims));
-    const { state } = await app.deps.commands.state(roster, STAFF_STREAM);
-    const member = result.state.userId ? state.members[result.state.userId] : undefined;
-    if (result.state.revoked || !member) {
-      if (!member && !result.state.revoked) await app.deps.commands.handle(session, sessionStream(claims.sid), { type: 'endSession' });
-      clear(request, reply);
-      throw unauthorized();
-    }
-    await issue(request, reply, member, claims.sid, result.state.generation);
+    issue(request, reply, signed);
     return { message: 'Access token refreshed successfully' as const };
   });
 
@@ -120,10 +84,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       response: { 200: withHeaders(Type.Object({ message: Type.Literal('Logout successful') }), Headers.setCookie) },
     },
   }, async (request, reply) => {
-    const claims = app.readToken(readCookie(request, 'refreshToken'), 'refresh');
-    if (claims && typeof claims.sid === 'string') {
-      await app.deps.commands.handle(session, sessionStream(claims.sid), { type: 'endSession' }, sessionContext(request, claims));
-    }
+    await sessions.end(request, readCookie(request, 'refreshToken'));
     clear(request, reply);
     return { message: 'Logout successful' as const };
   });

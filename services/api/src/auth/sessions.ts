@@ -1,0 +1,74 @@
+import { STAFF_STREAM, findByName, newId, roster, session, sessionStream } from '@comanda/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LoginThrottle } from './throttle.js';
+import { hashSecret, verifySecret } from './pin.js';
+import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
+import { writeContext } from '../http/write-context.js';
+
+type Member = { id: string; name: string; role: string };
+export type SignedIn = { member: Member; access: string; refresh: string };
+export type SignIn = SignedIn | { retryAfter: number } | null;
+
+/**
+ * What every way of holding a session shares, cookies for browsers and bearer tokens for other clients:
+ * sign in with name and PIN (throttled), refresh with rotation (a refresh token presented twice revokes
+ * the session), and end. Each step meets the session decider; the tokens are the same JWTs either way.
+ */
+export async function staffSessions(app: FastifyInstance) {
+  const throttle = new LoginThrottle(app.deps.readStore, 'login', app.now);
+  // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
+  const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
+  const { commands } = app.deps;
+  const tokens = (member: Member, sid: string, gen: number): SignedIn => ({
+    member,
+    access: app.signToken({ sub: member.id, role: member.role, sid, typ: 'access' }, ACCESS_TTL_S),
+    refresh: app.signToken({ sub: member.id, sid, gen, typ: 'refresh' }, REFRESH_TTL_S),
+  });
+  const sessionContext = (request: FastifyRequest, claims: Record<string, unknown>) => ({
+    userId: typeof claims.sub === 'string' ? claims.sub : null,
+    correlationId: request.id,
+  });
+
+  return {
+    /** The member and fresh tokens; `{retryAfter}` while the (address, name) pair is locked; null for wrong credentials. */
+    async signIn(request: FastifyRequest, name: string, pin: string): Promise<SignIn> {
+      const wait = await throttle.admit(request.ip, name);
+      if (wait > 0) return { retryAfter: wait };
+      const { state } = await commands.state(roster, STAFF_STREAM);
+      const member = findByName(state, name);
+      const ok = await verifySecret(pin, app.deps.masterKey, member?.name ?? '\u0000decoy', member?.pinHash ?? decoyHash);
+      if (!member || !ok) return null;
+      await throttle.succeed(request.ip, name);
+      const sid = newId();
+      await commands.handle(session, sessionStream(sid), {
+        type: 'startSession', sessionId: sid, userId: member.id, expiresAt: app.now() + REFRESH_TTL_S * 1000,
+      }, { ...writeContext(request), userId: member.id });
+      return tokens({ id: member.id, name: member.name, role: member.role }, sid, 0);
+    },
+
+    /** Rotated tokens for a valid refresh token, or null (invalid, expired, reused: the session is then revoked). */
+    async refresh(request: FastifyRequest, refreshToken: string | undefined): Promise<SignedIn | null> {
+      const claims = app.readToken(refreshToken, 'refresh');
+      if (!claims || typeof claims.sid !== 'string' || typeof claims.gen !== 'number') return null;
+      const now = app.now();
+      const result = await commands.handle(session, sessionStream(claims.sid), {
+        type: 'refreshSession', generation: claims.gen, now, expiresAt: now + REFRESH_TTL_S * 1000,
+      }, sessionContext(request, claims));
+      const { state } = await commands.state(roster, STAFF_STREAM);
+      const member = result.state.userId ? state.members[result.state.userId] : undefined;
+      if (result.state.revoked || !member) {
+        if (!member && !result.state.revoked) await commands.handle(session, sessionStream(claims.sid), { type: 'endSession' });
+        return null;
+      }
+      return tokens({ id: member.id, name: member.name, role: member.role }, claims.sid, result.state.generation);
+    },
+
+    /** Ends the session a refresh token names (nothing when it names none). */
+    async end(request: FastifyRequest, refreshToken: string | undefined): Promise<void> {
+      const claims = app.readToken(refreshToken, 'refresh');
+      if (claims && typeof claims.sid === 'string') {
+        await commands.handle(session, sessionStream(claims.sid), { type: 'endSession' }, sessionContext(request, claims));
+      }
+    },
+  };
+}
