@@ -10,7 +10,9 @@ import { testApp } from './harness.js';
 
 type Op = { operationId?: string; security?: Array<Record<string, string[]>>; responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }> };
 
-t.test('the served OpenAPI document passes `redocly lint` with no errors', async (t) => {
+const packageDir = join(dirname(new URL(import.meta.url).pathname), '..');
+
+t.test('the served OpenAPI document passes `redocly lint` and `spectral lint` with no error and no warning', async (t) => {
   const { app, close } = await testApp();
   t.teardown(close);
   const dir = mkdtempSync(join(tmpdir(), 'comanda-openapi-'));
@@ -19,13 +21,22 @@ t.test('the served OpenAPI document passes `redocly lint` with no errors', async
   writeFileSync(file, (await app.inject({ method: 'GET', url: '/swagger/json' })).body);
   const cli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(process.execPath, [cli, 'lint', file, '--format=summary'], {
+    execFile(process.execPath, [cli, 'lint', file, '--format=summary', `--config=${join(packageDir, 'redocly.yaml')}`], {
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, timeout: 120_000,
     }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }));
   });
   t.equal(code, 0, 'redocly exits 0');
   t.match(output, /Your API description is valid/, output.slice(-2000));
-  t.notMatch(output, /^error\s/m, 'no error rule fired');
+  t.notMatch(output, /^(error|warning)\s/m, 'no error or warning rule fired');
+  t.notMatch(output, /You have \d+ warnings?/, output.slice(-2000));
+
+  const spectral = join(dirname(createRequire(import.meta.url).resolve('@stoplight/spectral-cli/package.json')), 'dist', 'index.js');
+  const linted = await new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(process.execPath, [spectral, 'lint', file, `--ruleset=${join(packageDir, '.spectral.yaml')}`, '--fail-severity=hint', '--format=text'], {
+      env: { ...process.env, NO_COLOR: '1', SCARF_ANALYTICS: 'false' }, timeout: 120_000,
+    }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }));
+  });
+  t.equal(linted.code, 0, `spectral (oas ruleset) finds nothing: ${linted.output.slice(0, 3000)}`);
 });
 
 t.test('operations carry operationId and security; statuses and headers are documented', async (t) => {
@@ -43,6 +54,14 @@ t.test('operations carry operationId and security; statuses and headers are docu
   t.same(doc.paths['/wallet/getbalance']!.get!.security, [{ accessToken: [], walletAccessToken: [] }, { bearerAuth: [], walletAccessToken: [] }]);
   t.ok(doc.components.securitySchemes.bearerAuth);
   t.same(doc.paths['/auth/login']!.post!.security, []);
+  const open = new Set(['GET /', 'GET /health', 'GET /health/live', 'GET /health/ready', 'GET /base-currency']);
+  for (const { path, method, op } of ops) {
+    if (!open.has(`${method.toUpperCase()} ${path}`)) t.ok(Object.keys(op.responses).some((s) => s.startsWith('4')), `${method} ${path} documents its 4xx answers`);
+  }
+  for (const { path, method, op } of ops.filter((o) => o.method !== 'get' && !/^\/(auth\/|wallet\/auth$|wallet\/logout$|webhooks\/)/.test(o.path))) {
+    const declared = (op as { parameters?: Array<{ in: string; name: string }> }).parameters ?? [];
+    t.ok(declared.some((p) => p.in === 'header' && p.name === 'idempotency-key'), `${method} ${path} declares the Idempotency-Key it honours`);
+  }
   for (const { path, method, op } of ops) {
     if (op.security!.length > 0) t.ok(op.responses['401'] && op.responses['403'], `${method} ${path} documents 401 and 403`);
   }

@@ -21,7 +21,18 @@ export async function webhookReceiver(app: FastifyInstance, options: WebhookRece
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
 
-  app.post('/webhooks/node', async (request, reply) => {
+  app.post('/webhooks/node', {
+    schema: {
+      tags: ['webhooks'], operationId: 'receiveNodeWebhook', summary: "The Lightning node's payment_received notification",
+      description: 'Signed by the node with the shared webhook secret (X-Node-Signature: HMAC-SHA256 of the exact body). 200 only once the payment is recorded durably; the same payment delivered twice is recorded once.',
+      security: [],
+      response: {
+        200: { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'] },
+        400: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], description: 'Not JSON, or not a payment_received' },
+        401: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], description: 'Missing or wrong signature' },
+      },
+    },
+  }, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const header = request.headers['x-node-signature'] ?? request.headers['x-phoenix-signature'];
     const signature = Array.isArray(header) ? header[0] : header;

@@ -17,6 +17,26 @@ bare JSON strings "Missing or malformed ID" (400) and "Resource not found" (404)
 Writes are idempotent with an Idempotency-Key header (POST) and guarded by If-Match with the ETag a GET
 returned (PUT, 412 when stale). A write's response is sent after the read models include it.`;
 
+/** Every tag an operation carries, described for the document's readers (and its linters). */
+const TAGS = [
+  { name: 'general', description: 'The greeting and the health checks a load balancer or supervisor asks' },
+  { name: 'auth', description: 'Sessions: sign in with name and PIN, refresh with rotation, sign out; cookies for browsers, bearer tokens for other clients' },
+  { name: 'users', description: 'Staff and their roles (admin, manager, waiter, kitchen)' },
+  { name: 'categories', description: 'Dish categories of the menu' },
+  { name: 'dishes', description: 'The menu: dishes with their prices, categories and kitchen stations' },
+  { name: 'spaces', description: 'Rooms and areas of the floor' },
+  { name: 'tables', description: 'Tables of the floor, their state and the order that holds them' },
+  { name: 'orders', description: 'Orders: placing, their lifecycle, queries by user, table, state and day' },
+  { name: 'order dishes', description: 'The lines of an order' },
+  { name: 'kitchen', description: 'Kitchen stations, firing an order to them, tickets on the kitchen screens and their taps' },
+  { name: 'tickets', description: 'Bills: tickets issued for an order (whole or split), payments, voids, refunds, receipts' },
+  { name: 'shifts', description: "The cashier's shift: opening float, counted cash and the Z report" },
+  { name: 'currencies', description: 'Currencies and the base currency prices are in' },
+  { name: 'wallet', description: "The restaurant's Lightning wallet (admins, unlocked with the wallet password) and Lightning checkout" },
+  { name: 'reports', description: "The owner's reports, folded from the whole log" },
+  { name: 'webhooks', description: "The Lightning node's payment notifications (signed)" },
+];
+
 /** Third-party plugins: cookies and the OpenAPI document with its UI at /swagger. */
 export default fp(async function external(app: FastifyInstance) {
   // Cookies are parsed when a route reads one (`readCookie`), not on every request.
@@ -26,7 +46,12 @@ export default fp(async function external(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Comanda POS API', version: '1.0.0', description, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      info: {
+        title: 'Comanda POS API', version: '1.0.0', description,
+        contact: { name: 'The Comanda maintainers' },
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      tags: TAGS,
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {

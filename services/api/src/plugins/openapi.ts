@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { Headers } from '../http/schemas.js';
 
 type Hook = ((...args: never[]) => unknown) & { permission?: string };
@@ -18,6 +18,30 @@ export function operationId(method: string, url: string): string {
 
 const hooks = (route: RouteOptions): Hook[] => [route.onRequest ?? []].flat() as Hook[];
 
+/** Writes that do not take an Idempotency-Key: sessions (a replayed refresh would revive a rotated token) and the node's webhooks. */
+const NO_IDEMPOTENCY = /^\/(auth\/|wallet\/auth$|wallet\/logout$|webhooks\/)/;
+const IdempotencyKey = Type.Optional(Type.String({
+  minLength: 1, maxLength: 255,
+  description: 'Any unique string per intended write (a UUID): the same request repeated with the same key (a retry after a lost answer) is applied once and answered as the first was',
+}));
+
+/**
+ * Documents a `{message}` answer: beside one already documented with the same shape, the descriptions
+ * are joined (an `anyOf` of one schema twice says nothing more and linters flag it).
+ */
+function addMessage(response: Responses, status: number, description: string): void {
+  const known = response[status] as { $ref?: string; description?: string } | undefined;
+  if (known === undefined) response[status] = Type.Ref('Message', { description });
+  else if (known.$ref === 'Message') response[status] = Type.Ref('Message', { description: `${known.description ?? ''}; or ${description}` });
+  else response[status] = Type.Union([known as never, Type.Ref('Message', { description })], { description: `${known.description ?? ''}; or ${description}` });
+}
+
+/** The route's header schema with `idempotency-key` declared beside its own headers. */
+function withIdempotencyKey(headers: unknown) {
+  const own = (headers as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+  return own['idempotency-key'] ? headers : Type.Object({ ...own, 'idempotency-key': IdempotencyKey });
+}
+
 /**
  * Completes every route's OpenAPI entry from what the route really does, so a new route is documented
  * without extra code: an operationId; `security` (the access-token cookie when `authorize` guards it,
@@ -34,6 +58,9 @@ export default fp(async function openapi(app: FastifyInstance) {
     const wallet = hooks(route).some((h) => h.name === 'walletUnlocked');
     schema.operationId ??= operationId(methods[0]!, route.url);
     schema.summary ??= `${methods[0]} ${route.url}`;
+    schema.description ??= `${String(schema.summary)}.`;
+    const writes = !methods.every((m) => m === 'GET' || m === 'HEAD' || m === 'OPTIONS');
+    if (writes && !NO_IDEMPOTENCY.test(route.url)) schema.headers = withIdempotencyKey(schema.headers);
     schema.security ??= guard ? (wallet ? [{ accessToken: [], walletAccessToken: [] }, { bearerAuth: [], walletAccessToken: [] }] : [{ accessToken: [] }, { bearerAuth: [] }]) : [];
     const response: Responses = { ...((schema.response as Responses | undefined) ?? {}) };
     const add = (status: number, value: unknown) => {
@@ -46,12 +73,15 @@ export default fp(async function openapi(app: FastifyInstance) {
     }
     if (schema.params) {
       // A path segment the router cannot take as a parameter (longer than 100 characters) finds no route.
-      const notFound = Type.Ref('Message', { description: '{message}: no route matches (e.g. a path parameter over 100 characters)' });
-      response[404] = response[404] === undefined ? notFound : Type.Union([response[404] as never, notFound], { description: 'Not found' });
+      addMessage(response, 404, '{message}: no route matches (e.g. a path parameter over 100 characters)');
     }
     if (schema.body) {
       add(413, Type.Ref('Message', { description: 'Body over 1 MiB' }));
       add(415, Type.Ref('Message', { description: 'Content-Type is not application/json' }));
+    }
+    if (writes) {
+      // plugins/origins.ts: a browser page of another origin.
+      addMessage(response, 403, "{message:'Cross-origin request refused'}: the request's Origin is neither this service nor in COMANDA_ALLOWED_ORIGINS");
     }
     if (!methods.includes('GET')) {
       // A stream contended past every retry (services/api/src/plugins/errors.ts).
