@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { testApp } from './harness.js';
+import { operationId } from '../src/plugins/openapi.js';
 
 /** Issue 18, item 8: a document client generators can use, checked by redocly (offline) and by hand. */
 
@@ -47,7 +48,11 @@ t.test('operations carry operationId and security; statuses and headers are docu
   const ids = ops.map((o) => o.op.operationId);
   t.ok(ids.every((id) => typeof id === 'string' && id.length > 0), 'every operation has an operationId');
   t.equal(new Set(ids).size, ids.length, 'operationIds are unique');
-  t.equal(doc.paths['/orders/{id}/dishes']!.get!.operationId, 'getOrdersByIdDishes');
+  t.equal(doc.paths['/orders/{id}/dishes']!.post!.operationId, 'addOrderLines');
+  t.equal(doc.paths['/orders']!.post!.operationId, 'placeOrder');
+  t.equal(doc.paths['/tickets/{id}/payments']!.post!.operationId, 'takePayment');
+  const generated = ops.filter((o) => o.op.operationId === operationId(o.method, o.path.replace(/\{(\w+)\}/g, ':$1')));
+  t.same(generated.map((o) => `${o.method} ${o.path}`), [], 'every operation has a name a person chose (plugins/operation-ids.ts)');
   t.ok(doc.components.securitySchemes.walletAccessToken);
   t.ok(ops.every((o) => Array.isArray(o.op.security)), 'every operation declares security (open ones an empty list)');
   t.same(doc.paths['/users']!.get!.security, [{ accessToken: [] }, { bearerAuth: [] }], 'the cookie, or a bearer token');

@@ -1,11 +1,11 @@
-import { STAFF_STREAM, findByName, newId, roster, session, sessionStream } from '@comanda/domain';
+import { type Role, STAFF_STREAM, findByName, newId, roster, session, sessionStream } from '@comanda/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LoginThrottle } from './throttle.js';
 import { hashSecret, verifySecret } from './pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
 
-type Member = { id: string; name: string; role: string };
+type Member = { id: string; name: string; role: Role };
 export type SignedIn = { member: Member; access: string; refresh: string };
 export type SignIn = SignedIn | { retryAfter: number } | null;
 

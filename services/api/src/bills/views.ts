@@ -1,4 +1,4 @@
-import { TICKET_STATUS_NAMES, fromCents, type ZReport } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, fromCents, type ZReport } from '@comanda/domain';
 import type { PaymentView, ShiftView, TicketView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
@@ -6,7 +6,7 @@ const Money = (description?: string) => Type.Number(description ? { description 
 
 export const PaymentSchema = Type.Object({
   id: Type.String(),
-  method: Type.String({ description: 'cash, credit_card, debit_card, lightning' }),
+  method: Type.Enum(Object.keys(PAYMENT_METHODS), { description: 'cash, credit_card, debit_card, lightning' }),
   amount: Money('what went to the bill, plus any over-payment held'),
   overpaid: Type.Optional(Money('received beyond the due and the tip, held for a refund')),
   sats: Type.Optional(Type.Integer({ description: 'lightning: sats received' })),
@@ -29,8 +29,12 @@ export const TicketSchema = Type.Object({
   lines: Type.Array(Type.Object({ id: Type.String(), dish_id: Type.String(), price: Money(), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }) })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
   subtotal: Money(), tip: Money(), total: Money('subtotal + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
-  status: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], { description: '1 pending, 2 paid, 3 cancelled' }),
-  status_name: Type.String(),
+  status: Type.Union([
+    Type.Literal(1, { title: 'pending', description: 'issued, not fully paid' }),
+    Type.Literal(2, { title: 'paid', description: 'paid in full' }),
+    Type.Literal(3, { title: 'cancelled', description: 'cancelled: its lines may be billed again' }),
+  ], { description: '1 pending, 2 paid, 3 cancelled (status_name says it in words)' }),
+  status_name: Type.Enum(Object.values(TICKET_STATUS_NAMES), { description: 'the status in words' }),
   currency_id: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -91,7 +95,7 @@ export function zReportResponse(r: ZReport, counted = true) {
 }
 
 export const ShiftSchema = Type.Object({
-  id: Type.String(), number: Type.Integer(), status: Type.String({ description: 'open or closed' }), cash_float: Money(),
+  id: Type.String(), number: Type.Integer(), status: Type.Enum(['open', 'closed'], { description: 'open or closed' }), cash_float: Money(),
   opened_at: Type.String({ format: 'date-time' }), closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   report: Type.Union([ZReportSchema, Type.Null()], { description: 'the Z report (closed), or the figures so far (open)' }),
 }, { $id: 'Shift' });

@@ -1,17 +1,23 @@
-import { fromCents, type OrderLine } from '@comanda/domain';
+import { KITCHEN_STATUSES, ORDER_STATUSES, fromCents, type OrderLine } from '@comanda/domain';
 import type { OrderView } from '@comanda/read-models';
 import { Type } from 'typebox';
+
+/** An order's state (the lifecycle in the orders tag's routes). */
+export const OrderStatusSchema = Type.Enum([...ORDER_STATUSES], { description: 'pending → preparing → ready → completed; or cancelled' });
 
 export const OrderSchema = Type.Object({
   id: Type.String(),
   user_id: Type.String(),
   table_id: Type.Union([Type.String(), Type.Null()]),
   waiter: Type.String(),
-  status: Type.String(),
+  status: OrderStatusSchema,
   total: Type.Number({ description: 'computed from the order dishes; two decimals' }),
   created_at: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
   paid_sat: Type.Integer({ description: 'satoshis received over Lightning for this order (invoices with externalId = order id)' }),
-}, { $id: 'Order' });
+}, {
+  $id: 'Order',
+  examples: [{ id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending', total: 55.5, created_at: '2026-11-25T20:14:03.120Z', paid_sat: 0 }],
+});
 
 export const OrderPaymentSchema = Type.Object({
   payment_hash: Type.String(),
@@ -25,8 +31,11 @@ export const OrderDishSchema = Type.Object({
   dish_id: Type.String(),
   price_at_order: Type.Number(),
   notes: Type.String(),
-  kitchen_status: Type.String({ description: 'pending (not fired), sent, in_progress, done or cancelled' }),
-}, { $id: 'OrderDish' });
+  kitchen_status: Type.Enum([...KITCHEN_STATUSES], { description: 'pending (not fired), sent, in_progress, done or cancelled' }),
+}, {
+  $id: 'OrderDish',
+  examples: [{ id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876', order_id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', price_at_order: 25.5, notes: 'sin cebolla', kitchen_status: 'sent' }],
+});
 
 export const orderResponse = (o: OrderView) => ({
   id: o.id, user_id: o.user_id, table_id: o.table_id, waiter: o.waiter, status: o.status,

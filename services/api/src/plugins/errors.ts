@@ -15,6 +15,13 @@ function fieldOf(error: { instancePath?: string; params?: Record<string, unknown
   return field || context;
 }
 
+/** AJV's message, except that a closed set names its members. */
+function messageOf(error: { keyword?: string; message?: string; params?: Record<string, unknown> }): string {
+  const allowed = error.params?.allowedValues;
+  if (error.keyword === 'enum' && Array.isArray(allowed)) return `must be one of ${allowed.join(', ')}`;
+  return error.message ?? 'is invalid';
+}
+
 /**
  * One mapping from failures to HTTP: schema and domain validation → 400 'Validation failed', a bad
  * path id → 400 "Missing or malformed ID", unknown resource → 404 "Resource not found", conflicts → 409,
@@ -64,11 +71,10 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     const e = error as FastifyError;
     if (e.validation) {
-      if (e.validationContext === 'params') return sendJsonString(reply, 400, 'Missing or malformed ID');
-      return reply.code(400).send({
-        message: 'Validation failed',
-        errors: e.validation.map((v) => ({ field: fieldOf(v, e.validationContext ?? 'body'), message: v.message ?? 'is invalid' })),
-      });
+      const errors = e.validation.map((v) => ({ field: fieldOf(v, e.validationContext ?? 'body'), message: messageOf(v) }));
+      // A path id is the seed's "Missing or malformed ID"; a closed path parameter (a status) names itself.
+      if (e.validationContext === 'params' && errors.every((x) => /^id$|Id$/.test(x.field))) return sendJsonString(reply, 400, 'Missing or malformed ID');
+      return reply.code(400).send({ message: 'Validation failed', errors });
     }
     if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e instanceof SyntaxError) {
       return reply.code(400).send({ message: 'Validation failed', errors: [{ field: 'body', message: 'is not valid JSON' }] });

@@ -2,6 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { type TSchema, Type } from 'typebox';
 import { Headers } from '../http/schemas.js';
+import { OPERATION_IDS } from './operation-ids.js';
 
 type Hook = ((...args: never[]) => unknown) & { permission?: string };
 type Responses = Record<string, unknown>;
@@ -56,7 +57,7 @@ export default fp(async function openapi(app: FastifyInstance) {
     const schema: Record<string, unknown> = { ...(route.schema ?? {}) };
     const guard = hooks(route).find((h) => typeof h.permission === 'string');
     const wallet = hooks(route).some((h) => h.name === 'walletUnlocked');
-    schema.operationId ??= operationId(methods[0]!, route.url);
+    schema.operationId ??= OPERATION_IDS[`${methods[0]} ${route.url}`] ?? operationId(methods[0]!, route.url);
     schema.summary ??= `${methods[0]} ${route.url}`;
     schema.description ??= `${String(schema.summary)}.`;
     const writes = !methods.every((m) => m === 'GET' || m === 'HEAD' || m === 'OPTIONS');

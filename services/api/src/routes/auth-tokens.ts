@@ -1,3 +1,4 @@
+import { ROLES } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -13,7 +14,7 @@ const TokenPair = Type.Object({
   expires_in: Type.Integer({ description: 'seconds the access token lives' }),
   refresh_token: Type.String({ description: 'One use: POST /auth/token/refresh answers a new pair; presented twice, it revokes the session' }),
   refresh_expires_in: Type.Integer({ description: 'seconds the refresh token lives' }),
-  user: Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() }),
+  user: Type.Object({ id: Type.String(), name: Type.String(), role: Type.Enum([...ROLES]) }),
 }, {
   examples: [{ token_type: 'Bearer', access_token: 'eyJhbGciOi…', expires_in: 60, refresh_token: 'eyJhbGciOi…', refresh_expires_in: 2592000, user: { id: '5f0c…', name: 'Marisol', role: 'waiter' } }],
 });
@@ -34,7 +35,7 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
 
   app.post('/auth/token', {
     schema: {
-      tags: ['auth'], operationId: 'signInForTokens', summary: 'Sign in for bearer tokens (clients that are not browsers)',
+      tags: ['auth'], summary: 'Sign in for bearer tokens (clients that are not browsers)',
       description: 'The same name, PIN and lockout as POST /auth/login; the tokens come in the body and no cookie is set. The access token lives 1 minute: on a 401, refresh once with POST /auth/token/refresh and retry.',
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), pin: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: {
@@ -52,7 +53,7 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
 
   app.post('/auth/token/refresh', {
     schema: {
-      tags: ['auth'], operationId: 'refreshTokens', summary: 'A new token pair for a refresh token (rotation)',
+      tags: ['auth'], summary: 'A new token pair for a refresh token (rotation)',
       description: 'Each refresh token works once. One presented a second time (a stolen copy) revokes the whole session: every token of it stops working, and the client signs in again.',
       body: Type.Object({ refresh_token: Token }),
       response: { 200: TokenPair, 401: Unauthorized },
@@ -65,7 +66,7 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
 
   app.post('/auth/token/revoke', {
     schema: {
-      tags: ['auth'], operationId: 'revokeTokens', summary: 'End the session of a refresh token (logout)',
+      tags: ['auth'], summary: 'End the session of a refresh token (logout)',
       body: Type.Object({ refresh_token: Token }),
       response: { 200: Type.Object({ message: Type.Literal('Logout successful') }) },
     },

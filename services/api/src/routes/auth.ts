@@ -1,4 +1,4 @@
-import { STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
+import { ROLES, STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -7,7 +7,7 @@ import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { Headers, withHeaders } from '../http/schemas.js';
 import { readCookie } from '../http/cookies.js';
 
-const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.String() });
+const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.Enum([...ROLES]) });
 const LoginBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   pin: Type.String({ minLength: 1, maxLength: 64 }),

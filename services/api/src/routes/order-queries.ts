@@ -39,7 +39,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
   app.get('/orders/status/:status', {
     onRequest: read,
     config: { answerFrom: [ORDERS] },
-    schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.String() }), querystring: Pagination, response: list },
+    schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.Enum([...ORDER_STATUSES]) }), querystring: Pagination, response: list },
   }, async (request, reply) => {
     const { status } = request.params;
     if (!isOrderStatus(status)) throw validationFailed([{ field: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);

@@ -1,4 +1,4 @@
-import { fromCents, notFound, orderTotal } from '@comanda/domain';
+import { ORDER_STATUSES, fromCents, notFound, orderTotal } from '@comanda/domain';
 import { ORDERS, type OrderView } from '@comanda/read-models';
 import { deleteOrder, orderState, placeOrder, updateOrder } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,7 +16,7 @@ const OrderBody = Type.Object({
   user_id: Type.String({ format: 'uuid' }),
   table_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null for a take-away order' }),
   waiter: Type.String({ minLength: 1, maxLength: 100 }),
-  status: Type.Optional(Type.String({ description: 'pending (or absent) on create; see the lifecycle on update' })),
+  status: Type.Optional(Type.Enum([...ORDER_STATUSES], { description: 'pending (or absent) on create; see the lifecycle on update' })),
   total: Type.Optional(Type.Number({ minimum: -MAX_EXACT_TOTAL, maximum: MAX_EXACT_TOTAL, description: 'ignored: the total is always computed from the order dishes' })),
 });
 type OrderBodyT = Static<typeof OrderBody>;
