@@ -1,8 +1,8 @@
 import t from 'tap';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, persistentSecret } from '../src/index.js';
+import { DataDirNotPrivate, loadConfig, persistentSecret, privateDataDir } from '../src/index.js';
 
 t.test('defaults match the design table', async (t) => {
   const c = loadConfig({});
@@ -111,4 +111,28 @@ t.test('Lightning checkout: rate source, fixed rates, maximum age, expiry, exces
   ] as Array<[Record<string, string>, string]>) {
     t.throws(() => loadConfig(env), new RegExp(variable), variable);
   }
+});
+
+t.test('privateDataDir: an existing data dir and what it holds become private to this user', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'comanda-private-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  const dataDir = join(root, 'data');
+  mkdirSync(join(dataDir, 'node-sim'), { recursive: true, mode: 0o755 });
+  chmodSync(dataDir, 0o755);
+  chmodSync(join(dataDir, 'node-sim'), 0o775);
+  writeFileSync(join(dataDir, 'events.db'), 'x', { mode: 0o644 });
+  writeFileSync(join(dataDir, 'node-sim', 'node-sim-state.json'), '{}', { mode: 0o666 });
+  chmodSync(join(dataDir, 'node-sim', 'node-sim-state.json'), 0o666);
+  const umask = process.umask();
+  t.teardown(() => void process.umask(umask));
+  privateDataDir(dataDir);
+  t.equal(statSync(dataDir).mode & 0o777, 0o700);
+  t.equal(statSync(join(dataDir, 'node-sim')).mode & 0o777, 0o700);
+  t.equal(statSync(join(dataDir, 'events.db')).mode & 0o777, 0o600);
+  t.equal(statSync(join(dataDir, 'node-sim', 'node-sim-state.json')).mode & 0o777, 0o600);
+  writeFileSync(join(dataDir, 'later.db'), 'y');
+  t.equal(statSync(join(dataDir, 'later.db')).mode & 0o777, 0o600, 'files made later are private too (umask 077)');
+  privateDataDir(join(root, 'fresh'));
+  t.equal(statSync(join(root, 'fresh')).mode & 0o777, 0o700, 'a new data dir');
+  t.match(new DataDirNotPrivate('/x/events.db', 'EPERM').message, /\/x\/events.db holds secrets .* \(EPERM\)/);
 });

@@ -54,6 +54,21 @@ t.test('the data dir lock: one live holder; a holder killed with -9 leaves nothi
   again.release();
   // A pid file of an earlier release, naming this very process, is no lock.
   writeFileSync(join(dir, 'comanda.pid'), `${process.pid}\n`);
-  acquireDataDirLock(dir).release();
+  const once = acquireDataDirLock(dir);
+  once.release();
+  once.release();
   t.notOk(existsSync(join(dir, 'comanda.pid')));
+  t.notOk(dataDirInUse(dir), 'releasing twice is harmless');
+
+  // A lock file that is not one (damaged, or something else's) is an error, never taken for "busy".
+  const odd = tempDir(t, 'odd-lock');
+  writeFileSync(lockPath(odd), 'this is not a SQLite database, it is a note '.repeat(50));
+  let error: unknown;
+  try {
+    acquireDataDirLock(odd);
+  } catch (e) {
+    error = e;
+  }
+  t.ok(error instanceof Error && !(error instanceof DataDirBusy) && /not a database/.test(error.message), String(error));
+  t.throws(() => dataDirInUse(odd), /not a database/);
 });
