@@ -9,3 +9,4 @@ export { writeContext, newResourceId, ifMatch, setEtag } from './http/write-cont
 export { sendJsonString, sendNoContent } from './http/replies.js';
 export { IdParams, commonErrors } from './http/schemas.js';
 export { api, reports, type ApiOptions, type ReportsPart } from './part.js';
+export { openApiDocument } from './openapi-document.js';

@@ -4,6 +4,10 @@ import fp from 'fastify-plugin';
 import type { AppDeps } from '../deps.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The answer is read back from the read models (`readBack`): it may be a 202 (documented as such). */
+    readsBack?: boolean;
+  }
   interface FastifyInstance {
     deps: AppDeps;
     /** Waits (bounded) until the read models include a write, so the client's next GET sees it. */

@@ -87,11 +87,14 @@ export default fp(async function openapi(app: FastifyInstance) {
     if (!methods.includes('GET')) {
       // A stream contended past every retry (services/api/src/plugins/errors.ts).
       add(503, { ...Type.Ref('Message', { description: 'Too many changes at once, or a store or the bus out of reach: nothing was saved; try again after Retry-After' }), headers: Headers.retryAfter });
+    }
+    if (route.config?.readsBack) {
       // Recorded, but the read models were still behind when the wait ran out (plugins/consistency.ts).
       add(202, Type.Object({ message: Type.String(), location: Type.Optional(Type.String({ description: 'where the written resource will be read' })) }, {
         description: 'Recorded; the read models had not caught up within COMANDA_CONSISTENCY_WAIT_MS, so the answer is not read from them: read the location again in a moment. Retrying with the same Idempotency-Key answers in full.',
       }));
-    } else {
+    }
+    if (methods.includes('GET')) {
       add(503, { ...Type.Ref('Message', { description: 'A store out of reach (a restart, a failover): try again after Retry-After' }), headers: Headers.retryAfter });
     }
     schema.response = response;

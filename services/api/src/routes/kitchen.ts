@@ -82,13 +82,14 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
   }
   const schema = (summary: string, description: string) => ({ tags, summary, description, headers: IdempotencyHeaders, response: { 200: KitchenTicketSchema, ...errors } });
   const tap = (path: string, summary: string, description: string, act: (request: FastifyRequest, id: string) => Promise<{ position: bigint | null }>) => {
-    app.post(path, { onRequest: kitchen, schema: { ...schema(summary, description), params: IdParams } },
+    app.post(path, { onRequest: kitchen, config: { readsBack: true }, schema: { ...schema(summary, description), params: IdParams } },
       async (request) => ticketAfter(request.params.id, await act(request, request.params.id)));
   };
   tap('/kitchen/tickets/:id/start', 'Start cooking a ticket', 'Its lines go in progress; the order becomes preparing. Starting again (or after the bump) changes nothing.',
     (r, id) => startTicket(commands, id, app.now(), writeContext(r)));
   app.post('/kitchen/tickets/:id/lines/:lineId/done', {
     onRequest: kitchen,
+    config: { readsBack: true },
     schema: { ...schema('Mark one line done', 'Starts the ticket if needed. Again: no change. A line the waiter cancelled answers 409.'), params: LineParams },
   }, async (request) => {
     const { id, lineId } = request.params;

@@ -24,6 +24,7 @@ export default async function lightningRefundRoutes(fastify: FastifyInstance, op
 
   app.post('/tickets/:id/lightning-refunds', {
     onRequest: app.authorize('bills:refund'),
+    config: { readsBack: true },
     preValidation: jsonNumbers('amount'),
     schema: {
       tags: ['tickets'], summary: 'Refund a Lightning payment over Lightning, to an invoice or a Lightning address',

@@ -45,6 +45,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
 
   app.post('/shifts/close', {
     onRequest: app.authorize('shifts:manage'),
+    config: { readsBack: true },
     preValidation: jsonNumbers('counted_cash'),
     schema: {
       tags: ['shifts'], summary: 'Close the open shift with the counted cash: the Z report',

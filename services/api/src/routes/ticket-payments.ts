@@ -35,6 +35,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
 
   app.post('/tickets/:id/payments', {
     onRequest: app.authorize('bills:write'),
+    config: { readsBack: true },
     preValidation: jsonNumbers('amount', 'tip', 'tendered'),
     schema: {
       tags: ['tickets'], summary: 'Take a payment (cash, credit_card, debit_card)',
@@ -59,6 +60,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
 
   app.post('/tickets/:id/voids', {
     onRequest: app.authorize('bills:refund'),
+    config: { readsBack: true },
     schema: {
       tags: ['tickets'], summary: 'Void a line of a ticket, with a reason',
       description: 'The line leaves the subtotal. What was already paid beyond the new subtotal is refunded from `payment_id` in the same append (a void of a paid line is a refund plus a line cancellation). Lines shared by an even split and the last line of a ticket cannot be voided (409).',
@@ -75,6 +77,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
 
   app.post('/tickets/:id/refunds', {
     onRequest: app.authorize('bills:refund'),
+    config: { readsBack: true },
     preValidation: jsonNumbers('amount'),
     schema: {
       tags: ['tickets'], summary: 'Refund (part of) a payment, with a reason',

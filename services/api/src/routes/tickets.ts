@@ -42,6 +42,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
 
   app.post('/orders/:id/tickets', {
     onRequest: app.authorize('bills:write'),
+    config: { readsBack: true },
     preValidation: jsonNumbers('parts'),
     schema: {
       tags: ['tickets'], summary: "Issue the bill for an order's unbilled lines",
@@ -94,6 +95,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
 
   app.post('/tickets/:id/cancel', {
     onRequest: app.authorize('bills:cancel'),
+    config: { readsBack: true },
     schema: {
       tags: ['tickets'], summary: 'Cancel a ticket with no payments left (state 3); its lines are billable again',
       description: 'The lines of an even split are billable again once every part is cancelled.',

@@ -1,0 +1,131 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './generated/schema.js';
+
+export type { components, paths };
+/** A schema of the API by name: `Schema<'Order'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+export interface ComandaClientOptions {
+  /** Where the API answers: `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /**
+   * `cookies` (browsers, the default there): the HttpOnly cookies the browser keeps, refreshed with
+   * POST /auth/refresh. `tokens` (any other client, the default elsewhere): bearer tokens held in this
+   * object's memory, refreshed with POST /auth/token/refresh.
+   */
+  session?: 'cookies' | 'tokens';
+  /** How often a request is sent again after a network failure or a 503 (writes keep their Idempotency-Key). */
+  retries?: number;
+  /** Longest wait between two tries, whatever Retry-After asks (ms). */
+  maxRetryWaitMs?: number;
+  /** Called once when the session has ended (a refresh was refused): sign in again. */
+  onSignedOut?: () => void;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export interface ComandaClient {
+  /** The typed API: `api.POST('/orders', { body })`, every path, body and answer typed from the document. */
+  api: Client<paths>;
+  /** Signs in (cookies or tokens, as `session` says) and answers who. */
+  signIn(name: string, pin: string): Promise<{ id: string; name: string; role: string }>;
+  signOut(): Promise<void>;
+}
+
+const SESSION_PATHS = /\/auth\/(login|refresh|logout|token(\/refresh|\/revoke)?)$/;
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Thrown by signIn: wrong name or PIN (401), or locked for `retryAfter` seconds (429). */
+export class SignInRefused extends Error {
+  override name = 'SignInRefused';
+  constructor(readonly status: number, readonly retryAfter: number | null) {
+    super(status === 429 ? `too many failed attempts: try again in ${retryAfter} s` : 'invalid name or PIN');
+  }
+}
+
+/**
+ * The official client of the Comanda API. Every write gets an Idempotency-Key (a UUID) unless the
+ * caller gave one, so a retry — after a network failure, a 503, or a refreshed session — is applied
+ * once. A 401 refreshes the session once (rotation: concurrent 401s share one refresh) and the request
+ * is sent again; a refused refresh ends the session (`onSignedOut`).
+ */
+export function createComandaClient(options: ComandaClientOptions): ComandaClient {
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const mode = options.session ?? ('document' in globalThis ? 'cookies' : 'tokens');
+  const retries = options.retries ?? 2;
+  const maxWait = options.maxRetryWaitMs ?? 5_000;
+  const base = options.baseUrl.replace(/\/$/, '');
+  let tokens: { access: string; refresh: string } | null = null;
+  let refreshing: Promise<boolean> | null = null;
+
+  const post = (path: string, body?: unknown) =>
+    baseFetch(new Request(`${base}${path}`, {
+      method: 'POST', credentials: 'include',
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    }));
+
+  const refresh = (): Promise<boolean> => (refreshing ??= (async () => {
+    try {
+      if (mode === 'cookies') return (await post('/auth/refresh')).ok;
+      if (!tokens) return false;
+      const res = await post('/auth/token/refresh', { refresh_token: tokens.refresh });
+      if (!res.ok) return false;
+      const pair = (await res.json()) as { access_token: string; refresh_token: string };
+      tokens = { access: pair.access_token, refresh: pair.refresh_token };
+      return true;
+    } catch {
+      return false;
+    }
+  })().then((ok) => {
+    if (!ok) {
+      tokens = null;
+      options.onSignedOut?.();
+    }
+    return ok;
+  }).finally(() => {
+    refreshing = null;
+  }));
+
+  /** One try, as often as a network failure or a 503 allows. */
+  const tries = async (request: Request): Promise<Response> => {
+    for (let attempt = 0; ; attempt++) {
+      const copy = request.clone();
+      if (tokens) copy.headers.set('authorization', `Bearer ${tokens.access}`);
+      try {
+        const res = await baseFetch(copy);
+        if (res.status !== 503 || attempt >= retries) return res;
+        await sleep(Math.min(maxWait, Number(res.headers.get('retry-after') ?? 1) * 1000));
+      } catch (error) {
+        if (attempt >= retries) throw error;
+        await sleep(Math.min(maxWait, 250 * 2 ** attempt));
+      }
+    }
+  };
+
+  const send = async (request: Request): Promise<Response> => {
+    if (SESSION_PATHS.test(new URL(request.url).pathname)) return baseFetch(request);
+    if (!READS.has(request.method) && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', crypto.randomUUID());
+    const res = await tries(request);
+    if (res.status !== 401 || !(await refresh())) return res;
+    return tries(request);
+  };
+
+  const api = createClient<paths>({ baseUrl: base, fetch: send, credentials: 'include' });
+
+  return {
+    api,
+    async signIn(name, pin) {
+      const res = await post(mode === 'cookies' ? '/auth/login' : '/auth/token', { name, pin });
+      if (!res.ok) throw new SignInRefused(res.status, res.status === 429 ? Number(res.headers.get('retry-after')) : null);
+      const body = (await res.json()) as { user: { id: string; name: string; role: string }; access_token?: string; refresh_token?: string };
+      if (body.access_token && body.refresh_token) tokens = { access: body.access_token, refresh: body.refresh_token };
+      return body.user;
+    },
+    async signOut() {
+      if (mode === 'cookies') await post('/auth/logout');
+      else if (tokens) await post('/auth/token/revoke', { refresh_token: tokens.refresh });
+      tokens = null;
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
