@@ -72,8 +72,8 @@ export default fp(async function errors(app: FastifyInstance) {
     const e = error as FastifyError;
     if (e.validation) {
       const errors = e.validation.map((v) => ({ field: fieldOf(v, e.validationContext ?? 'body'), message: messageOf(v) }));
-      // A path id is the seed's "Missing or malformed ID"; a closed path parameter (a status) names itself.
-      if (e.validationContext === 'params' && errors.every((x) => /^id$|Id$/.test(x.field))) return sendJsonString(reply, 400, 'Missing or malformed ID');
+      // A path id (or hash) is the seed's "Missing or malformed ID"; a closed path parameter (an order status) names itself.
+      if (e.validationContext === 'params' && !e.validation.some((v) => v.keyword === 'enum')) return sendJsonString(reply, 400, 'Missing or malformed ID');
       return reply.code(400).send({ message: 'Validation failed', errors });
     }
     if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e instanceof SyntaxError) {
