@@ -5,7 +5,7 @@ import { Type, type TProperties } from 'typebox';
  * A body that refuses fields it does not know. Fastify's AJV strips properties under
  * `additionalProperties: false`; a `not: {}` schema is never stripped, so an unknown field fails.
  */
-export const Strict = <P extends TProperties>(properties: P, options: { description?: string } = {}) =>
+export const Strict = <P extends TProperties>(properties: P, options: { description?: string; examples?: unknown[] } = {}) =>
   Type.Object(properties, { ...options, additionalProperties: Type.Never() });
 
 /** Decimal amounts from a request in cents, every bad one reported at once. */

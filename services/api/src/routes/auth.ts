@@ -11,7 +11,7 @@ const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: 
 const LoginBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   pin: Type.String({ minLength: 1, maxLength: 64 }),
-});
+}, { examples: [{ name: 'marisol', pin: '2580' }] });
 const TooMany = Type.Object({ message: Type.String(), retryAfter: Type.Integer({ description: 'seconds' }) });
 
 /** Answer for a locked name or address: 429 with Retry-After. */

@@ -18,7 +18,7 @@ const OrderBody = Type.Object({
   waiter: Type.String({ minLength: 1, maxLength: 100 }),
   status: Type.Optional(Type.Enum([...ORDER_STATUSES], { description: 'pending (or absent) on create; see the lifecycle on update' })),
   total: Type.Optional(Type.Number({ minimum: -MAX_EXACT_TOTAL, maximum: MAX_EXACT_TOTAL, description: 'ignored: the total is always computed from the order dishes' })),
-});
+}, { examples: [{ user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending' }] });
 type OrderBodyT = Static<typeof OrderBody>;
 
 const errors = {

@@ -19,7 +19,7 @@ const PaymentBody = Strict({
   amount: Amount('toward the bill, two decimals at most; cash over the due becomes change'),
   tip: Type.Optional(Amount('on top of the amount')),
   tendered: Type.Optional(Amount('cash only: what the guest handed over (change = tendered - amount - tip)')),
-});
+}, { examples: [{ method: 'cash', amount: 55.5, tendered: 100 }, { method: 'credit_card', amount: 55.5, tip: 8.25 }] });
 
 /** Payments and refunds on a ticket: its own stream decides each, so none is taken twice. */
 export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
