@@ -5,7 +5,8 @@ import { kitchenService } from './kitchen-harness.js';
 async function screen(url: string, cookie: string, lastEventId?: string) {
   const controller = new AbortController();
   const res = await fetch(url, { headers: { cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: controller.signal });
-  const events: Array<{ id: string; ticket: { id: string; status: string; version: number; lines: Array<{ kitchen_status: string }> } }> = [];
+  const events: Array<{ id: string; ticket: { id: string; status: string; station_id: string; closed_reason: string | null; version: number; lines: Array<{ kitchen_status: string }> } }> = [];
+  const settings: unknown[] = [];
   let caughtUp!: () => void;
   const ready = new Promise<void>((r) => (caughtUp = r));
   if (res.status !== 200) return { status: res.status, events, ready: Promise.resolve(), close: () => controller.abort() };
@@ -24,13 +25,14 @@ async function screen(url: string, cookie: string, lastEventId?: string) {
           if (block.startsWith(': caught-up')) caughtUp();
           const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
           if (fields.event === 'ticket') events.push({ id: fields.id!, ticket: JSON.parse(fields.data!) });
+          if (fields.event === 'settings') settings.push(JSON.parse(fields.data!));
         }
       }
     } catch {
       // aborted
     }
   })();
-  return { status: res.status, contentType: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), events, ready, close: () => controller.abort() };
+  return { status: res.status, contentType: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), events, settings, ready, close: () => controller.abort() };
 }
 
 const until = async (check: () => boolean, what: string) => {
@@ -50,7 +52,7 @@ t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from L
   const url = `${base}/kitchen/events?station_id=${grill}`;
   t.equal((await screen(url, '')).status, 401);
   t.equal((await screen(url, await s.as('waiter'))).status, 403);
-  t.equal((await screen(`${base}/kitchen/events`, kitchen)).status, 400, 'a station is required');
+  t.equal((await screen(`${base}/kitchen/events?station_id=grill`, kitchen)).status, 400, 'a station is an id');
   t.equal((await screen(url, kitchen, 'abc')).status, 400, 'Last-Event-ID is a position');
 
   const live = await screen(url, kitchen);
@@ -58,6 +60,7 @@ t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from L
   t.match(live.contentType, /^text\/event-stream/);
   t.equal(live.nosniff, 'nosniff', 'the stream carries the API security headers');
   await live.ready;
+  t.same(live.settings, [{ auto_bump_minutes: 0 }], 'the auto-bump setting first (off by default)');
   const fire = async (notes: string) => {
     const orderId = (await s.asWaiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' })).body.id;
     await s.asWaiter('POST', `/orders/${orderId}/dishes`, [{ dish_id: s.r.dishes.pastor, notes }]);
@@ -87,6 +90,30 @@ t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from L
   const third = await fire('tres');
   await until(() => fresh.events.some((e) => e.ticket.id === third), 'live after the catch-up');
   t.equal(fresh.events.filter((e) => e.ticket.id === third).length, 1, 'once');
+
+  // The order of the third ticket is cancelled: the ticket is closed, and the screen hears it go.
+  const thirdOrder = (await s.asKitchen('GET', `/kitchen/tickets?station_id=${grill}`)).body.find((k: { id: string }) => k.id === third).order_id as string;
+  t.equal((await s.asWaiter('PUT', `/orders/${thirdOrder}`, { user_id: s.waiterId, table_id: null, waiter: 'Marisol', status: 'cancelled' })).status, 200);
+  await until(() => fresh.events.some((e) => e.ticket.id === third && e.ticket.status === 'closed'), 'the close');
+  t.match(fresh.events.find((e) => e.ticket.id === third && e.ticket.status === 'closed')!.ticket, { closed_reason: 'order_cancelled', lines: [{ kitchen_status: 'cancelled' }] });
+  const later = await screen(url, kitchen);
+  t.teardown(later.close);
+  await later.ready;
+  t.same(later.events.map((e) => e.ticket.id).sort(), [first, second].sort(), 'a closed ticket is not in a fresh catch-up');
+
+  // The expo screen (no station): every station's open tickets, live.
+  const bar = (await s.asAdmin('POST', '/stations', { name: 'Barra' })).body.id as string;
+  const expo = await screen(`${base}/kitchen/events`, kitchen);
+  t.teardown(expo.close);
+  await expo.ready;
+  t.same(expo.events.map((e) => e.ticket.id).sort(), [first, second].sort());
+  const category = (await s.asAdmin('POST', '/categories', { name: 'Bebidas', station_id: bar })).body.id as string;
+  const agua = String((await s.asAdmin('POST', '/dishes', { name: 'Agua', price: 20, category_id: category })).headers.location).split('/').pop()!;
+  const orderId = (await s.asWaiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' })).body.id;
+  await s.asWaiter('POST', `/orders/${orderId}/dishes`, [{ dish_id: agua }]);
+  const drink = (await s.asWaiter('POST', `/orders/${orderId}/fire`)).body.tickets[0].id as string;
+  await until(() => expo.events.some((e) => e.ticket.id === drink && e.ticket.station_id === bar), 'the bar ticket on the expo screen');
+  t.notOk(fresh.events.some((e) => e.ticket.id === drink), 'not on the grill screen');
 });
 
 t.test('GET /kitchen serves the display page and its assets, no build step', async (t) => {
