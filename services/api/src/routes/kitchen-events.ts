@@ -43,7 +43,7 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['kitchen'],
       summary: "A station's kitchen tickets, live, as Server-Sent Events",
-      description: 'text/event-stream. `event: settings` first (`{auto_bump_minutes}`, 0 = off), then `event: ticket` (`id` = log position, `data` = the whole ticket): every open ticket and, for a station, its last 10 bumped. Resume with the Last-Event-ID header or `last_event_id`: every ticket changed since is sent instead (closed ones too, to drop), or `event: reset` and a fresh catch-up when more than 500 changed. `: caught-up` ends the catch-up; `: keep-alive` every 15 s.',
+      description: 'text/event-stream. `event: settings` first (`{auto_bump_minutes}`, 0 = off), then `event: ticket` (`id` = log position, `data` = the whole ticket): every open ticket and, for a station, its last 10 bumped. Resume with the Last-Event-ID header or `last_event_id`: every ticket changed since is sent instead (closed ones too, to drop), or `event: reset` and a fresh catch-up when more than 500 changed. `: caught-up` (with `event: caught-up`) ends the catch-up; `: keep-alive` every 15 s.',
       querystring: Type.Object({
         station_id: Type.Optional(Type.String({ format: 'uuid', description: 'absent: every station (the expo screen)' })),
         last_event_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })),
@@ -105,7 +105,8 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
       res.write(frame(position, ticketForScreens(t)));
       if (BigInt(position) > sentUpTo) sentUpTo = BigInt(position);
     }
-    res.write(': caught-up\n\n');
+    // The comment for readers of the raw stream, the event for the page (EventSource hides comments).
+    res.write(': caught-up\nevent: caught-up\ndata: {}\n\n');
     live = true;
     for (const m of buffered.splice(0)) send(m);
     res.on('close', stop);
