@@ -1,4 +1,5 @@
 import t from 'tap';
+import { kitchenTicket, kitchenTicketStream } from '@comanda/domain';
 import { kitchenService } from './kitchen-harness.js';
 
 /** Reads `ticket` events of a Server-Sent Events response; `caughtUp` resolves at `: caught-up`. */
@@ -26,6 +27,7 @@ async function screen(url: string, cookie: string, lastEventId?: string) {
           const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
           if (fields.event === 'ticket') events.push({ id: fields.id!, ticket: JSON.parse(fields.data!) });
           if (fields.event === 'settings') settings.push(JSON.parse(fields.data!));
+          if (fields.event === 'reset') settings.push('reset');
         }
       }
     } catch {
@@ -127,4 +129,38 @@ t.test('GET /kitchen serves the display page and its assets, no build step', asy
   t.same([js.statusCode, /javascript/.test(String(js.headers['content-type']))], [200, true]);
   t.equal((await s.app.inject({ method: 'GET', url: '/kitchen/assets/kitchen.css' })).statusCode, 200);
   t.equal((await s.app.inject({ method: 'GET', url: '/kitchen/assets/../../package.json' })).statusCode, 404, 'nothing outside the page');
+});
+
+t.test('GET /kitchen/events: a screen away while more than 500 tickets changed starts afresh instead of replaying them', async (t) => {
+  const s = await kitchenService();
+  t.teardown(s.close);
+  const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  const grill = (await s.asAdmin('POST', '/stations', { name: 'Grill' })).body.id as string;
+  const kitchen = await s.as('kitchen');
+  const url = `${base}/kitchen/events?station_id=${grill}`;
+  const open = async (from: number, n: number) => {
+    for (let i = from; i < from + n; i++) {
+      const ticketId = `k${i}`;
+      await s.commands.handle(kitchenTicket, kitchenTicketStream(ticketId), {
+        type: 'openTicket', ticketId, orderId: `o${i}`, stationId: grill, tableId: null, tableName: null, waiter: 'Ana', firedAt: i, lines: [{ lineId: `l${i}`, dishId: 'd', dishName: 'Taco', notes: '' }],
+      });
+    }
+  };
+  const before = String(await s.store.headPosition());
+  await open(0, 4);
+  const after4 = String(await s.store.headPosition());
+  await open(4, 500);
+  const count = async () => Number((await s.asKitchen('GET', `/kitchen/tickets?station_id=${grill}&limit=1`)).headers['x-total-count']);
+  for (let i = 0; i < 500 && (await count()) < 504; i++) await new Promise((r) => setTimeout(r, 10));
+
+  const away = await screen(url, kitchen, before);
+  t.teardown(away.close);
+  await away.ready;
+  t.same(away.settings, [{ auto_bump_minutes: 0 }, 'reset'], '504 changed since: reset');
+  t.equal(away.events.length, 504, 'then every open ticket, as a fresh screen');
+  const back = await screen(url, kitchen, after4);
+  t.teardown(back.close);
+  await back.ready;
+  t.same(back.settings, [{ auto_bump_minutes: 0 }], '500 changed since: replayed, no reset');
+  t.equal(back.events.length, 500, 'exactly the tickets changed since');
 });
