@@ -45,13 +45,17 @@ const until = async (check: () => boolean, what: string) => {
   }
 };
 
-t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from Last-Event-ID', async (t) => {
+/** The kitchen service listening, a grill station, a kitchen cook's cookie and the grill's stream URL. */
+async function grillScreen(t: Tap.Test) {
   const s = await kitchenService();
   t.teardown(s.close);
   const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
   const grill = (await s.asAdmin('POST', '/stations', { name: 'Grill' })).body.id as string;
-  const kitchen = await s.as('kitchen');
-  const url = `${base}/kitchen/events?station_id=${grill}`;
+  return { s, base, grill, kitchen: await s.as('kitchen'), url: `${base}/kitchen/events?station_id=${grill}` };
+}
+
+t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from Last-Event-ID', async (t) => {
+  const { s, base, grill, kitchen, url } = await grillScreen(t);
   t.equal((await screen(url, '')).status, 401);
   t.equal((await screen(url, await s.as('waiter'))).status, 403);
   t.equal((await screen(`${base}/kitchen/events?station_id=grill`, kitchen)).status, 400, 'a station is an id');
@@ -132,12 +136,7 @@ t.test('GET /kitchen serves the display page and its assets, no build step', asy
 });
 
 t.test('GET /kitchen/events: a screen away while more than 500 tickets changed starts afresh instead of replaying them', async (t) => {
-  const s = await kitchenService();
-  t.teardown(s.close);
-  const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
-  const grill = (await s.asAdmin('POST', '/stations', { name: 'Grill' })).body.id as string;
-  const kitchen = await s.as('kitchen');
-  const url = `${base}/kitchen/events?station_id=${grill}`;
+  const { s, base, grill, kitchen, url } = await grillScreen(t);
   const open = async (from: number, n: number) => {
     for (let i = from; i < from + n; i++) {
       const ticketId = `k${i}`;
