@@ -136,7 +136,7 @@ t.test('GET /kitchen serves the display page and its assets, no build step', asy
 });
 
 t.test('GET /kitchen/events: a screen away while more than 500 tickets changed starts afresh instead of replaying them', async (t) => {
-  const { s, base, grill, kitchen, url } = await grillScreen(t);
+  const { s, grill, kitchen, url } = await grillScreen(t);
   const open = async (from: number, n: number) => {
     for (let i = from; i < from + n; i++) {
       const ticketId = `k${i}`;

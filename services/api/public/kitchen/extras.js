@@ -1,6 +1,8 @@
 // What a line cook expects around the board: a sound for a new ticket, the screen kept awake, undo
 // for a bump, all-day counts. Each works without the others and fails quietly where a browser lacks it.
 
+import { tableLabel } from './cards.js';
+
 const $ = (id) => document.getElementById(id);
 
 /** A short two-tone chime from WebAudio (no file to fetch); off until the cook turns it on. */
@@ -78,6 +80,30 @@ export function undoBar(seconds, recall) {
     bar.hidden = false;
     timer = setTimeout(hide, seconds * 1000);
   };
+}
+
+/** "Recall (n)" opens the list of the last bumped tickets (most recent first); tapping one recalls it. */
+export function recallDialog(bumped, recall) {
+  const dialog = $('recalls');
+  const list = $('recall-list');
+  const at = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  $('recall').addEventListener('click', () => {
+    list.replaceChildren(...bumped().map((t) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'recall-item';
+      b.dataset.ticketId = t.id;
+      b.textContent = `${tableLabel(t)} · ${t.waiter} · ${at(t.bumped_at)} · ${t.lines.map((l) => l.dish_name).join(', ')}`;
+      return b;
+    }));
+    dialog.showModal();
+  });
+  list.addEventListener('click', async (event) => {
+    const b = event.target.closest('[data-ticket-id]');
+    if (b && (await recall(b, b.dataset.ticketId))) dialog.close();
+  });
+  $('recall-close').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => list.replaceChildren());
 }
 
 /** Open items per dish on the station's board, most first: what to have going all day. */

@@ -3,7 +3,7 @@
 // Query parameters: station=<id> or station=expo, warn=<min> (10), late=<min> (20).
 import { Board } from './board.js';
 import { clock, orderCard, tableLabel, ticketCard } from './cards.js';
-import { allDay, keepAwake, sound, undoBar } from './extras.js';
+import { allDay, keepAwake, recallDialog, sound, undoBar } from './extras.js';
 
 const params = new URLSearchParams(location.search);
 const minutes = (name, fallback) => {
@@ -22,6 +22,8 @@ const $ = (id) => document.getElementById(id);
 const tickets = new Map();
 /** Expo: the ids of each order's tickets held. */
 const byOrder = new Map();
+/** Tickets tapped to bump, hidden until the server answers. */
+const bumping = new Set();
 let stationNames = new Map();
 let autoBumpMs = 0;
 let lastEventId = null;
@@ -139,6 +141,7 @@ function connect() {
   live = false;
   const query = new URLSearchParams(station === EXPO ? {} : { station_id: station });
   if (lastEventId) query.set('last_event_id', lastEventId);
+  if (!performance.getEntriesByName('kitchen:connect').length) performance.mark('kitchen:connect');
   source = new EventSource(`/kitchen/events?${query}`);
   source.addEventListener('open', () => {
     retry = 0;
@@ -192,9 +195,13 @@ function received(ticket, id) {
   if (station === EXPO) return expoChanged(ticket);
   if (ticket.status === 'open') {
     if (live && !known) chime();
-    board.set(ticket.id, ticket);
+    if (!bumping.has(ticket.id)) board.set(ticket.id, ticket);
   } else board.delete(ticket.id);
-  if (ticket.status === 'done') forgetOldBumps();
+  if (ticket.status === 'done') {
+    forgetOldBumps();
+    // The card may be gone already (bumped from this screen): the recall button still has news.
+    refreshBarSoon();
+  }
 }
 
 function bumped() {
@@ -218,6 +225,14 @@ function expoChanged(ticket) {
   const open = [...ids].map((id) => tickets.get(id).ticket);
   open.sort((a, b) => (stationNames.get(a.station_id) ?? '').localeCompare(stationNames.get(b.station_id) ?? '') || byAge(a, b));
   board.set(orderId, { id: orderId, tickets: open });
+}
+
+let barSoon = null;
+function refreshBarSoon() {
+  barSoon ??= setTimeout(() => {
+    barSoon = null;
+    afterFlush();
+  }, 0);
 }
 
 function afterFlush() {
@@ -259,9 +274,16 @@ $('tickets').addEventListener('click', async (event) => {
   const { action } = button.dataset;
   if (action === 'done') await tap(button, `/kitchen/tickets/${card.dataset.ticketId}/lines/${button.dataset.lineId}/done`);
   if (action === 'bump') {
+    // Off the board at once (the server's answer follows); back if the bump is refused.
     const id = card.dataset.ticketId;
     const t = tickets.get(id)?.ticket;
-    if (await tap(button, `/kitchen/tickets/${id}/bump`)) showUndo(id, t ? tableLabel(t) : 'ticket');
+    bumping.add(id);
+    board.delete(id);
+    board.flush();
+    const ok = await tap(button, `/kitchen/tickets/${id}/bump`);
+    bumping.delete(id);
+    if (ok) showUndo(id, t ? tableLabel(t) : 'ticket');
+    else if (tickets.get(id)?.ticket.status === 'open') board.set(id, tickets.get(id).ticket);
   }
   if (action === 'serve') {
     const ids = [...(byOrder.get(card.dataset.orderId) ?? [])];
@@ -269,26 +291,8 @@ $('tickets').addEventListener('click', async (event) => {
   }
 });
 
-// --- recall any of the last bumped tickets ---
-$('recall').addEventListener('click', () => {
-  const list = $('recall-list');
-  list.replaceChildren(...bumped().map((t) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'recall-item';
-    b.dataset.ticketId = t.id;
-    b.textContent = `${tableLabel(t)} · ${t.waiter} · ${new Date(t.bumped_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })} · ${t.lines.map((l) => l.dish_name).join(', ')}`;
-    return b;
-  }));
-  $('recalls').showModal();
-});
-$('recall-list').addEventListener('click', async (event) => {
-  const b = event.target.closest('[data-ticket-id]');
-  if (!b) return;
-  if (await tap(b, `/kitchen/tickets/${b.dataset.ticketId}/recall`)) $('recalls').close();
-});
-$('recall-close').addEventListener('click', () => $('recalls').close());
-$('recalls').addEventListener('close', () => $('recall-list').replaceChildren());
+// Recall any of the last bumped tickets, from a list.
+recallDialog(bumped, (button, id) => tap(button, `/kitchen/tickets/${id}/recall`));
 
 // Timers, colours and auto-bump countdowns move every second without rebuilding the cards.
 setInterval(() => {
