@@ -1,6 +1,6 @@
 import t from 'tap';
 import {
-  FLOOR_STREAM, MENU_STREAM, floor, kitchenTicket, kitchenTicketStream, menu, newId, order, orderStream,
+  FLOOR_STREAM, MENU_STREAM, floor, kitchenTicket, kitchenTicketStream, menu, newId, order, orderStream, preconditionFailed,
 } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { autoBumpTicket, bumpTicket, fireOrder, markLineDone, orderFollowsKitchen, recallTicket, reconcileKitchen, startTicket } from '../src/index.js';
@@ -135,4 +135,11 @@ t.test('auto-bump: a ticket every line of which is done, once the wait since it 
   t.equal(await autoBumpTicket(r.commands, grill.id, 50, 140), true, '50 after the recall: bumped');
   t.match(await r.ticket(grill.id), { bumpedAt: 140 });
   t.equal(await autoBumpTicket(r.commands, grill.id, 50, 200), false, 'bumped already: nothing more');
+
+  // A cook's tap lands between the auto-bump's read and its append: the append is refused, the tap wins.
+  await recallTicket(r.commands, grill.id, 300);
+  const raced = { state: r.commands.state.bind(r.commands), handle: async () => { throw preconditionFailed(); } };
+  t.equal(await autoBumpTicket(raced, grill.id, 50, 400), false, 'a tap meanwhile: nothing bumped');
+  const broken = { state: r.commands.state.bind(r.commands), handle: async () => { throw new Error('store away'); } };
+  await t.rejects(autoBumpTicket(broken, grill.id, 50, 400), /store away/, 'any other failure is thrown, for the reactor to retry');
 });
