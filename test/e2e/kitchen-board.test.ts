@@ -128,13 +128,24 @@ t.test('a month of history and 2,000 open tickets: first paint, a fired ticket, 
   await gone(`article[data-ticket-id="${ticket}"]`);
   t.pass('a ticket whose order is cancelled leaves the board');
 
+  // Expo: every line of the oldest order cooked (through the API, as the grill's screen would): that
+  // order is highlighted for the runners; tapped when served, its ticket is bumped and it leaves.
+  const oldest = ((await admin.get(`/kitchen/tickets?station_id=${station}&limit=1`)).body as Array<{ id: string; order_id: string; lines: Array<{ line_id: string }> }>)[0]!;
+  for (const l of oldest.lines) t.equal((await admin.post(`/kitchen/tickets/${oldest.id}/lines/${l.line_id}/done`)).status, 200);
   await page.select('#station', 'expo');
   await page.waitForFunction((n) => document.querySelectorAll('#tickets.expo article.order').length === n, { timeout: 30_000 }, OPEN);
   t.pass('expo: one card per order');
+  const ready = `article.order.ready[data-order-id="${oldest.order_id}"]`;
+  await page.waitForSelector(ready);
+  t.equal(await page.$$eval('article.order.ready', (cards) => cards.length), 1, 'only the order whose every line is done is highlighted');
+  t.match(await page.$eval(ready, (c) => c.textContent), /READY/);
   await page.screenshot({ path: join(SHOTS, 'comanda-kitchen-expo.png') });
+  await tap(`${ready} .ticket-header`);
+  await gone(`article.order[data-order-id="${oldest.order_id}"]`);
+  t.match((await admin.get(`/kitchen/tickets?station_id=${station}&status=done&limit=1`)).body, [{ id: oldest.id, status: 'done' }], 'served: its ticket bumped');
 
   await page.select('#station', station);
-  await page.waitForFunction((n) => document.querySelectorAll('#tickets:not(.expo) article.ticket').length === n, { timeout: 30_000 }, OPEN);
+  await page.waitForFunction((n) => document.querySelectorAll('#tickets:not(.expo) article.ticket').length === n, { timeout: 30_000 }, OPEN - 1);
   await page.setViewport({ width: 800, height: 1280 });
   const bar = await page.$eval('#bar', (b) => ({ height: b.getBoundingClientRect().height, tops: [...b.children].filter((c) => (c as HTMLElement).offsetParent !== null).map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2)) }));
   t.ok(bar.height <= 80, `portrait: the bar stays one line (${bar.height} px)`);
