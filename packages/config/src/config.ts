@@ -34,6 +34,8 @@ export interface Config {
   completeRequiresPayment: boolean;
   /** Printed on receipts (COMANDA_RESTAURANT_NAME). */
   restaurantName: string;
+  /** A kitchen ticket every line of which is done is bumped after this many minutes; 0 = never (COMANDA_KITCHEN_AUTO_BUMP_MINUTES). */
+  kitchenAutoBumpMinutes: number;
   // Operations (issue 17): /metrics and scheduled backups.
   /** Bearer token for GET /metrics; null = the route is not served. */
   metricsToken: string | null;
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowedOrigins: origins(env),
     shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    kitchenAutoBumpMinutes: integer(env, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES', 0, 0, 1440),
     ...checkout(env),
   };
 }

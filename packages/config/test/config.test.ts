@@ -9,7 +9,7 @@ t.test('defaults match the design table', async (t) => {
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
     adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
-    completeRequiresPayment: false, restaurantName: 'Comanda',
+    completeRequiresPayment: false, restaurantName: 'Comanda', kitchenAutoBumpMinutes: 0,
   });
   t.ok(c.dataDir.endsWith('/data'));
   t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
@@ -43,7 +43,10 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
     [{ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'yes' }, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'],
     [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],
+    [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '1441' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
+    [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '2.5' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
   ];
+  t.equal(loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }).kitchenAutoBumpMinutes, 5);
   t.match(loadConfig({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true', COMANDA_RESTAURANT_NAME: 'La Esquina' }), { completeRequiresPayment: true, restaurantName: 'La Esquina' });
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });

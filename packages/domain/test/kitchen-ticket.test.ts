@@ -74,3 +74,26 @@ t.test('changes from the order: notes, cancellation (not of a cooked dish), tabl
   t.equal(cancelled.state.kitchenLines.l1!.status, 'cancelled');
   t.notOk(ticketFinished(cancelled.state));
 });
+
+t.test('closed when its order finishes: once, with the reason; a bumped ticket is already off the board', async (t) => {
+  const closed: KitchenTicketEvent = { type: 'KitchenTicketClosed', data: { ...about, at: 500, reason: 'order_completed' } };
+  t.same(given(kitchenTicket, [opened, started]).when({ type: 'closeTicket', reason: 'order_completed', at: 500 }), { events: [closed] });
+  t.same(given(kitchenTicket, [opened, started, closed]).when({ type: 'closeTicket', reason: 'order_deleted', at: 600 }), { events: [] }, 'closing again (a redelivered order event) changes nothing');
+  t.same(given(kitchenTicket, [opened, started, bumped]).when({ type: 'closeTicket', reason: 'order_cancelled', at: 600 }), { events: [] }, 'bumped: nothing to take off');
+  t.match(given(kitchenTicket, []).when({ type: 'closeTicket', reason: 'order_deleted', at: 1 }), { error: { kind: 'not_found' } });
+  const after = given(kitchenTicket, [opened, started, closed]);
+  t.match(after.state, { closedAt: 500, closedReason: 'order_completed' });
+  // Nothing a cook or the order does reaches a closed ticket: late taps and the order's reconciliation are no-ops, a line done or a recall is refused.
+  for (const c of [
+    { type: 'startTicket', at: 1 }, { type: 'bumpTicket', at: 1 }, { type: 'cancelLine', lineId: 'l1', at: 1 },
+    { type: 'changeLineNotes', lineId: 'l1', notes: 'x' }, { type: 'moveTicket', tableId: null, tableName: null },
+  ] as const) t.same(after.when(c), { events: [] }, c.type);
+  t.match(after.when({ type: 'markLineDone', lineId: 'l1', at: 1 }), { error: { kind: 'conflict' } });
+  t.match(after.when({ type: 'recallTicket', at: 1 }), { error: { kind: 'conflict' } });
+});
+
+t.test('an automatic bump says so; a cancellation records its time when given one', async (t) => {
+  const done: KitchenTicketEvent[] = [{ type: 'KitchenLineDone', data: { ...about, lineId: 'l1', at: 250 } }, { type: 'KitchenLineDone', data: { ...about, lineId: 'l2', at: 260 } }];
+  t.same(given(kitchenTicket, [opened, started, ...done]).when({ type: 'bumpTicket', at: 900, auto: true }), { events: [{ type: 'KitchenTicketBumped', data: { ...about, at: 900, lineIds: [], auto: true } }] });
+  t.same(given(kitchenTicket, [opened]).when({ type: 'cancelLine', lineId: 'l1', at: 70 }), { events: [{ type: 'KitchenLineCancelled', data: { ...about, lineId: 'l1', at: 70 } }] });
+});

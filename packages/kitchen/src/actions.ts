@@ -1,4 +1,4 @@
-import { isOpen, kitchenTicket, kitchenTicketStream, order, orderStream, ticketFinished } from '@comanda/domain';
+import { conflict, isOpen, kitchenTicket, kitchenTicketStream, order, orderStream, ticketFinished } from '@comanda/domain';
 import type { CommandContext, CommandResult } from '@comanda/event-store';
 import type { KitchenCommands } from './reconcile.js';
 
@@ -18,8 +18,17 @@ export const markLineDone = (commands: KitchenCommands, ticketId: string, lineId
 export const bumpTicket = (commands: KitchenCommands, ticketId: string, at: number, context?: CommandContext): Promise<Ticket> =>
   commands.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'bumpTicket', at }, context);
 
-export const recallTicket = (commands: KitchenCommands, ticketId: string, at: number, context?: CommandContext): Promise<Ticket> =>
-  commands.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'recallTicket', at }, context);
+/**
+ * Back onto the board, unless its order has finished meanwhile (nobody would ever take it off again;
+ * should the order finish between this check and the recall, the process manager closes it).
+ */
+export async function recallTicket(commands: KitchenCommands, ticketId: string, at: number, context?: CommandContext): Promise<Ticket> {
+  const { state: t } = await commands.state(kitchenTicket, kitchenTicketStream(ticketId));
+  if (t.opened && t.bumpedAt !== null && !isOpen((await commands.state(order, orderStream(t.orderId))).state)) {
+    throw conflict('Its order is finished: nothing left to cook');
+  }
+  return commands.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'recallTicket', at }, context);
+}
 
 /**
  * The order follows its kitchen: once any of its tickets is started a pending order is `preparing`;

@@ -1,5 +1,5 @@
 import {
-  FLOOR_STREAM, type Decider, type DomainEvent, type FiredLine, floor, isOpen, kitchenTicket, kitchenTicketStream, order, orderStream,
+  FLOOR_STREAM, type Decider, type DomainEvent, type FiredLine, type Order, type TicketCloseReason, floor, isOpen, kitchenTicket, kitchenTicketStream, order, orderStream,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 
@@ -12,14 +12,18 @@ export const latest = (...positions: Array<Position | null>): Position | null =>
 const tableName = async (commands: KitchenCommands, tableId: string | null): Promise<string | null> =>
   tableId ? ((await commands.state(floor, FLOOR_STREAM)).state.tables[tableId]?.name ?? null) : null;
 
+/** Why an order that is no longer open takes its tickets off the board. */
+const closeReason = (o: Order): TicketCloseReason => (o.deleted ? 'order_deleted' : o.status === 'cancelled' ? 'order_cancelled' : 'order_completed');
+
 /**
  * Makes the kitchen tickets of an order agree with the order's stream, which is the truth: every
  * ticket of every firing is open; a line removed from the order (or an order cancelled or deleted) is
  * cancelled on its ticket, struck through rather than vanishing; changed notes and a new table reach
- * the ticket. Every command is idempotent, so running this again (after a crash, on a redelivered
+ * the ticket; once the order is completed, cancelled or deleted, each ticket still on the board is
+ * closed, saying why. Every command is idempotent, so running this again (after a crash, on a redelivered
  * event, from two processes) changes nothing more. Returns the position of its last append.
  */
-export async function reconcileKitchen(commands: KitchenCommands, orderId: string, context: CommandContext = {}): Promise<Position | null> {
+export async function reconcileKitchen(commands: KitchenCommands, orderId: string, context: CommandContext = {}, at: number = Date.now()): Promise<Position | null> {
   const { state: o } = await commands.state(order, orderStream(orderId));
   if (!o.orderId) return null;
   const byTicket = new Map<string, FiredLine[]>();
@@ -46,11 +50,12 @@ export async function reconcileKitchen(commands: KitchenCommands, orderId: strin
       const onTicket = t.kitchenLines[l.lineId];
       if (!onTicket) continue;
       if (gone || !current) {
-        if (onTicket.status !== 'cancelled' && onTicket.status !== 'done') await run(kitchenTicket, stream, { type: 'cancelLine', lineId: l.lineId });
+        if (onTicket.status !== 'cancelled' && onTicket.status !== 'done') await run(kitchenTicket, stream, { type: 'cancelLine', lineId: l.lineId, at });
       } else if (current.notes !== onTicket.notes) {
         await run(kitchenTicket, stream, { type: 'changeLineNotes', lineId: l.lineId, notes: current.notes });
       }
     }
+    if (gone && t.closedAt === null && t.bumpedAt === null) await run(kitchenTicket, stream, { type: 'closeTicket', reason: closeReason(o), at });
   }
   return position;
 }

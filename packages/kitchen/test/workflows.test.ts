@@ -1,9 +1,9 @@
 import t from 'tap';
 import {
-  FLOOR_STREAM, MENU_STREAM, floor, kitchenTicket, kitchenTicketStream, menu, newId, order, orderStream,
+  FLOOR_STREAM, MENU_STREAM, floor, kitchenTicket, kitchenTicketStream, menu, newId, order, orderStream, preconditionFailed,
 } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
-import { bumpTicket, fireOrder, markLineDone, orderFollowsKitchen, reconcileKitchen, startTicket } from '../src/index.js';
+import { autoBumpTicket, bumpTicket, fireOrder, markLineDone, orderFollowsKitchen, recallTicket, reconcileKitchen, startTicket } from '../src/index.js';
 
 /** A restaurant with a grill (the default) and a bar, tacos and drinks, one table and an order of three lines. */
 async function restaurant() {
@@ -97,4 +97,49 @@ t.test('the order follows its kitchen: started → preparing; every fired line d
   await orderFollowsKitchen(r.commands, r.ids.order, 5);
   await orderFollowsKitchen(r.commands, r.ids.order, 6);
   t.equal((await r.orderState()).status, 'ready');
+});
+
+t.test('an order completed, cancelled or deleted closes its tickets still on the board, once, saying why', async (t) => {
+  for (const [finish, reason] of [
+    [[{ type: 'changeStatus', to: 'preparing', at: 7 }, { type: 'changeStatus', to: 'ready', at: 8 }, { type: 'changeStatus', to: 'completed', at: 9 }], 'order_completed'],
+    [[{ type: 'changeStatus', to: 'cancelled', at: 9 }], 'order_cancelled'],
+    [[{ type: 'deleteOrder' }], 'order_deleted'],
+  ] as const) {
+    const r = await restaurant();
+    const fired = await fireOrder(r.commands, { orderId: r.ids.order, firingId: 'f1', at: 5 });
+    const [grill, bar] = fired.tickets;
+    await bumpTicket(r.commands, bar!.id, 6);
+    for (const c of finish) await r.commands.handle(order, orderStream(r.ids.order), c);
+    await reconcileKitchen(r.commands, r.ids.order, {}, 10);
+    t.match(await r.ticket(grill!.id), { closedAt: 10, closedReason: reason }, reason);
+    t.match(await r.ticket(bar!.id), { closedAt: null, bumpedAt: 6 }, `${reason}: a bumped ticket is already off the board`);
+    const revision = (await r.commands.state(kitchenTicket, kitchenTicketStream(grill!.id))).revision;
+    await reconcileKitchen(r.commands, r.ids.order, {}, 11);
+    t.equal((await r.commands.state(kitchenTicket, kitchenTicketStream(grill!.id))).revision, revision, `${reason}: again, nothing appended`);
+    await t.rejects(recallTicket(r.commands, bar!.id, 12), { kind: 'conflict' }, `${reason}: a bumped ticket of a finished order is not recalled`);
+  }
+});
+
+t.test('auto-bump: a ticket every line of which is done, once the wait since it became ready (or was recalled) has passed', async (t) => {
+  const r = await restaurant();
+  const fired = await fireOrder(r.commands, { orderId: r.ids.order, firingId: 'f1', at: 5 });
+  const grill = fired.tickets.find((k) => k.stationId === r.ids.grill)!;
+  await markLineDone(r.commands, grill.id, grill.lineIds[0]!, 6);
+  t.equal(await autoBumpTicket(r.commands, grill.id, 50, 100), false, 'a line still cooking');
+  await markLineDone(r.commands, grill.id, grill.lineIds[1]!, 70);
+  t.match(await r.ticket(grill.id), { readySince: 70 });
+  t.equal(await autoBumpTicket(r.commands, grill.id, 50, 119), false, 'ready for 49 of 50');
+  await bumpTicket(r.commands, grill.id, 80);
+  await recallTicket(r.commands, grill.id, 90);
+  t.equal(await autoBumpTicket(r.commands, grill.id, 50, 120), false, 'recalled at 90: the wait starts again');
+  t.equal(await autoBumpTicket(r.commands, grill.id, 50, 140), true, '50 after the recall: bumped');
+  t.match(await r.ticket(grill.id), { bumpedAt: 140 });
+  t.equal(await autoBumpTicket(r.commands, grill.id, 50, 200), false, 'bumped already: nothing more');
+
+  // A cook's tap lands between the auto-bump's read and its append: the append is refused, the tap wins.
+  await recallTicket(r.commands, grill.id, 300);
+  const raced = { state: r.commands.state.bind(r.commands), handle: async () => { throw preconditionFailed(); } };
+  t.equal(await autoBumpTicket(raced, grill.id, 50, 400), false, 'a tap meanwhile: nothing bumped');
+  const broken = { state: r.commands.state.bind(r.commands), handle: async () => { throw new Error('store away'); } };
+  await t.rejects(autoBumpTicket(broken, grill.id, 50, 400), /store away/, 'any other failure is thrown, for the reactor to retry');
 });

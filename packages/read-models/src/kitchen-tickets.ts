@@ -1,12 +1,12 @@
 import type { RecordedEvent } from '@comanda/event-store';
-import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, versionAfter } from '@comanda/domain';
+import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, type TicketCloseReason, versionAfter } from '@comanda/domain';
 import type { ReadStore } from '@comanda/read-store';
 import { type Projection, type Tracked, updateDocument } from './projection.js';
 import { ORDERS, type OrderView } from './orders.js';
 
 export type KitchenTicketLineView = { line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus };
 
-/** A kitchen ticket as a screen shows it: self-contained, `status` open until bumped. */
+/** A kitchen ticket as a screen shows it: self-contained, `status` open until bumped (done) or closed with its order. */
 export type KitchenTicketView = Tracked & TicketFields;
 
 export type TicketFields = {
@@ -20,7 +20,11 @@ export type TicketFields = {
   fired_at: number;
   started_at: number | null;
   bumped_at: number | null;
-  status: 'open' | 'done';
+  /** Since when every line is done or cancelled (or since its recall): the auto-bump counts from here. */
+  ready_at: number | null;
+  closed_at: number | null;
+  closed_reason: TicketCloseReason | null;
+  status: 'open' | 'done' | 'closed';
   lines: KitchenTicketLineView[];
   version: number;
 };
@@ -29,10 +33,13 @@ export const KITCHEN_TICKETS = 'kitchen_tickets';
 
 export const KITCHEN_TICKET_EVENTS: ReadonlyArray<KitchenTicketEvent['type']> = [
   'KitchenTicketOpened', 'KitchenTicketStarted', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenTicketRecalled',
-  'KitchenLineNotesChanged', 'KitchenLineCancelled', 'KitchenTicketMoved',
+  'KitchenLineNotesChanged', 'KitchenLineCancelled', 'KitchenTicketMoved', 'KitchenTicketClosed',
 ];
 
 const setLines = (t: TicketFields, change: (l: KitchenTicketLineView) => KitchenTicketLineView) => t.lines.map(change);
+const finished = (l: KitchenTicketLineView) => l.kitchen_status === 'done' || l.kitchen_status === 'cancelled';
+/** As the decider's readySince: set by the change that leaves every line finished. */
+const ready = (t: TicketFields, at: number): TicketFields => ((t.ready_at ?? null) === null && t.lines.every(finished) ? { ...t, ready_at: at } : t);
 
 /** The next view of a ticket after one of its events (also what the bus carries to kitchen screens). */
 export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): TicketFields | undefined {
@@ -40,7 +47,7 @@ export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): T
     const d = e.data;
     return {
       _id: d.ticketId, id: d.ticketId, order_id: d.orderId, station_id: d.stationId, table_id: d.tableId, table_name: d.tableName, waiter: d.waiter,
-      fired_at: d.firedAt, started_at: null, bumped_at: null, status: 'open', version: versionAfter(null),
+      fired_at: d.firedAt, started_at: null, bumped_at: null, ready_at: null, closed_at: null, closed_reason: null, status: 'open', version: versionAfter(null),
       lines: d.lines.map((l) => ({ line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent' })),
     };
   }
@@ -50,19 +57,21 @@ export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): T
     case 'KitchenTicketStarted':
       return { ...next, started_at: e.data.at, lines: setLines(t, (l) => (l.kitchen_status === 'sent' ? { ...l, kitchen_status: 'in_progress' } : l)) };
     case 'KitchenLineDone':
-      return { ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, kitchen_status: 'done' } : l)) };
+      return ready({ ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, kitchen_status: 'done' } : l)) }, e.data.at);
     case 'KitchenTicketBumped': {
       const done = new Set(e.data.lineIds);
       return { ...next, status: 'done', bumped_at: e.data.at, lines: setLines(next, (l) => (done.has(l.line_id) ? { ...l, kitchen_status: 'done' } : l)) };
     }
     case 'KitchenTicketRecalled':
-      return { ...next, status: 'open', bumped_at: null };
+      return ready({ ...next, status: 'open', bumped_at: null, ready_at: null }, e.data.at);
     case 'KitchenLineNotesChanged':
       return { ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, notes: e.data.notes } : l)) };
     case 'KitchenLineCancelled':
-      return { ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, kitchen_status: 'cancelled' } : l)) };
+      return ready({ ...next, lines: setLines(next, (l) => (l.line_id === e.data.lineId ? { ...l, kitchen_status: 'cancelled' } : l)) }, e.data.at ?? t.started_at ?? t.fired_at);
     case 'KitchenTicketMoved':
       return { ...next, table_id: e.data.tableId, table_name: e.data.tableName };
+    case 'KitchenTicketClosed':
+      return { ...next, status: 'closed', closed_at: e.data.at, closed_reason: e.data.reason };
   }
 }
 
@@ -71,7 +80,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** A ticket as screens receive it (HTTP and bus alike): times as ISO 8601, no internal fields. */
 export const ticketForScreens = (t: TicketFields) => ({
   id: t.id, order_id: t.order_id, station_id: t.station_id, table_id: t.table_id, table_name: t.table_name, waiter: t.waiter,
-  status: t.status, fired_at: iso(t.fired_at)!, started_at: iso(t.started_at), bumped_at: iso(t.bumped_at), lines: t.lines, version: t.version,
+  status: t.status, fired_at: iso(t.fired_at)!, started_at: iso(t.started_at), bumped_at: iso(t.bumped_at), ready_at: iso(t.ready_at ?? null),
+  closed_at: iso(t.closed_at ?? null), closed_reason: t.closed_reason ?? null, lines: t.lines, version: t.version,
 });
 
 export const kitchenTicketsProjection: Projection = {
@@ -100,7 +110,7 @@ export const orderKitchenStatusProjection: Projection = {
       return updateDocument(orders, orderId, event, (o) =>
         o ? { ...o, kitchen_status: { ...o.kitchen_status, ...Object.fromEntries(e.data.lines.map((l) => [l.lineId, 'sent' as const])) } } : undefined);
     }
-    if (e.type === 'KitchenTicketOpened' || e.type === 'KitchenTicketRecalled' || e.type === 'KitchenTicketMoved' || e.type === 'KitchenLineNotesChanged') return;
+    if (e.type === 'KitchenTicketOpened' || e.type === 'KitchenTicketRecalled' || e.type === 'KitchenTicketMoved' || e.type === 'KitchenLineNotesChanged' || e.type === 'KitchenTicketClosed') return;
     const ticket = await store.collection<KitchenTicketView>(KITCHEN_TICKETS).get(e.data.ticketId);
     if (!ticket) return;
     // The ticket's projection ran first (it comes earlier in allProjections): copy its line statuses.

@@ -1,11 +1,13 @@
 import t from 'tap';
+import { kitchenTicket, kitchenTicketStream } from '@comanda/domain';
 import { kitchenService } from './kitchen-harness.js';
 
 /** Reads `ticket` events of a Server-Sent Events response; `caughtUp` resolves at `: caught-up`. */
 async function screen(url: string, cookie: string, lastEventId?: string) {
   const controller = new AbortController();
   const res = await fetch(url, { headers: { cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: controller.signal });
-  const events: Array<{ id: string; ticket: { id: string; status: string; version: number; lines: Array<{ kitchen_status: string }> } }> = [];
+  const events: Array<{ id: string; ticket: { id: string; status: string; station_id: string; closed_reason: string | null; version: number; lines: Array<{ kitchen_status: string }> } }> = [];
+  const settings: unknown[] = [];
   let caughtUp!: () => void;
   const ready = new Promise<void>((r) => (caughtUp = r));
   if (res.status !== 200) return { status: res.status, events, ready: Promise.resolve(), close: () => controller.abort() };
@@ -24,13 +26,15 @@ async function screen(url: string, cookie: string, lastEventId?: string) {
           if (block.startsWith(': caught-up')) caughtUp();
           const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
           if (fields.event === 'ticket') events.push({ id: fields.id!, ticket: JSON.parse(fields.data!) });
+          if (fields.event === 'settings') settings.push(JSON.parse(fields.data!));
+          if (fields.event === 'reset') settings.push('reset');
         }
       }
     } catch {
       // aborted
     }
   })();
-  return { status: res.status, contentType: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), events, ready, close: () => controller.abort() };
+  return { status: res.status, contentType: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), events, settings, ready, close: () => controller.abort() };
 }
 
 const until = async (check: () => boolean, what: string) => {
@@ -41,16 +45,20 @@ const until = async (check: () => boolean, what: string) => {
   }
 };
 
-t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from Last-Event-ID', async (t) => {
+/** The kitchen service listening, a grill station, a kitchen cook's cookie and the grill's stream URL. */
+async function grillScreen(t: Tap.Test) {
   const s = await kitchenService();
   t.teardown(s.close);
   const base = await s.app.listen({ port: 0, host: '127.0.0.1' });
   const grill = (await s.asAdmin('POST', '/stations', { name: 'Grill' })).body.id as string;
-  const kitchen = await s.as('kitchen');
-  const url = `${base}/kitchen/events?station_id=${grill}`;
+  return { s, base, grill, kitchen: await s.as('kitchen'), url: `${base}/kitchen/events?station_id=${grill}` };
+}
+
+t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from Last-Event-ID', async (t) => {
+  const { s, base, grill, kitchen, url } = await grillScreen(t);
   t.equal((await screen(url, '')).status, 401);
   t.equal((await screen(url, await s.as('waiter'))).status, 403);
-  t.equal((await screen(`${base}/kitchen/events`, kitchen)).status, 400, 'a station is required');
+  t.equal((await screen(`${base}/kitchen/events?station_id=grill`, kitchen)).status, 400, 'a station is an id');
   t.equal((await screen(url, kitchen, 'abc')).status, 400, 'Last-Event-ID is a position');
 
   const live = await screen(url, kitchen);
@@ -58,6 +66,7 @@ t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from L
   t.match(live.contentType, /^text\/event-stream/);
   t.equal(live.nosniff, 'nosniff', 'the stream carries the API security headers');
   await live.ready;
+  t.same(live.settings, [{ auto_bump_minutes: 0 }], 'the auto-bump setting first (off by default)');
   const fire = async (notes: string) => {
     const orderId = (await s.asWaiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' })).body.id;
     await s.asWaiter('POST', `/orders/${orderId}/dishes`, [{ dish_id: s.r.dishes.pastor, notes }]);
@@ -87,6 +96,30 @@ t.test('GET /kitchen/events: roles, live tickets of one station, catch-up from L
   const third = await fire('tres');
   await until(() => fresh.events.some((e) => e.ticket.id === third), 'live after the catch-up');
   t.equal(fresh.events.filter((e) => e.ticket.id === third).length, 1, 'once');
+
+  // The order of the third ticket is cancelled: the ticket is closed, and the screen hears it go.
+  const thirdOrder = (await s.asKitchen('GET', `/kitchen/tickets?station_id=${grill}`)).body.find((k: { id: string }) => k.id === third).order_id as string;
+  t.equal((await s.asWaiter('PUT', `/orders/${thirdOrder}`, { user_id: s.waiterId, table_id: null, waiter: 'Marisol', status: 'cancelled' })).status, 200);
+  await until(() => fresh.events.some((e) => e.ticket.id === third && e.ticket.status === 'closed'), 'the close');
+  t.match(fresh.events.find((e) => e.ticket.id === third && e.ticket.status === 'closed')!.ticket, { closed_reason: 'order_cancelled', lines: [{ kitchen_status: 'cancelled' }] });
+  const later = await screen(url, kitchen);
+  t.teardown(later.close);
+  await later.ready;
+  t.same(later.events.map((e) => e.ticket.id).sort(), [first, second].sort(), 'a closed ticket is not in a fresh catch-up');
+
+  // The expo screen (no station): every station's open tickets, live.
+  const bar = (await s.asAdmin('POST', '/stations', { name: 'Barra' })).body.id as string;
+  const expo = await screen(`${base}/kitchen/events`, kitchen);
+  t.teardown(expo.close);
+  await expo.ready;
+  t.same(expo.events.map((e) => e.ticket.id).sort(), [first, second].sort());
+  const category = (await s.asAdmin('POST', '/categories', { name: 'Bebidas', station_id: bar })).body.id as string;
+  const agua = String((await s.asAdmin('POST', '/dishes', { name: 'Agua', price: 20, category_id: category })).headers.location).split('/').pop()!;
+  const orderId = (await s.asWaiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' })).body.id;
+  await s.asWaiter('POST', `/orders/${orderId}/dishes`, [{ dish_id: agua }]);
+  const drink = (await s.asWaiter('POST', `/orders/${orderId}/fire`)).body.tickets[0].id as string;
+  await until(() => expo.events.some((e) => e.ticket.id === drink && e.ticket.station_id === bar), 'the bar ticket on the expo screen');
+  t.notOk(fresh.events.some((e) => e.ticket.id === drink), 'not on the grill screen');
 });
 
 t.test('GET /kitchen serves the display page and its assets, no build step', async (t) => {
@@ -100,4 +133,33 @@ t.test('GET /kitchen serves the display page and its assets, no build step', asy
   t.same([js.statusCode, /javascript/.test(String(js.headers['content-type']))], [200, true]);
   t.equal((await s.app.inject({ method: 'GET', url: '/kitchen/assets/kitchen.css' })).statusCode, 200);
   t.equal((await s.app.inject({ method: 'GET', url: '/kitchen/assets/../../package.json' })).statusCode, 404, 'nothing outside the page');
+});
+
+t.test('GET /kitchen/events: a screen away while more than 500 tickets changed starts afresh instead of replaying them', async (t) => {
+  const { s, grill, kitchen, url } = await grillScreen(t);
+  const open = async (from: number, n: number) => {
+    for (let i = from; i < from + n; i++) {
+      const ticketId = `k${i}`;
+      await s.commands.handle(kitchenTicket, kitchenTicketStream(ticketId), {
+        type: 'openTicket', ticketId, orderId: `o${i}`, stationId: grill, tableId: null, tableName: null, waiter: 'Ana', firedAt: i, lines: [{ lineId: `l${i}`, dishId: 'd', dishName: 'Taco', notes: '' }],
+      });
+    }
+  };
+  const before = String(await s.store.headPosition());
+  await open(0, 4);
+  const after4 = String(await s.store.headPosition());
+  await open(4, 500);
+  const count = async () => Number((await s.asKitchen('GET', `/kitchen/tickets?station_id=${grill}&limit=1`)).headers['x-total-count']);
+  for (let i = 0; i < 500 && (await count()) < 504; i++) await new Promise((r) => setTimeout(r, 10));
+
+  const away = await screen(url, kitchen, before);
+  t.teardown(away.close);
+  await away.ready;
+  t.same(away.settings, [{ auto_bump_minutes: 0 }, 'reset'], '504 changed since: reset');
+  t.equal(away.events.length, 504, 'then every open ticket, as a fresh screen');
+  const back = await screen(url, kitchen, after4);
+  t.teardown(back.close);
+  await back.ready;
+  t.same(back.settings, [{ auto_bump_minutes: 0 }], '500 changed since: replayed, no reset');
+  t.equal(back.events.length, 500, 'exactly the tickets changed since');
 });

@@ -137,6 +137,11 @@ t.test('taps: start, line done, bump (two screens at once), recall; idempotent; 
   await s.asKitchen('POST', `/kitchen/tickets/${bar}/bump`);
   await eventually(async () => (await s.asWaiter('GET', `/orders/${o.orderId}`)).body.status === 'ready', 'the order to be ready');
   t.same((await s.asWaiter('GET', `/orders/${o.orderId}/dishes`)).body.map((d: { kitchen_status: string }) => d.kitchen_status), ['done', 'done', 'done']);
+
+  // The order is served and completed: its bumped tickets cannot come back onto the board.
+  t.equal((await s.asWaiter('PUT', `/orders/${o.orderId}`, { user_id: s.waiterId, table_id: s.r.tables.t1, waiter: 'Marisol', status: 'completed' })).status, 200);
+  t.match(await s.asKitchen('POST', `/kitchen/tickets/${grill}/recall`), { status: 409, body: { message: /order is finished/ } }, 'no recall once the order is finished');
+  t.match((await s.asKitchen('GET', `/kitchen/tickets?station_id=${o.grill}&status=done`)).body, [{ id: grill, status: 'done' }], 'still in the bumped list');
 });
 
 t.test('changes after firing reach open tickets: notes, a removed line struck through, a table move', async (t) => {
@@ -156,5 +161,6 @@ t.test('changes after firing reach open tickets: notes, a removed line struck th
   t.equal((await s.asKitchen('POST', `/kitchen/tickets/${(await grillTicket()).id}/lines/${lines.suadero}/done`)).status, 409, 'a cancelled line cannot be done');
 
   t.equal((await s.asWaiter('PUT', `/orders/${o.orderId}`, { user_id: s.waiterId, table_id: s.r.tables.t2, waiter: 'Marisol', status: 'cancelled' })).status, 200);
-  await eventually(async () => (await s.asKitchen('GET', `/kitchen/tickets?station_id=${o.bar}`)).body[0].lines[0].kitchen_status === 'cancelled', 'a cancelled order struck through');
+  await eventually(async () => (await s.asKitchen('GET', `/kitchen/tickets?station_id=${o.bar}`)).body.length === 0, 'a cancelled order off the board');
+  t.match((await s.asKitchen('GET', `/kitchen/tickets?station_id=${o.bar}&status=closed`)).body, [{ status: 'closed', closed_reason: 'order_cancelled', lines: [{ kitchen_status: 'cancelled' }] }], 'closed, saying why, its lines struck through');
 });

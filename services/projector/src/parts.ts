@@ -8,6 +8,7 @@ import { type Reaction, Reactor } from './reactor.js';
 import { recentOnFirstRun } from './recent-history.js';
 import { Relay } from './relay.js';
 import type { CommandHandler } from '@comanda/event-store';
+import type { Config } from '@comanda/config';
 
 /**
  * The read models: every projection over the log. `start` resolves once they hold every event that
@@ -46,17 +47,18 @@ export const kitchenRelay = (): Part => ({
   },
 });
 
-/** The process managers Comanda runs: table occupancy and the kitchen's. */
-export const allReactions = (commands: CommandHandler): Reaction[] => [tableOccupancy(commands), ...kitchenReactions(commands)];
+/** The process managers Comanda runs: table occupancy and the kitchen's (auto-bump as configured). */
+export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes'>): Reaction[] =>
+  [tableOccupancy(commands), ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0)];
 
 /** The process managers, issuing commands through the process's command handler. */
-export const reactions = (choose: (commands: CommandHandler) => Reaction[] = allReactions): Part => ({
+export const reactions = (choose: (commands: CommandHandler, config: Config) => Reaction[] = allReactions): Part => ({
   name: 'reactions',
   async start(rt) {
     // On the embedded log, a reactor with no checkpoint (a restored data dir) reacts to the last
     // 10,000 events, not to all history (recent-history.ts).
     const checkpoint = rt.config.eventStoreUrl ? rt.checkpoint('reactor') : recentOnFirstRun(rt.checkpoint('reactor'), rt.store);
-    const part = new Reactor(rt.store, checkpoint, choose(rt.commands), rt.logger);
+    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config), rt.logger);
     await part.start();
     rt.follow('processManagers', part);
     return { stop: () => part.stop() };

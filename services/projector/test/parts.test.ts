@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@comanda/config';
 import { FLOOR_STREAM, floor } from '@comanda/domain';
+import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
 import { createRuntime } from '@comanda/runtime';
-import { kitchenRelay, projections, reactions, relay } from '../src/index.js';
+import { allReactions, kitchenRelay, projections, reactions, relay } from '../src/index.js';
 
 /** The projector process's parts under the one composition root, as services/projector/src/main.ts runs them. */
 t.test('projections, relays and reactions as parts: health per part, read models, the bus, durable checkpoints', async (t) => {
@@ -29,4 +30,15 @@ t.test('projections, relays and reactions as parts: health per part, read models
   t.same(published, ['pos.floor.SpaceCreated'], 'the relay published the event');
   await running.close();
   for (const name of ['relay', 'kitchen-relay', 'reactor']) t.ok(existsSync(join(dataDir, `${name}.checkpoint`)), `${name} checkpoint kept in the data dir`);
+});
+
+t.test('the process managers Comanda runs: the kitchen auto-bump only when COMANDA_KITCHEN_AUTO_BUMP_MINUTES is set', async (t) => {
+  const commands = {} as unknown as CommandHandler;
+  const names = (env: Record<string, string>) => allReactions(commands, loadConfig(env)).map((r) => r.name);
+  t.same(names({}), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen'], 'off by default');
+  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '0' }), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen']);
+  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen', 'kitchen-auto-bump']);
+  const [autoBump] = allReactions(commands, loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' })).slice(-1);
+  const event = { data: { at: Date.now() }, metadata: {}, recordedAt: 0 } as unknown as RecordedEvent;
+  t.ok(Math.abs(autoBump!.delayMs!(event) - 5 * 60_000) < 1_000, 'due five minutes after the change');
 });

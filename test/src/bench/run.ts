@@ -13,6 +13,7 @@ import { firstCommandAfterRestart } from './first-command.js';
 import { startupBySize } from './startup.js';
 import { seatingVsTakeAway } from './seating.js';
 import { kitchenLatency } from './kitchen-latency.js';
+import { kitchenBoard } from './kitchen-board.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
 import { analyticsReplay } from './analytics-replay.js';
@@ -168,7 +169,7 @@ async function shapes() {
   results.push({ measure: 'GET /orders/{id} over HTTP, 16 at a time: two replicas on PostgreSQL beside standalone', value: `${f(r.getsPerSecond)}/s vs ${f(s.getsPerSecond)}/s (${(r.getsPerSecond / s.getsPerSecond).toFixed(2)}×)`, target: 'reported', ok: true });
 }
 
-// BENCH_ONLY=reads,log,analytics,kitchen,intake,startup,shapes runs some parts (all by default);
+// BENCH_ONLY=reads,log,analytics,kitchen,board,intake,startup,shapes runs some parts (all by default);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const only = process.env.BENCH_ONLY?.split(',');
 const part = (name: string) => !only || only.includes(name);
@@ -181,6 +182,7 @@ try {
   }
   if (part('analytics')) results.push(await analyticsReplay(dir));
   if (part('kitchen')) results.push(...(await kitchenLatency()));
+  if (part('board')) results.push(...(await kitchenBoard(dir)));
   if (part('intake')) {
     results.push(await webhookIntake(dir));
     results.push(await seatingVsTakeAway(dir));

@@ -41,7 +41,7 @@ const MIN = 60_000;
 /**
  * A busy restaurant's history, written through the product's own deciders and command handler (so
  * every event is one the service could have written): menu, floor, a shift, then each day
- * lunch and dinner services — tables seated, orders placed and fired, the kitchen cooking, bills
+ * lunch and dinner services — tables seated, orders placed and fired, the kitchen cooking and bumping, bills
  * issued and paid (cash, cards, Lightning with sats), tables freed — with a few cancellations, voids
  * and refunds. The same seed gives the same log, hence the same reports.
  */
@@ -148,7 +148,9 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
         at(cancelAt, async () => {
           for (const [station, ls] of byStation) {
             const ticketId = kitchenTicketId(orderId, firingId, stations.get(station)!.id);
-            for (const l of ls) await handler.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'cancelLine', lineId: l.lineId });
+            for (const l of ls) await handler.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'cancelLine', lineId: l.lineId, at: cancelAt });
+            // What the kitchen process manager does once the order is cancelled.
+            await handler.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'closeTicket', reason: 'order_cancelled', at: cancelAt });
           }
           await handler.handle(order, stream, { type: 'changeStatus', to: 'cancelled', at: cancelAt });
           if (table) await handler.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: table.id, orderId });
@@ -167,6 +169,12 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
           at(doneAt, () => handler.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'markLineDone', lineId: l.lineId, at: doneAt }));
         }
         readyAt = Math.max(readyAt, last);
+        // The cook bumps a finished ticket within a few minutes; one in thirty is left on the board
+        // (a busy pass), for the process manager to close when the order completes.
+        if (!rnd.chance(1 / 30)) {
+          const bumpAt = last + rnd.int(0, 3) * MIN + rnd.int(5, 59) * 1000;
+          at(bumpAt, () => handler.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'bumpTicket', at: bumpAt }));
+        }
       }
       at(firedAt + MIN, () => handler.handle(order, stream, { type: 'changeStatus', to: 'preparing', at: firedAt + MIN }));
       at(readyAt + 1000, () => handler.handle(order, stream, { type: 'changeStatus', to: 'ready', at: readyAt + 1000 }));
@@ -209,6 +217,10 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
           await handler.handle(ticket, ticketStream(ticketId), { type: 'takePayment', paymentId, method, amountCents: subtotal, tipCents: tip, shiftId, by: waiter.id, at: paidAt });
         }
         await handler.handle(order, stream, { type: 'changeStatus', to: 'completed', at: paidAt + 1000 });
+        // The kitchen process manager's close: a no-op for the tickets already bumped.
+        for (const station of byStation.keys()) {
+          await handler.handle(kitchenTicket, kitchenTicketStream(kitchenTicketId(orderId, firingId, stations.get(station)!.id)), { type: 'closeTicket', reason: 'order_completed', at: paidAt + 1000 });
+        }
       });
       if (lines.length > 1 && rnd.chance(0.02)) {
         const voidAt = paidAt + rnd.int(1, 5) * MIN;

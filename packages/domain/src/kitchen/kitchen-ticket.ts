@@ -39,10 +39,19 @@ export interface TicketOpening {
   lines: Array<Omit<KitchenLine, 'status'>>;
 }
 
+/** Why a ticket left the board without a bump: its order finished. */
+export const TICKET_CLOSE_REASONS = ['order_completed', 'order_cancelled', 'order_deleted'] as const;
+export type TicketCloseReason = (typeof TICKET_CLOSE_REASONS)[number];
+
 export interface KitchenTicket extends TicketOpening {
   opened: boolean;
   startedAt: number | null;
   bumpedAt: number | null;
+  /** Closed for good (its order finished): no cook acts on it any more. */
+  closedAt: number | null;
+  closedReason: TicketCloseReason | null;
+  /** Since when every line has been done or cancelled (or since its recall, if so): the auto-bump waits from here. */
+  readySince: number | null;
   kitchenLines: Record<string, KitchenLine>;
   version: number;
 }
@@ -54,27 +63,38 @@ export type KitchenTicketEvent =
   | { type: 'KitchenTicketOpened'; data: TicketOpening }
   | { type: 'KitchenTicketStarted'; data: About & { at: number } }
   | { type: 'KitchenLineDone'; data: About & { lineId: string; at: number } }
-  | { type: 'KitchenTicketBumped'; data: About & { at: number; lineIds: string[] } }
+  /** `auto`: bumped by the process manager after every line stayed done for the configured time. */
+  | { type: 'KitchenTicketBumped'; data: About & { at: number; lineIds: string[]; auto?: true } }
   | { type: 'KitchenTicketRecalled'; data: About & { at: number } }
   | { type: 'KitchenLineNotesChanged'; data: About & { lineId: string; notes: string } }
-  | { type: 'KitchenLineCancelled'; data: About & { lineId: string } }
-  | { type: 'KitchenTicketMoved'; data: About & { tableId: string | null; tableName: string | null } };
+  /** `at` is absent on events written before it was recorded. */
+  | { type: 'KitchenLineCancelled'; data: About & { lineId: string; at?: number } }
+  | { type: 'KitchenTicketMoved'; data: About & { tableId: string | null; tableName: string | null } }
+  | { type: 'KitchenTicketClosed'; data: About & { at: number; reason: TicketCloseReason } };
 
 export type KitchenTicketCommand =
   | ({ type: 'openTicket' } & TicketOpening)
   | { type: 'startTicket'; at: number }
   | { type: 'markLineDone'; lineId: string; at: number }
-  | { type: 'bumpTicket'; at: number }
+  | { type: 'bumpTicket'; at: number; auto?: boolean }
   | { type: 'recallTicket'; at: number }
   | { type: 'changeLineNotes'; lineId: string; notes: string }
-  | { type: 'cancelLine'; lineId: string }
-  | { type: 'moveTicket'; tableId: string | null; tableName: string | null };
+  | { type: 'cancelLine'; lineId: string; at?: number }
+  | { type: 'moveTicket'; tableId: string | null; tableName: string | null }
+  | { type: 'closeTicket'; reason: TicketCloseReason; at: number };
 
 const finished = (l: KitchenLine) => l.status === 'done' || l.status === 'cancelled';
 
 function opened(state: KitchenTicket): KitchenTicket {
   if (!state.opened) throw notFound();
   return state;
+}
+
+/** Open and not closed: what a cook's tap needs. */
+function onBoard(state: KitchenTicket): KitchenTicket {
+  const t = opened(state);
+  if (t.closedAt !== null) throw conflict('This ticket was closed: its order is finished');
+  return t;
 }
 
 function line(state: KitchenTicket, lineId: string): KitchenLine {
@@ -86,10 +106,14 @@ function line(state: KitchenTicket, lineId: string): KitchenLine {
 const mapLines = (state: KitchenTicket, change: (l: KitchenLine) => KitchenLine) =>
   Object.fromEntries(Object.entries(state.kitchenLines).map(([id, l]) => [id, change(l)]));
 
+/** `at` becomes the ticket's readySince when this change left every line finished and it was not ready yet. */
+const ready = (t: KitchenTicket, at: number): KitchenTicket =>
+  (t.readySince === null && Object.values(t.kitchenLines).every(finished) ? { ...t, readySince: at } : t);
+
 export const kitchenTicket: Decider<KitchenTicketCommand, KitchenTicketEvent, KitchenTicket> = {
   initialState: () => ({
     ticketId: '', orderId: '', stationId: '', tableId: null, tableName: null, waiter: '', firedAt: 0, lines: [],
-    opened: false, startedAt: null, bumpedAt: null, kitchenLines: {}, version: 0,
+    opened: false, startedAt: null, bumpedAt: null, closedAt: null, closedReason: null, readySince: null, kitchenLines: {}, version: 0,
   }),
 
   decide(command, state) {
@@ -103,12 +127,12 @@ export const kitchenTicket: Decider<KitchenTicketCommand, KitchenTicketEvent, Ki
       }
       case 'startTicket': {
         const t = opened(state);
-        // A bumped ticket was started by its bump: starting it again changes nothing.
-        if (t.startedAt !== null) return [];
+        // A bumped ticket was started by its bump, a closed one is off every screen: nothing to start.
+        if (t.startedAt !== null || t.closedAt !== null) return [];
         return [{ type: 'KitchenTicketStarted', data: { ...about, at: command.at } }];
       }
       case 'markLineDone': {
-        const t = opened(state);
+        const t = onBoard(state);
         const l = line(t, command.lineId);
         if (l.status === 'done') return [];
         if (l.status === 'cancelled') throw conflict('This line was cancelled by the waiter');
@@ -117,31 +141,40 @@ export const kitchenTicket: Decider<KitchenTicketCommand, KitchenTicketEvent, Ki
       }
       case 'bumpTicket': {
         const t = opened(state);
-        if (t.bumpedAt !== null) return [];
+        // Bumped or closed: already off the board (a second screen, a late tap, the auto-bump racing a cook).
+        if (t.bumpedAt !== null || t.closedAt !== null) return [];
         const started: KitchenTicketEvent[] = t.startedAt === null ? [{ type: 'KitchenTicketStarted', data: { ...about, at: command.at } }] : [];
         const lineIds = Object.values(t.kitchenLines).filter((l) => !finished(l)).map((l) => l.lineId);
-        return [...started, { type: 'KitchenTicketBumped', data: { ...about, at: command.at, lineIds } }];
+        return [...started, { type: 'KitchenTicketBumped', data: { ...about, at: command.at, lineIds, ...(command.auto ? { auto: true as const } : {}) } }];
       }
       case 'recallTicket': {
-        const t = opened(state);
+        const t = onBoard(state);
         if (t.bumpedAt === null) return [];
         return [{ type: 'KitchenTicketRecalled', data: { ...about, at: command.at } }];
       }
       case 'changeLineNotes': {
-        const l = line(opened(state), command.lineId);
-        if (l.notes === command.notes || l.status === 'cancelled') return [];
+        const t = opened(state);
+        const l = line(t, command.lineId);
+        if (l.notes === command.notes || l.status === 'cancelled' || t.closedAt !== null) return [];
         return [{ type: 'KitchenLineNotesChanged', data: { ...about, lineId: l.lineId, notes: command.notes } }];
       }
       case 'cancelLine': {
-        const l = line(opened(state), command.lineId);
-        // A dish already cooked stays done: the kitchen's work happened.
-        if (finished(l)) return [];
-        return [{ type: 'KitchenLineCancelled', data: { ...about, lineId: l.lineId } }];
+        const t = opened(state);
+        const l = line(t, command.lineId);
+        // A dish already cooked stays done: the kitchen's work happened. A closed ticket is history.
+        if (finished(l) || t.closedAt !== null) return [];
+        return [{ type: 'KitchenLineCancelled', data: { ...about, lineId: l.lineId, ...(command.at === undefined ? {} : { at: command.at }) } }];
       }
       case 'moveTicket': {
         const t = opened(state);
-        if (t.tableId === command.tableId && t.tableName === command.tableName) return [];
+        if ((t.tableId === command.tableId && t.tableName === command.tableName) || t.closedAt !== null) return [];
         return [{ type: 'KitchenTicketMoved', data: { ...about, tableId: command.tableId, tableName: command.tableName } }];
+      }
+      case 'closeTicket': {
+        const t = opened(state);
+        // Closed once; a bumped ticket is already off the board and stays recallable until its order is seen finished.
+        if (t.closedAt !== null || t.bumpedAt !== null) return [];
+        return [{ type: 'KitchenTicketClosed', data: { ...about, at: command.at, reason: command.reason } }];
       }
     }
   },
@@ -157,24 +190,27 @@ export const kitchenTicket: Decider<KitchenTicketCommand, KitchenTicketEvent, Ki
         return { ...state, startedAt: event.data.at, kitchenLines: mapLines(state, (l) => (l.status === 'sent' ? { ...l, status: 'in_progress' } : l)), version };
       case 'KitchenLineDone': {
         const l = state.kitchenLines[event.data.lineId]!;
-        return { ...state, kitchenLines: { ...state.kitchenLines, [l.lineId]: { ...l, status: 'done' } }, version };
+        return ready({ ...state, kitchenLines: { ...state.kitchenLines, [l.lineId]: { ...l, status: 'done' } }, version }, event.data.at);
       }
       case 'KitchenTicketBumped': {
         const done = new Set(event.data.lineIds);
         return { ...state, bumpedAt: event.data.at, kitchenLines: mapLines(state, (l) => (done.has(l.lineId) ? { ...l, status: 'done' } : l)), version };
       }
       case 'KitchenTicketRecalled':
-        return { ...state, bumpedAt: null, version };
+        return ready({ ...state, bumpedAt: null, readySince: null, version }, event.data.at);
       case 'KitchenLineNotesChanged': {
         const l = state.kitchenLines[event.data.lineId]!;
         return { ...state, kitchenLines: { ...state.kitchenLines, [l.lineId]: { ...l, notes: event.data.notes } }, version };
       }
       case 'KitchenLineCancelled': {
         const l = state.kitchenLines[event.data.lineId]!;
-        return { ...state, kitchenLines: { ...state.kitchenLines, [l.lineId]: { ...l, status: 'cancelled' } }, version };
+        // Cancellations written before they carried a time count from the start of the cooking.
+        return ready({ ...state, kitchenLines: { ...state.kitchenLines, [l.lineId]: { ...l, status: 'cancelled' } }, version }, event.data.at ?? state.startedAt ?? state.firedAt);
       }
       case 'KitchenTicketMoved':
         return { ...state, tableId: event.data.tableId, tableName: event.data.tableName, version };
+      case 'KitchenTicketClosed':
+        return { ...state, closedAt: event.data.at, closedReason: event.data.reason, version };
     }
   },
 };

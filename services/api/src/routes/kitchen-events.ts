@@ -8,21 +8,26 @@ import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 
 const HEARTBEAT_MS = 15_000;
-/** Bumped tickets a screen gets on a fresh start, for its recall button. */
+/** Bumped tickets a station's screen gets on a fresh start, for its recall list. */
 const RECENTLY_BUMPED = 10;
+/** A screen away so long that more tickets changed than this starts afresh (`event: reset`) instead of replaying them. */
+const RESUME_MAX = 500;
 
 type KitchenMessage = { position: string; ticket: ReturnType<typeof ticketForScreens> };
 
 const frame = (position: string, ticket: unknown) => `event: ticket\nid: ${position}\ndata: ${JSON.stringify(ticket)}\n\n`;
 
 /**
- * GET /kitchen/events: one station's tickets as Server-Sent Events, fed by the bus. Each `ticket` event
- * carries a whole ticket (the GET /kitchen/tickets shape) and, as its `id`, the log position of the
- * change. A screen that comes back with `Last-Event-ID` (or `?last_event_id=`, for a reconnect the
- * page makes itself after renewing its token) first receives every ticket of the station changed since
- * then, from the read model, then live changes: nothing is missed and nothing older overwrites newer.
- * Without one it receives every open ticket and the last bumped ones. `: caught-up` marks the end of
- * the catch-up.
+ * GET /kitchen/events: one station's tickets (every station's, for the expo screen, without
+ * `station_id`) as Server-Sent Events, fed by the bus. Each `ticket` event carries a whole ticket (the
+ * GET /kitchen/tickets shape) and, as its `id`, the log position of the change. The catch-up sends only
+ * what a board shows: without `Last-Event-ID` every open ticket and, for a station, its last 10 bumped
+ * (for recall); never the closed ones or older history. A screen that comes back with `Last-Event-ID`
+ * (or `?last_event_id=`, for a reconnect the page makes itself after renewing its token) receives every
+ * ticket changed since then (closed and bumped ones too, so it drops them), then live changes: nothing
+ * is missed and nothing older overwrites newer; if more than RESUME_MAX changed, `event: reset` and the
+ * fresh catch-up instead. `event: settings` first tells the page the auto-bump wait; `: caught-up`
+ * marks the end of the catch-up.
  */
 export default async function kitchenEventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,9 +43,9 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['kitchen'],
       summary: "A station's kitchen tickets, live, as Server-Sent Events",
-      description: 'text/event-stream of `event: ticket` (`id` = log position, `data` = the whole ticket). Resume with the Last-Event-ID header or `last_event_id`: every ticket of the station changed since is sent first. `: caught-up` ends the catch-up; `: keep-alive` every 15 s.',
+      description: 'text/event-stream. `event: settings` first (`{auto_bump_minutes}`, 0 = off), then `event: ticket` (`id` = log position, `data` = the whole ticket): every open ticket and, for a station, its last 10 bumped. Resume with the Last-Event-ID header or `last_event_id`: every ticket changed since is sent instead (closed ones too, to drop), or `event: reset` and a fresh catch-up when more than 500 changed. `: caught-up` (with `event: caught-up`) ends the catch-up; `: keep-alive` every 15 s.',
       querystring: Type.Object({
-        station_id: Type.String({ format: 'uuid' }),
+        station_id: Type.Optional(Type.String({ format: 'uuid', description: 'absent: every station (the expo screen)' })),
         last_event_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })),
       }),
       headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,40}$' })) }),
@@ -75,7 +80,7 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
       res.write(frame(m.position, m.ticket));
     };
     // Subscribed before reading the read model: a change made meanwhile is in one or the other.
-    subscription = await app.deps.bus.subscribe<KitchenMessage>(`pos.kitchen.${q.station_id}.>`, (message) => {
+    subscription = await app.deps.bus.subscribe<KitchenMessage>(q.station_id ? `pos.kitchen.${q.station_id}.>` : 'pos.kitchen.>', (message) => {
       if (closed) return;
       if (live) send(message.payload);
       else buffered.push(message.payload);
@@ -84,19 +89,24 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     open.add(res);
     res.writeHead(200, EVENT_STREAM_HEADERS);
     res.write(': connected\n\n');
-    const catchUp = since !== undefined
-      ? await tickets.find({ station_id: q.station_id, _position: { $gt: positionKey(BigInt(since)) } }, { sort: { _position: 1 } })
-      : [
-          ...(await tickets.find({ station_id: q.station_id, status: 'done' }, { sort: { bumped_at: -1 }, limit: RECENTLY_BUMPED })),
-          ...(await tickets.find({ station_id: q.station_id, status: 'open' })),
-        ].sort((a, b) => (a._position < b._position ? -1 : 1));
-    if (since !== undefined) sentUpTo = BigInt(since);
+    res.write(`event: settings\ndata: ${JSON.stringify({ auto_bump_minutes: app.deps.config.kitchenAutoBumpMinutes })}\n\n`);
+    const station = q.station_id ? { station_id: q.station_id } : {};
+    let catchUp = since === undefined ? null : await tickets.find({ ...station, _position: { $gt: positionKey(BigInt(since)) } }, { sort: { _position: 1 }, limit: RESUME_MAX + 1 });
+    if (catchUp && catchUp.length > RESUME_MAX) {
+      res.write('event: reset\ndata: {}\n\n');
+      catchUp = null;
+    } else if (catchUp) sentUpTo = BigInt(since!);
+    catchUp ??= [
+      ...(q.station_id ? await tickets.find({ ...station, status: 'done' }, { sort: { bumped_at: -1 }, limit: RECENTLY_BUMPED }) : []),
+      ...(await tickets.find({ ...station, status: 'open' })),
+    ].sort((a, b) => (a._position < b._position ? -1 : 1));
     for (const t of catchUp) {
       const position = BigInt(t._position).toString();
       res.write(frame(position, ticketForScreens(t)));
       if (BigInt(position) > sentUpTo) sentUpTo = BigInt(position);
     }
-    res.write(': caught-up\n\n');
+    // The comment for readers of the raw stream, the event for the page (EventSource hides comments).
+    res.write(': caught-up\nevent: caught-up\ndata: {}\n\n');
     live = true;
     for (const m of buffered.splice(0)) send(m);
     res.on('close', stop);

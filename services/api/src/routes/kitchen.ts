@@ -55,10 +55,10 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
     onRequest: kitchen,
     schema: {
       tags, summary: 'Kitchen tickets of a station',
-      description: 'open (default): not bumped, oldest first, every one unless `limit` or `offset` asks for a page. done: bumped, most recently bumped first (for recall), at most `limit` (default 50). X-Total-Count: how many match.',
+      description: 'open (default): on the board, oldest first, every one unless `limit` or `offset` asks for a page. done: bumped, most recently bumped first (for recall), at most `limit` (default 50). closed: taken off the board because the order was completed, cancelled or deleted, most recently closed first, at most `limit` (default 50). X-Total-Count: how many match.',
       querystring: Type.Object({
         station_id: Type.Optional(Type.String({ format: 'uuid' })),
-        status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('done')], { default: 'open' })),
+        status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('done'), Type.Literal('closed')], { default: 'open' })),
         ...pageFields(null, 500),
       }),
       response: { 200: withHeaders(Type.Array(KitchenTicketSchema), Headers.totalCount), ...commonErrors },
@@ -69,7 +69,7 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
     const filter = { status, ...(q.station_id ? { station_id: q.station_id } : {}) };
     const { items } = status === 'open'
       ? await findPage(reply, tickets, filter, { sort: { fired_at: 1 } }, q, null)
-      : await findPage(reply, tickets, filter, { sort: { bumped_at: -1 } }, q, 50);
+      : await findPage(reply, tickets, filter, { sort: status === 'done' ? { bumped_at: -1 } : { closed_at: -1 } }, q, 50);
     return items.map(ticketResponse);
   });
 
@@ -97,6 +97,6 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
   });
   tap('/kitchen/tickets/:id/bump', 'Bump a ticket', 'Every line not cancelled is done and the ticket leaves the open list. Bumping again changes nothing.',
     (r, id) => bumpTicket(commands, id, app.now(), writeContext(r)));
-  tap('/kitchen/tickets/:id/recall', 'Recall a bumped ticket', 'Back to the open list (its lines keep their status). Recalling an open ticket changes nothing.',
+  tap('/kitchen/tickets/:id/recall', 'Recall a bumped ticket', 'Back to the open list (its lines keep their status). Recalling an open ticket changes nothing. 409 when its order is finished (completed, cancelled or deleted) or the ticket was closed.',
     (r, id) => recallTicket(commands, id, app.now(), writeContext(r)));
 }

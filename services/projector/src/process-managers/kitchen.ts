@@ -1,19 +1,24 @@
 import type { KitchenTicketEvent } from '@comanda/domain';
-import type { CommandHandler } from '@comanda/event-store';
-import { orderFollowsKitchen, reconcileKitchen } from '@comanda/kitchen';
+import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
+import { autoBumpTicket, orderFollowsKitchen, reconcileKitchen } from '@comanda/kitchen';
 import type { Reaction } from '../reactor.js';
+
+const orderIdOf = (event: RecordedEvent): string =>
+  event.stream.startsWith('order-') ? event.stream.slice('order-'.length) : ((event as unknown as KitchenTicketEvent).data as { orderId: string }).orderId;
 
 /**
  * Keeps kitchen tickets true to their orders: after a firing (opening tickets a crash left unopened),
- * a line's notes changed or removed, the order moved, cancelled or deleted. The order's stream is the
- * truth and every command is idempotent, so a redelivered event changes nothing more.
+ * a line's notes changed or removed, the order moved; once the order is completed, cancelled or
+ * deleted its tickets still on the board are closed. A recall is checked too: a ticket recalled while
+ * its order finished is closed again. The order's stream is the truth and every command is idempotent,
+ * so a redelivered event (a crash between the order's event and the close) changes nothing more.
  */
-export function kitchenTickets(commands: CommandHandler): Reaction {
+export function kitchenTickets(commands: CommandHandler, now: () => number = Date.now): Reaction {
   return {
     name: 'kitchen-tickets',
-    handles: ['OrderLinesFired', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderMovedToTable', 'OrderStatusChanged', 'OrderDeleted'],
+    handles: ['OrderLinesFired', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderMovedToTable', 'OrderStatusChanged', 'OrderDeleted', 'KitchenTicketRecalled'],
     async react(event) {
-      await reconcileKitchen(commands, event.stream.slice('order-'.length), { causationId: event.id, userId: null });
+      await reconcileKitchen(commands, orderIdOf(event), { causationId: event.id, userId: null }, now());
     },
   };
 }
@@ -28,11 +33,30 @@ export function orderStatusFromKitchen(commands: CommandHandler, now: () => numb
     name: 'order-status-from-kitchen',
     handles: ['KitchenTicketStarted', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenLineCancelled'],
     async react(event) {
-      const { orderId } = (event as unknown as KitchenTicketEvent).data as { orderId: string };
-      await orderFollowsKitchen(commands, orderId, now(), { causationId: event.id, userId: null });
+      await orderFollowsKitchen(commands, orderIdOf(event), now(), { causationId: event.id, userId: null });
     },
   };
 }
 
-/** Every process manager of the kitchen, in the order the Reactor runs them. */
-export const kitchenReactions = (commands: CommandHandler, now?: () => number): Reaction[] => [kitchenTickets(commands), orderStatusFromKitchen(commands, now)];
+/**
+ * COMANDA_KITCHEN_AUTO_BUMP_MINUTES: a ticket every line of which is done, left so that long since it
+ * became ready (or was recalled), is bumped. The change that may make it ready schedules the check in
+ * the reactor's due-time queue from the change's own time; a restart schedules it again from the log.
+ */
+export function autoBump(commands: CommandHandler, minutes: number, now: () => number = Date.now): Reaction {
+  const waitMs = minutes * 60_000;
+  return {
+    name: 'kitchen-auto-bump',
+    handles: ['KitchenLineDone', 'KitchenLineCancelled', 'KitchenTicketRecalled'],
+    delayMs: (event) => ((event.data as { at?: number }).at ?? Number(event.metadata.occurredAt ?? event.recordedAt)) + waitMs - now(),
+    async react(event) {
+      const { ticketId } = (event as unknown as KitchenTicketEvent).data as { ticketId: string };
+      await autoBumpTicket(commands, ticketId, waitMs, now(), { causationId: event.id, userId: null });
+    },
+  };
+}
+
+/** Every process manager of the kitchen, in the order the Reactor runs them; auto-bump only when configured (minutes > 0). */
+export const kitchenReactions = (commands: CommandHandler, now?: () => number, autoBumpMinutes = 0): Reaction[] => [
+  kitchenTickets(commands, now), orderStatusFromKitchen(commands, now), ...(autoBumpMinutes > 0 ? [autoBump(commands, autoBumpMinutes, now)] : []),
+];

@@ -1,0 +1,91 @@
+// Cards of the kitchen display: one per ticket (a station's board) or per order (the expo screen).
+// Built whole for one ticket; the board replaces only the cards whose ticket changed.
+
+export const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+};
+
+const LABEL = { sent: 'NEW', in_progress: 'COOKING', done: 'DONE', cancelled: 'CANCELLED' };
+const finished = (l) => l.kitchen_status === 'done' || l.kitchen_status === 'cancelled';
+export const ticketReady = (t) => t.lines.every(finished);
+
+/** m:ss, or h:mm:ss past an hour (a ticket forgotten on the board). */
+export const clock = (ms) => {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const pad = (n) => String(n).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}` : `${Math.floor(s / 60)}:${pad(s % 60)}`;
+};
+
+/** The order's short number, once orders carry one (on the ticket or its order). */
+export const orderNumber = (t) => t.order_number ?? t.number ?? null;
+export const tableLabel = (t) => t.table_name ?? 'Take-away';
+
+/**
+ * Identical lines without notes, in the same status, shown once as "2 ×" (the domain has one line per
+ * unit). A line with notes always stands alone: the note is for that one plate.
+ */
+export function groupLines(lines) {
+  const groups = [];
+  const byKey = new Map();
+  for (const l of lines) {
+    const key = l.notes ? null : `${l.dish_id}|${l.kitchen_status}`;
+    const known = key && byKey.get(key);
+    if (known) known.lines.push(l);
+    else {
+      const g = { lines: [l], first: l };
+      groups.push(g);
+      if (key) byKey.set(key, g);
+    }
+  }
+  return groups;
+}
+
+/** A station's ticket: header (tap = bump) and its lines (tap = one more done). */
+export function ticketCard(t, { autoBumpMs }) {
+  const number = orderNumber(t);
+  const auto = autoBumpMs > 0 && t.status === 'open' && t.ready_at ? Date.parse(t.ready_at) + autoBumpMs : null;
+  const header = el('button', { type: 'button', class: 'ticket-header', title: 'Tap to bump', dataset: { action: 'bump' } },
+    el('span', { class: 'table' }, number !== null ? el('span', { class: 'number' }, `#${number} `) : null, tableLabel(t)),
+    el('span', { class: 'timer', dataset: { fired: t.fired_at } }, ''),
+    el('span', { class: 'who' }, t.waiter),
+    el('span', { class: 'hint', ...(auto ? { dataset: { auto: String(auto) } } : {}) }, auto ? '' : 'tap to bump'));
+  const lines = el('ul', { class: 'lines' }, ...groupLines(t.lines).map((g) => {
+    const l = g.first;
+    const open = !finished(l);
+    return el('li', {}, el('button', {
+      type: 'button', class: `line ${l.kitchen_status}`, dataset: { lineId: (g.lines.find((x) => !finished(x)) ?? l).line_id, ...(open ? { action: 'done' } : {}) },
+      ...(open ? {} : { 'aria-disabled': 'true' }),
+    },
+    el('span', { class: 'status' }, LABEL[l.kitchen_status] ?? l.kitchen_status),
+    g.lines.length > 1 ? el('span', { class: 'qty' }, `${g.lines.length} × `) : null,
+    el('span', { class: 'dish' }, l.dish_name),
+    l.notes ? el('span', { class: 'notes' }, l.notes) : null));
+  }));
+  return el('article', { class: `ticket${ticketReady(t) ? ' ready' : ''}`, dataset: { ticketId: t.id } }, header, lines);
+}
+
+/** The expo screen's card: one order, each station's ticket in it; highlighted once every one is ready. */
+export function orderCard(order, stationName) {
+  const first = order.tickets[0];
+  const ready = order.tickets.every(ticketReady);
+  const number = orderNumber(first);
+  const header = el('button', { type: 'button', class: 'ticket-header', title: ready ? 'Tap when served: bumps every ticket' : 'Still cooking', dataset: { action: ready ? 'serve' : 'none' } },
+    el('span', { class: 'table' }, number !== null ? el('span', { class: 'number' }, `#${number} `) : null, tableLabel(first)),
+    el('span', { class: 'timer', dataset: { fired: first.fired_at } }, ''),
+    el('span', { class: 'who' }, first.waiter),
+    el('span', { class: 'hint' }, ready ? 'READY · tap when served' : `${order.tickets.filter(ticketReady).length}/${order.tickets.length} stations ready`));
+  const sections = order.tickets.map((t) => el('section', { class: `station${ticketReady(t) ? ' ready' : ''}` },
+    el('h3', {}, stationName(t.station_id), ticketReady(t) ? ' ✓' : ''),
+    el('ul', { class: 'lines' }, ...groupLines(t.lines).map((g) => el('li', { class: `line ${g.first.kitchen_status}` },
+      el('span', { class: 'status' }, LABEL[g.first.kitchen_status]),
+      g.lines.length > 1 ? el('span', { class: 'qty' }, `${g.lines.length} × `) : null,
+      el('span', { class: 'dish' }, g.first.dish_name))))));
+  return el('article', { class: `ticket order${ready ? ' ready' : ''}`, dataset: { orderId: order.id } }, header, ...sections);
+}
