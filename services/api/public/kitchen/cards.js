@@ -1,6 +1,19 @@
+// @ts-check
 // Cards of the kitchen display: one per ticket (a station's board) or per order (the expo screen).
-// Built whole for one ticket; the board replaces only the cards whose ticket changed.
+// Built whole for one ticket; the board replaces only the cards whose ticket changed. Type-checked
+// against the API's generated types (packages/client/tsconfig.pages.json).
 
+/** @typedef {import('../../../../packages/client/src/generated/schema.js').components['schemas']['KitchenTicket']} KitchenTicket */
+/** @typedef {KitchenTicket['lines'][number]} TicketLine */
+/** @typedef {{ lines: TicketLine[], first: TicketLine }} LineGroup */
+/** @typedef {{ id: string, tickets: KitchenTicket[] }} OrderOnExpo */
+/** @typedef {string | Node | null | undefined | false} Child */
+
+/**
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...Child} children
+ */
 export const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -8,31 +21,47 @@ export const el = (tag, attrs = {}, ...children) => {
     else if (k === 'dataset') Object.assign(node.dataset, v);
     else node.setAttribute(k, v);
   }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  node.append(.../** @type {Array<string | Node>} */ (children.filter((c) => c !== null && c !== undefined && c !== false)));
   return node;
 };
 
+/** @type {Record<string, string>} */
 const LABEL = { sent: 'NEW', in_progress: 'COOKING', done: 'DONE', cancelled: 'CANCELLED' };
+/** @param {TicketLine} l */
 const finished = (l) => l.kitchen_status === 'done' || l.kitchen_status === 'cancelled';
+/** @param {KitchenTicket} t */
 export const ticketReady = (t) => t.lines.every(finished);
 
-/** m:ss, or h:mm:ss past an hour (a ticket forgotten on the board). */
+/**
+ * m:ss, or h:mm:ss past an hour (a ticket forgotten on the board).
+ * @param {number} ms
+ */
 export const clock = (ms) => {
   const s = Math.max(0, Math.floor(ms / 1000));
+  /** @param {number} n */
   const pad = (n) => String(n).padStart(2, '0');
   return s >= 3600 ? `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}` : `${Math.floor(s / 60)}:${pad(s % 60)}`;
 };
 
-/** The order's short number, once orders carry one (on the ticket or its order). */
+/**
+ * The order's short number, once orders carry one (on the ticket or its order): the API does not
+ * send it yet, so the type says it may come.
+ * @param {KitchenTicket & { order_number?: number, number?: number }} t
+ */
 export const orderNumber = (t) => t.order_number ?? t.number ?? null;
+/** @param {KitchenTicket} t */
 export const tableLabel = (t) => t.table_name ?? 'Take-away';
 
 /**
  * Identical lines without notes, in the same status, shown once as "2 ×" (the domain has one line per
  * unit). A line with notes always stands alone: the note is for that one plate.
+ * @param {TicketLine[]} lines
+ * @returns {LineGroup[]}
  */
 export function groupLines(lines) {
+  /** @type {LineGroup[]} */
   const groups = [];
+  /** @type {Map<string, LineGroup>} */
   const byKey = new Map();
   for (const l of lines) {
     const key = l.notes ? null : `${l.dish_id}|${l.kitchen_status}`;
@@ -47,7 +76,11 @@ export function groupLines(lines) {
   return groups;
 }
 
-/** A station's ticket: header (tap = bump) and its lines (tap = one more done). */
+/**
+ * A station's ticket: header (tap = bump) and its lines (tap = one more done).
+ * @param {KitchenTicket} t
+ * @param {{ autoBumpMs: number }} options
+ */
 export function ticketCard(t, { autoBumpMs }) {
   const number = orderNumber(t);
   const auto = autoBumpMs > 0 && t.status === 'open' && t.ready_at ? Date.parse(t.ready_at) + autoBumpMs : null;
@@ -71,7 +104,11 @@ export function ticketCard(t, { autoBumpMs }) {
   return el('article', { class: `ticket${ticketReady(t) ? ' ready' : ''}`, dataset: { ticketId: t.id } }, header, lines);
 }
 
-/** The expo screen's card: one order, each station's ticket in it; highlighted once every one is ready. */
+/**
+ * The expo screen's card: one order, each station's ticket in it; highlighted once every one is ready.
+ * @param {OrderOnExpo} order
+ * @param {(stationId: string) => string} stationName
+ */
 export function orderCard(order, stationName) {
   const first = order.tickets[0];
   const ready = order.tickets.every(ticketReady);
