@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import pino from 'pino';
 import { order, orderStream, type OrderLine } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-store';
@@ -100,7 +100,7 @@ async function replayAndStartup() {
   await sqliteModels.close();
 
   // Side by side: reading and parsing the same rows with no projection at all.
-  const raw = new Database(join(dir, 'log.db'), { readonly: true });
+  const raw = new Sqlite(join(dir, 'log.db'), { readonly: true });
   const r = process.hrtime.bigint();
   let parsed = 0;
   for (const row of raw.prepare('SELECT data, metadata FROM events').iterate() as Iterable<{ data: string; metadata: string }>) {
