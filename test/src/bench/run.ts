@@ -16,7 +16,6 @@ import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
 import { analyticsReplay } from './analytics-replay.js';
-import { requestLogLine } from './log-line.js';
 import { historyCurve, readsBesideBareFastify, someIds, startProduct } from './reads.js';
 import { writeRestaurantHistory } from './restaurant-history.js';
 import { rawEventsDatabase, singleLineWrites } from './writes.js';
@@ -142,7 +141,6 @@ async function readYourWrites() {
 
 /** The standalone process on a restaurant's history: every GET beside bare Fastify, then writes. */
 async function readsAndWrites() {
-  results.push(await requestLogLine(dir));
   const dataDir = join(dir, 'restaurant');
   await writeRestaurantHistory(dataDir, { dishes: 200, tables: 100, orders: 1000 });
   const product = await startProduct(dataDir, join(dir, 'restaurant.log'));
