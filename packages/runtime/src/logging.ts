@@ -67,9 +67,11 @@ export function logFormat(env: NodeJS.ProcessEnv = process.env, terminal = proce
 
 /**
  * Bytes sonic-boom gathers before it writes: a busy API makes one write for a dozen lines, not one each.
- * Whatever is buffered is written when the process exits (pino's own exit handler for its destination).
+ * A quiet process's lines are flushed every `FLUSH_EVERY_MS` (as pino's documentation does it), and
+ * whatever is buffered is written when the process exits (pino's own exit handler for its destination).
  */
 const BUFFER_BYTES = 4096;
+const FLUSH_EVERY_MS = 1000;
 
 let stdout: DestinationStream | undefined;
 
@@ -78,8 +80,14 @@ let stdout: DestinationStream | undefined;
  * through pino's own destination (sonic-boom, buffered), or on a terminal pino-pretty writing to it.
  */
 export function processLogDestination(format: LogFormat = logFormat()): DestinationStream {
-  stdout ??= format === 'pretty'
-    ? pretty({ destination: 1, sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' })
-    : pino.destination({ dest: 1, minLength: BUFFER_BYTES, sync: false });
+  if (stdout) return stdout;
+  if (format === 'pretty') {
+    stdout = pretty({ destination: 1, sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+    return stdout;
+  }
+  const buffered = pino.destination({ dest: 1, minLength: BUFFER_BYTES, sync: false });
+  // A callback: a flush of a closed destination reports it there instead of throwing in the timer.
+  setInterval(() => buffered.flush(() => {}), FLUSH_EVERY_MS).unref();
+  stdout = buffered;
   return stdout;
 }
