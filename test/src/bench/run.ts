@@ -11,6 +11,7 @@ import { MemoryReadStore, SqliteReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import { firstCommandAfterRestart } from './first-command.js';
 import { startupBySize } from './startup.js';
+import { dinnerRush } from './dinner-rush.js';
 import { seatingVsTakeAway } from './seating.js';
 import { kitchenLatency } from './kitchen-latency.js';
 import { webhookIntake } from './webhooks.js';
@@ -146,6 +147,7 @@ async function readsAndWrites() {
   const product = await startProduct(dataDir, join(dir, 'restaurant.log'));
   try {
     results.push(...(await readsBesideBareFastify(dir, product, await someIds(product))));
+    results.push(...(await dinnerRush(product)));
     results.push(await singleLineWrites(dir, product));
   } finally {
     await product.stop();
