@@ -98,6 +98,34 @@ t.test('a 304 is sent without running the handler; a shared store tags by the pr
   t.same([plain.status, plain.headers.get('etag')], [200, null], 'routes that name no collections are left alone');
 });
 
+t.test('a client without the tag is sent the answer last made while its tag is current, its headers with it', async (t) => {
+  let generation = 0;
+  let calls = 0;
+  const app = Fastify();
+  await app.register(revalidation, { readStore: { generation: () => generation, getCheckpoint: async () => null } });
+  app.get('/things', { config: { answerFrom: ['things'] } }, async (_request, reply) => reply.header('x-total-count', String(++calls)).send({ calls }));
+  app.get('/with-cookie', { config: { answerFrom: ['things'] } }, async (_request, reply) => reply.header('set-cookie', `seen=${++calls}`).send({ calls }));
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.teardown(() => app.close());
+  const first = await fetch(`${base}/things`);
+  const again = await fetch(`${base}/things`);
+  t.same([calls, await again.json(), again.headers.get('x-total-count'), again.headers.get('etag')], [1, { calls: 1 }, '1', first.headers.get('etag')], 'made once, sent twice with its headers');
+  t.match(again.headers.get('content-type'), /^application\/json/);
+  generation++;
+  t.same(await (await fetch(`${base}/things`)).json(), { calls: 2 }, 'the collection moved: made again');
+  await fetch(`${base}/with-cookie`);
+  await fetch(`${base}/with-cookie`);
+  t.equal(calls, 4, 'an answer that sets a cookie is never sent again');
+  const shared = Fastify();
+  await shared.register(revalidation, { readStore: { getCheckpoint: async () => 1n } });
+  let sharedCalls = 0;
+  shared.get('/things', { config: { answerFrom: ['things'] } }, async () => ({ calls: ++sharedCalls }));
+  await shared.inject('/things');
+  await shared.inject('/things');
+  t.equal(sharedCalls, 2, 'a shared store: every answer is made');
+  await shared.close();
+});
+
 t.test('If-None-Match is read as RFC 9110 says', async (t) => {
   t.ok(matches('"a"', '"a"'));
   t.ok(matches('W/"a"', '"a"'));
