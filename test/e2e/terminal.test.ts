@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ t.test('off a terminal every line is JSON, the start-up announcement one structu
 async function onTerminal(env: Record<string, string>): Promise<string> {
   const port = String(await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-tty-'));
-  const command = `${process.execPath} ${join(repoRoot, 'services/standalone/dist/main.js')}`;
+  const command = `exec ${process.execPath} ${join(repoRoot, 'services/standalone/dist/main.js')}`;
   const child = spawn('script', ['-qefc', command, '/dev/null'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: port, COMANDA_DATA_DIR: dataDir, TERM: 'dumb', ...env },
     stdio: ['pipe', 'pipe', 'pipe'], detached: true,
@@ -43,8 +43,12 @@ async function onTerminal(env: Record<string, string>): Promise<string> {
       child.once('exit', () => reject(new Error(`exited:\n${out}`)));
     });
   } finally {
+    // The standalone runs in the terminal's own session (script's child): it is stopped by its pid,
+    // and script, which follows it (-e), exits after it.
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid!, 'SIGTERM');
+    const standalone = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    for (const pid of standalone) process.kill(pid, 'SIGTERM');
+    if (standalone.length === 0) process.kill(-child.pid!, 'SIGTERM');
     await exited;
   }
   // The terminal ends lines with CR LF; colours are off (TERM=dumb does not stop them all: strip them).
