@@ -69,9 +69,9 @@ const IMAGE_COMMANDS: Record<string, string[]> = {
   'postgres:15': ['sh', 'pg_isready', 'psql'],
   'eventstore/eventstore:24.10': ['sh', 'curl'],
   'mongo:7': ['sh', 'mongosh'],
-  // node:20-bookworm-slim: no curl, no wget.
-  'node:20-bookworm-slim': ['sh', 'node', 'npm'],
-  'node:20-bookworm': ['sh', 'node', 'npm', 'curl', 'wget'],
+  // node:24-bookworm-slim: no curl, no wget.
+  'node:24-bookworm-slim': ['sh', 'node', 'npm'],
+  'node:24-bookworm': ['sh', 'node', 'npm', 'curl', 'wget'],
 };
 
 const dockerfile = readFileSync(join(repoRoot, 'infra/Dockerfile'), 'utf8');
@@ -95,7 +95,7 @@ function healthcheckProblem(image: string, test: string[]): string | null {
 t.test('the checker refuses what made compose fail: wget in the scratch nats image', async (t) => {
   t.match(healthcheckProblem('nats:2.10', ['CMD', 'wget', '-qO-', 'http://localhost:8222/healthz']), /has no wget/);
   t.equal(healthcheckProblem('nats:2.10-alpine', ['CMD', 'wget', '-qO-', 'http://localhost:8222/healthz']), null);
-  t.match(healthcheckProblem('node:20-bookworm-slim', ['CMD-SHELL', 'curl -f http://localhost:3000 || exit 1']), /has no curl/);
+  t.match(healthcheckProblem('node:24-bookworm-slim', ['CMD-SHELL', 'curl -f http://localhost:3000 || exit 1']), /has no curl/);
 });
 
 t.test('every service has a health check its image can run, and waits only on checked services', async (t) => {

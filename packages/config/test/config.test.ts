@@ -33,6 +33,7 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_MASTER_KEY: 'short' }, 'COMANDA_MASTER_KEY'],
     [{ COMANDA_CONSISTENCY_WAIT_MS: '-1' }, 'COMANDA_CONSISTENCY_WAIT_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
     [{ COMANDA_TRUSTED_PROXIES: '10.0.0.1, proxy.local' }, 'COMANDA_TRUSTED_PROXIES'],
     [{ COMANDA_TRUSTED_PROXIES: '10.0.0.0/33' }, 'COMANDA_TRUSTED_PROXIES'],
     [{ COMANDA_ALLOWED_ORIGINS: 'https://pos.example.com/app' }, 'COMANDA_ALLOWED_ORIGINS'],

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import type { Position, ReplayedEvent } from './types.js';
 
 type ReplayRow = [position: number, stream: string, type: string, data: string];
@@ -47,7 +47,7 @@ export function* readSqliteLog(file: string, options: { types: readonly string[]
   const types = [...new Set(options.types)];
   if (types.length === 0) return;
   const spelled = new Map(types.map((t) => [t, t]));
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Sqlite(file, { readonly: true, fileMustExist: true });
   // Mapped rather than read into SQLite's page cache: a replay reads every page of the file once.
   db.pragma(`mmap_size = ${MAPPED_BYTES}`);
   try {
@@ -78,7 +78,7 @@ export function* readSqliteLog(file: string, options: { types: readonly string[]
 
 /** The position of the last event in a SQLite log file (null when empty), read-only. */
 export function sqliteLogHead(file: string): Position | null {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Sqlite(file, { readonly: true, fileMustExist: true });
   try {
     const p = (db.prepare('SELECT max(position) AS p FROM events').get() as { p: number | null }).p;
     return p === null ? null : BigInt(p);
@@ -92,7 +92,7 @@ export function sqliteLogHead(file: string): Position | null {
  * bytes. A replay splits its work by it (the recent mix stands for the whole log), read-only.
  */
 export function sqliteLogMix(file: string, size = 20_000): Map<string, { events: number; bytes: number }> {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Sqlite(file, { readonly: true, fileMustExist: true });
   try {
     const rows = db
       .prepare('SELECT type, count(*) AS events, sum(length(data)) AS bytes FROM (SELECT type, data FROM events ORDER BY position DESC LIMIT ?) GROUP BY type')

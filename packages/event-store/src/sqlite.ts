@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import { LocalSubscription } from './local-subscription.js';
 import {
   type AppendResult,
@@ -47,7 +47,7 @@ export interface SqliteEventStoreOptions {
 const HEADS_KEPT = 50_000;
 
 export class SqliteEventStore implements EventStore {
-  private readonly db: Database.Database;
+  private readonly db: Database;
   private readonly subscriptions = new Set<LocalSubscription>();
   private queue: PendingAppend[] = [];
   private flushScheduled = false;
@@ -61,20 +61,20 @@ export class SqliteEventStore implements EventStore {
   private readonly heads = new Map<string, number>();
   private readonly recentLimit: number;
   private readonly stmt: {
-    revision: Database.Statement<[string], { r: number | null }>;
-    insert: Database.Statement;
-    readStream: Database.Statement<[string, number]>;
-    readAfter: Database.Statement<[number | bigint, number]>;
-    head: Database.Statement<[], { p: number | bigint | null }>;
-    readSnapshot: Database.Statement<[string], StoredSnapshot>;
-    writeSnapshot: Database.Statement<[string, number, string, string]>;
+    revision: Statement<[string], { r: number | null }>;
+    insert: Statement;
+    readStream: Statement<[string, number]>;
+    readAfter: Statement<[number | bigint, number]>;
+    head: Statement<[], { p: number | bigint | null }>;
+    readSnapshot: Statement<[string], StoredSnapshot>;
+    writeSnapshot: Statement<[string, number, string, string]>;
   };
   private readonly appendOne: (p: PendingAppend) => { result: AppendResult; recorded: RecordedEvent[] };
   private readonly appendAll: (batch: PendingAppend[]) => Array<{ result?: AppendResult; recorded?: RecordedEvent[]; error?: unknown }>;
 
   constructor(options: SqliteEventStoreOptions) {
     this.recentLimit = options.recentEvents ?? 10_000;
-    this.db = new Database(options.filename);
+    this.db = new Sqlite(options.filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.defaultSafeIntegers(false);

@@ -63,7 +63,7 @@ export class AnsweredRequests {
 
   /**
    * Queues the answer; the queue is tallied every `BATCH` answers and before a scrape. Tallying on the
-   * request path ran on cold caches between two requests (~5 µs); a batch tallies in one tight loop.
+   * request path ran on cold caches between two requests; a batch tallies in one tight loop.
    */
   record(method: string, route: string, status: number, seconds: number): void {
     this.pending.push(method, route, status, seconds);

@@ -1,7 +1,5 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import { type MenuEvent, fromCents, versionAfter } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
 
 /** A dish as the seed shows it: the price a decimal number, the category by id. */
@@ -9,15 +7,14 @@ export type DishView = Tracked & { id: string; name: string; price: number; cate
 
 export const DISHES = 'dishes';
 
-export const dishesProjection: Projection = {
+export const dishesProjection = projectionOf<MenuEvent>({
   name: 'dishes',
   handles: ['DishAdded', 'DishUpdated', 'DishRemoved'],
   collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }, { station_id: 1 }] },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as MenuEvent & RecordedEvent;
+  async apply(e, store) {
     if (e.type !== 'DishAdded' && e.type !== 'DishUpdated' && e.type !== 'DishRemoved') return;
     const { dishId } = e.data;
-    await updateDocument(store.collection<DishView>(DISHES), dishId, event, (dish) => {
+    await updateDocument(store.collection<DishView>(DISHES), dishId, e, (dish) => {
       switch (e.type) {
         case 'DishAdded':
           return { _id: dishId, id: dishId, name: e.data.name, price: fromCents(e.data.price), category_id: e.data.categoryId, station_id: e.data.stationId ?? null, version: versionAfter(null) };
@@ -28,4 +25,4 @@ export const dishesProjection: Projection = {
       }
     });
   },
-};
+});

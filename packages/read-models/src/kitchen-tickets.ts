@@ -1,7 +1,5 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, type TicketCloseReason, versionAfter } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { ORDERS, type OrderView } from './orders.js';
 
 export type KitchenTicketLineView = { line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus };
@@ -84,37 +82,35 @@ export const ticketForScreens = (t: TicketFields) => ({
   closed_at: iso(t.closed_at ?? null), closed_reason: t.closed_reason ?? null, lines: t.lines, version: t.version,
 });
 
-export const kitchenTicketsProjection: Projection = {
+export const kitchenTicketsProjection = projectionOf<KitchenTicketEvent>({
   name: 'kitchen-tickets',
   handles: KITCHEN_TICKET_EVENTS,
   collections: { [KITCHEN_TICKETS]: [{ station_id: 1, status: 1, fired_at: 1 }, { order_id: 1 }] },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as KitchenTicketEvent;
-    await updateDocument(store.collection<KitchenTicketView>(KITCHEN_TICKETS), e.data.ticketId, event, (t) => nextTicketView(t, e));
+  async apply(e, store) {
+    await updateDocument(store.collection<KitchenTicketView>(KITCHEN_TICKETS), e.data.ticketId, e, (t) => nextTicketView(t, e));
   },
-};
+});
 
 /**
  * `kitchen_status` of each order line, kept on the order's document: `sent` when fired, then as its
  * ticket moves. Lines missing from the map are `pending` (not fired). Only this projection writes the
  * map, and it handles no event the orders projection handles, so their position checks never collide.
  */
-export const orderKitchenStatusProjection: Projection = {
+export const orderKitchenStatusProjection = projectionOf<KitchenTicketEvent | Extract<OrderEvent, { type: 'OrderLinesFired' }>>({
   name: 'order-kitchen-status',
   handles: ['OrderLinesFired', ...KITCHEN_TICKET_EVENTS],
-  async apply(event: RecordedEvent, store: ReadStore) {
+  async apply(e, store) {
     const orders = store.collection<OrderView>(ORDERS);
-    const e = event as unknown as KitchenTicketEvent | Extract<OrderEvent, { type: 'OrderLinesFired' }>;
     if (e.type === 'OrderLinesFired') {
-      const orderId = event.stream.slice('order-'.length);
-      return updateDocument(orders, orderId, event, (o) =>
+      const orderId = e.stream.slice('order-'.length);
+      return updateDocument(orders, orderId, e, (o) =>
         o ? { ...o, kitchen_status: { ...o.kitchen_status, ...Object.fromEntries(e.data.lines.map((l) => [l.lineId, 'sent' as const])) } } : undefined);
     }
     if (e.type === 'KitchenTicketOpened' || e.type === 'KitchenTicketRecalled' || e.type === 'KitchenTicketMoved' || e.type === 'KitchenLineNotesChanged' || e.type === 'KitchenTicketClosed') return;
     const ticket = await store.collection<KitchenTicketView>(KITCHEN_TICKETS).get(e.data.ticketId);
     if (!ticket) return;
     // The ticket's projection ran first (it comes earlier in allProjections): copy its line statuses.
-    await updateDocument(orders, e.data.orderId, event, (o) =>
+    await updateDocument(orders, e.data.orderId, e, (o) =>
       o ? { ...o, kitchen_status: { ...o.kitchen_status, ...Object.fromEntries(ticket.lines.map((l) => [l.line_id, l.kitchen_status])) } } : undefined);
   },
-};
+});

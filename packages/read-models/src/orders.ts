@@ -1,7 +1,5 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import { type KitchenStatus, type OrderEvent, type OrderLine, linesTotal, orderVersionAfter } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /**
  * An order as the screens show it, its lines embedded: one document changes per event, so every
@@ -35,16 +33,15 @@ const withLines = (order: OrderView, lines: OrderLine[], event: OrderEvent): Omi
   version: orderVersionAfter(order.version, event),
 });
 
-export const ordersProjection: Projection = {
+export const ordersProjection = projectionOf<OrderEvent>({
   name: 'orders',
   handles: ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted', 'OrderPaymentReceived'],
   collections: {
     [ORDERS]: [{ placed_at: -1 }, { status: 1, placed_at: -1 }, { user_id: 1, placed_at: -1 }, { table_id: 1, placed_at: -1 }, { status: 1, completed_at: 1 }],
   },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as OrderEvent;
-    const orderId = event.stream.slice('order-'.length);
-    await updateDocument(store.collection<OrderView>(ORDERS), orderId, event, (order) => {
+  async apply(e, store) {
+    const orderId = e.stream.slice('order-'.length);
+    await updateDocument(store.collection<OrderView>(ORDERS), orderId, e, (order) => {
       if (e.type === 'OrderPlaced') {
         const { userId, tableId, waiter, placedAt } = e.data;
         return {
@@ -78,4 +75,4 @@ export const ordersProjection: Projection = {
       }
     });
   },
-};
+});

@@ -21,6 +21,30 @@ export interface Projection {
   apply(event: RecordedEvent, store: ReadStore): Promise<void>;
 }
 
+/** A domain event as the log recorded it: its own type and data, with the log's position, stream and time. */
+export type Recorded<E extends { type: string; data: unknown }> = RecordedEvent & E;
+
+/** A projection written against the union of the events it handles: `apply` is handed only those, typed. */
+export interface ProjectionOf<E extends { type: string; data: unknown }> extends Omit<Projection, 'handles' | 'apply'> {
+  handles: readonly E['type'][];
+  apply(event: Recorded<E>, store: ReadStore): Promise<void>;
+}
+
+/** Whether a recorded event is one of `types`, narrowing it to their union. */
+export function isOneOf<E extends { type: string; data: unknown }>(event: RecordedEvent, types: readonly E['type'][]): event is Recorded<E> {
+  return types.some((type) => type === event.type);
+}
+
+/** A projection typed by its events; the projector's events are narrowed by type before `apply` sees them. */
+export function projectionOf<E extends { type: string; data: unknown }>(typed: ProjectionOf<E>): Projection {
+  return {
+    ...typed,
+    async apply(event, store) {
+      if (isOneOf<E>(event, typed.handles)) await typed.apply(event, store);
+    },
+  };
+}
+
 export type Tracked = Doc & { _position: string };
 
 /**

@@ -1,7 +1,5 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import type { ShiftEvent, ZReport } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /** Every shift, open or closed; a closed one carries the Z report recorded when it closed. */
 export type ShiftView = Tracked & {
@@ -11,14 +9,13 @@ export type ShiftView = Tracked & {
 
 export const SHIFTS = 'shifts';
 
-export const shiftsProjection: Projection = {
+export const shiftsProjection = projectionOf<ShiftEvent>({
   name: 'shifts',
   handles: ['ShiftOpened', 'ShiftClosed'],
   collections: { [SHIFTS]: [{ opened_at: -1 }, { status: 1 }] },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    if (event.stream !== 'shifts') return;
-    const e = event as unknown as ShiftEvent;
-    await updateDocument(store.collection<ShiftView>(SHIFTS), e.data.shiftId, event, (s) => {
+  async apply(e, store) {
+    if (e.stream !== 'shifts') return;
+    await updateDocument(store.collection<ShiftView>(SHIFTS), e.data.shiftId, e, (s) => {
       if (e.type === 'ShiftOpened') {
         const d = e.data;
         return {
@@ -31,4 +28,4 @@ export const shiftsProjection: Projection = {
       return { ...s, status: 'closed', closed_at: d.closedAt, closed_by: d.closedBy, counted_cash_cents: d.countedCashCents, report: d.report };
     });
   },
-};
+});

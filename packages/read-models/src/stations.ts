@@ -1,7 +1,6 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import { type MenuEvent, versionAfter } from '@comanda/domain';
-import { type ReadStore, positionKey } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { positionKey } from '@comanda/read-store';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
 
 /**
@@ -22,23 +21,22 @@ export function withDefault(stations: StationView[]): Array<StationView & { is_d
   return stations.map((s) => ({ ...s, is_default: s.id === fallback?.id }));
 }
 
-export const stationsProjection: Projection = {
+export const stationsProjection = projectionOf<StationEvent>({
   name: 'stations',
   handles: ['StationAdded', 'StationRenamed', 'StationMadeDefault', 'StationRemoved'],
   collections: { [STATIONS]: [{ name: 1 }, { chosen: 1 }] },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as StationEvent;
+  async apply(e, store) {
     const stations = store.collection<StationView>(STATIONS);
     const id = e.data.stationId;
     if (e.type === 'StationMadeDefault') {
       for (const previous of await stations.find({ chosen: true })) {
-        if (previous.id !== id) await updateDocument(stations, previous.id, event, (s) => (s ? { ...s, chosen: false } : undefined));
+        if (previous.id !== id) await updateDocument(stations, previous.id, e, (s) => (s ? { ...s, chosen: false } : undefined));
       }
     }
-    await updateDocument(stations, id, event, (current) => {
+    await updateDocument(stations, id, e, (current) => {
       switch (e.type) {
         case 'StationAdded':
-          return { _id: id, id, name: e.data.name, chosen: false, created: positionKey(event.position), version: versionAfter(null) };
+          return { _id: id, id, name: e.data.name, chosen: false, created: positionKey(e.position), version: versionAfter(null) };
         case 'StationRenamed':
           return bump(current, { name: e.data.name });
         case 'StationMadeDefault':
@@ -48,4 +46,4 @@ export const stationsProjection: Projection = {
       }
     });
   },
-};
+});

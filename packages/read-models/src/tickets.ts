@@ -1,7 +1,5 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import { LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 export interface PaymentView {
   id: string; method: PaymentMethod; amount_cents: number; tip_cents: number; overpaid_cents: number; refunded_cents: number;
@@ -24,7 +22,7 @@ export type TicketView = Tracked & {
 export const TICKETS = 'tickets';
 const PREFIX = 'ticket-';
 
-export const ticketsProjection: Projection = {
+export const ticketsProjection = projectionOf<TicketEvent>({
   name: 'tickets',
   // The Lightning events change no field shown here, but they move the ticket's version on, as in the decider.
   handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided', ...LIGHTNING_EVENTS],
@@ -32,12 +30,11 @@ export const ticketsProjection: Projection = {
   collections: {
     [TICKETS]: [{ order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
   },
-  async apply(event: RecordedEvent, store: ReadStore) {
+  async apply(e, store) {
     // Event names are shared with no other stream today; the prefix keeps it so if another aggregate reuses one.
-    if (!event.stream.startsWith(PREFIX)) return;
-    const e = event as unknown as TicketEvent;
-    const id = event.stream.slice(PREFIX.length);
-    await updateDocument(store.collection<TicketView>(TICKETS), id, event, (t) => {
+    if (!e.stream.startsWith(PREFIX)) return;
+    const id = e.stream.slice(PREFIX.length);
+    await updateDocument(store.collection<TicketView>(TICKETS), id, e, (t) => {
       if (e.type === 'TicketIssued') {
         const d = e.data;
         return {
@@ -81,4 +78,4 @@ export const ticketsProjection: Projection = {
       }
     });
   },
-};
+});

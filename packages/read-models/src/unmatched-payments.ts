@@ -1,7 +1,5 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import type { LightningFlag, OrderEvent, PaymentFlag, TicketEvent, UnmatchedPaymentEvent } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /**
  * Why a received payment is on the manager's list: it named no order (`no_reference`), named
@@ -24,16 +22,15 @@ export type UnmatchedPaymentView = Tracked & {
 
 export const UNMATCHED_PAYMENTS = 'unmatched_payments';
 
-export const unmatchedPaymentsProjection: Projection = {
+export const unmatchedPaymentsProjection = projectionOf<OrderEvent | UnmatchedPaymentEvent | TicketEvent>({
   name: 'unmatchedPayments',
   handles: ['UnmatchedPaymentReceived', 'OrderPaymentReceived', 'LightningPaymentFlagged'],
   collections: { [UNMATCHED_PAYMENTS]: [{ received_at: -1 }] },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as (OrderEvent | UnmatchedPaymentEvent | TicketEvent) & RecordedEvent;
+  async apply(e, store) {
     if (e.type === 'LightningPaymentFlagged') {
       const { paymentHash, amountSat, receivedAt, reason } = e.data;
-      const ticketId = event.stream.slice('ticket-'.length);
-      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), paymentHash, event, () => ({
+      const ticketId = e.stream.slice('ticket-'.length);
+      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), paymentHash, e, () => ({
         _id: paymentHash, payment_hash: paymentHash, amount_sat: amountSat, external_id: ticketId, order_id: null, ticket_id: ticketId,
         reason, received_at: receivedAt, payer_note: null,
       }));
@@ -41,17 +38,17 @@ export const unmatchedPaymentsProjection: Projection = {
     }
     if (e.type === 'UnmatchedPaymentReceived') {
       const p = e.data;
-      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), p.paymentHash, event, () => ({
+      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), p.paymentHash, e, () => ({
         _id: p.paymentHash, payment_hash: p.paymentHash, amount_sat: p.amountSat, external_id: p.externalId, order_id: null,
         reason: p.externalId === null ? 'no_reference' : 'unknown_reference', received_at: p.receivedAt, payer_note: p.payerNote,
       }));
     } else if (e.type === 'OrderPaymentReceived' && e.data.flag) {
       const { paymentHash, amountSat, receivedAt, flag } = e.data;
-      const orderId = event.stream.slice('order-'.length);
-      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), paymentHash, event, () => ({
+      const orderId = e.stream.slice('order-'.length);
+      await updateDocument(store.collection<UnmatchedPaymentView>(UNMATCHED_PAYMENTS), paymentHash, e, () => ({
         _id: paymentHash, payment_hash: paymentHash, amount_sat: amountSat, external_id: orderId, order_id: orderId,
         reason: flag, received_at: receivedAt, payer_note: null,
       }));
     }
   },
-};
+});

@@ -1,20 +1,17 @@
-import type { RecordedEvent } from '@comanda/event-store';
 import { type StaffEvent, versionAfter } from '@comanda/domain';
-import type { ReadStore } from '@comanda/read-store';
-import { type Projection, type Tracked, updateDocument } from './projection.js';
+import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /** Staff as the user screens show them: never a PIN hash or a password hash. */
 export type UserView = Tracked & { id: string; name: string; name_key: string; role: string; created_at: string; version: number };
 
 export const USERS = 'users';
 
-export const usersProjection: Projection = {
+export const usersProjection = projectionOf<StaffEvent>({
   name: 'users',
   handles: ['UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'WalletPasswordSet'],
   collections: { [USERS]: [{ name_key: 1 }] },
-  async apply(event: RecordedEvent, store: ReadStore) {
-    const e = event as unknown as StaffEvent & RecordedEvent;
-    await updateDocument(store.collection<UserView>(USERS), e.data.userId, event, (user) => {
+  async apply(e, store) {
+    await updateDocument(store.collection<UserView>(USERS), e.data.userId, e, (user) => {
       switch (e.type) {
         case 'UserCreated':
           return {
@@ -34,4 +31,4 @@ export const usersProjection: Projection = {
       }
     });
   },
-};
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import type { Database, Statement } from '@comanda/sqlite';
 import { fieldValue } from './sqlite-filter.js';
 import type { IndexSpec } from './types.js';
 
@@ -20,10 +20,10 @@ export const isMissingTable = (error: unknown) => error instanceof Error && /no 
 
 /** A connection and the statements prepared on it (the find queries differ by filter shape: bounded). */
 export class Connection {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Statement>();
   /** Tables this connection has seen: a collection nothing has written yet is answered empty without an error. */
   private readonly tables = new Set<string>();
-  constructor(readonly db: Database.Database) {
+  constructor(readonly db: Database) {
     const patterns = new Map<string, RegExp>();
     // JavaScript's RegExp, as the memory store and MongoDB's driver-side regexes mean it.
     db.function('comanda_regexp', { deterministic: true }, (source: unknown, flags: unknown, value: unknown) => {
@@ -54,7 +54,7 @@ export class Connection {
     this.tables.delete(table);
   }
 
-  prepare(sql: string): Database.Statement {
+  prepare(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) {
       if (this.statements.size > 500) this.statements.clear();

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import { ATTEMPTS_TABLE, type Admission, type AttemptRule, SQLITE_DIALECT, admitParams, admitSql, attemptsDdl, named, refundSql } from './attempts.js';
 import { sqliteOrderBy, sqliteWhere } from './sqlite-filter.js';
 import { CHECKPOINTS, Connection, PREFIX, Schema, isMissingTable, quote, tableName } from './sqlite-schema.js';
@@ -106,7 +106,7 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(options: SqliteReadStoreOptions) {
     if (options.filename !== ':memory:') mkdirSync(dirname(options.filename), { recursive: true });
-    const writer = new Database(options.filename);
+    const writer = new Sqlite(options.filename);
     writer.pragma('journal_mode = WAL');
     // The event log is the truth: a power cut may lose the last batches (with their checkpoint), never mix them.
     writer.pragma('synchronous = NORMAL');
@@ -115,7 +115,7 @@ export class SqliteReadStore implements ReadStore {
     this.schema = new Schema(this.writer);
     writer.exec(attemptsDdl('INTEGER'));
     // ':memory:' (tests) is one database per connection: then reads share the writer.
-    this.reader = options.filename === ':memory:' ? this.writer : new Connection(new Database(options.filename, { readonly: true, fileMustExist: true }));
+    this.reader = options.filename === ':memory:' ? this.writer : new Connection(new Sqlite(options.filename, { readonly: true, fileMustExist: true }));
     this.reader.db.pragma('cache_size = -16000');
     this.root = {
       read: this.reader,

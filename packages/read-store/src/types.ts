@@ -38,7 +38,7 @@ export interface ReadStore {
   /**
    * Optional, for stores written only by this process (memory, SQLite): a number that changes whenever
    * a write to `collection` becomes visible to readers. An answer computed while it read g is current
-   * as long as it still reads g (the API's answer cache). Shared stores (PostgreSQL, MongoDB), which
+   * as long as it still reads g (the API's ETags). Shared stores (PostgreSQL, MongoDB), which
    * other processes write, leave it out.
    */
   generation?(collection: string): number;

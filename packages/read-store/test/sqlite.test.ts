@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import { MemoryReadStore, SqliteReadStore, openReadStore, readModelsPath, type Filter, type FindOptions } from '../src/index.js';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { sqliteOrderBy, sqliteWhere } from '../src/sqlite-filter.js';
@@ -18,7 +18,7 @@ t.test('the read models\' queries use the indexes their projections declare', as
   t.teardown(() => store.close());
   const orders = store.collection('orders', [{ status: 1, placed_at: -1 }, { placed_at: -1 }]);
   for (let i = 0; i < 300; i++) await orders.upsert({ _id: `o${i}`, status: i % 30 === 0 ? 'ready' : 'completed', placed_at: 1_700_000_000_000 + i });
-  const direct = new Database(file, { readonly: true });
+  const direct = new Sqlite(file, { readonly: true });
   t.teardown(() => direct.close());
   const plan = (filter: Filter, sort: FindOptions['sort']) => {
     const p: unknown[] = [];

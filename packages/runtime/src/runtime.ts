@@ -10,8 +10,6 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { type CheckpointStore, FileCheckpoint, readStoreCheckpoint } from './checkpoints.js';
 import { type HealthCheck, healthRoutes } from './health.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
-import { collectOnceStarted, collectWhenIdle } from './idle-collector.js';
-import { keepNextTickShape } from './next-tick-shape.js';
 
 /** The restaurant's Lightning node: how to reach it, and a client for it. */
 export interface LightningNode {
@@ -99,9 +97,7 @@ export interface RunningRuntime {
  * api, projector, wallet bridge) is this function with a different list of parts.
  */
 export async function createRuntime(config: Config, parts: Part[], given: RuntimeOptions = {}): Promise<RunningRuntime> {
-  // Before anything of the process's own: no full collection can then leave `process.nextTick` slow.
-  keepNextTickShape();
-  // Every logger of the process writes to one destination: standard output in batches, off the request path.
+  // Every logger of the process writes to one destination (standard output), so lines never interleave.
   const options: RuntimeOptions = { ...given, logStream: given.logStream ?? processLogDestination() };
   const logger = pino({ level: config.logLevel, ...secretSafeLogging }, options.logStream);
   const announcements = pino({ level: config.logLevel === 'silent' ? 'silent' : 'info', ...secretSafeLogging }, options.logStream);
@@ -184,17 +180,6 @@ async function start(
     watchdog.unref();
     cleanups.push(async () => clearInterval(watchdog));
   }
-
-  // A quiet process gives back the memory its last burst of work grew (see collectWhenIdle); the
-  // start-up's garbage goes as soon as every follower of the log is live (see collectOnceStarted).
-  const stopCollecting = collectWhenIdle({ collected: (ms) => logger.debug({ ms: Math.round(ms) }, 'quiet: heap collected') });
-  const stopAfterStart = collectOnceStarted(() => [...followers.values()].every((f) => f.state === 'live'), {
-    collected: (ms) => logger.debug({ ms: Math.round(ms) }, 'started: heap collected'),
-  });
-  cleanups.push(async () => {
-    stopCollecting();
-    stopAfterStart();
-  });
 
   let url: string | undefined;
   if (options.listen ?? true) {

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Metrics } from '@comanda/metrics';
@@ -13,13 +11,12 @@ import origins from './plugins/origins.js';
 import jsonBodies from './plugins/json-bodies.js';
 import readOnlyFields from './plugins/read-only-fields.js';
 import openapi from './plugins/openapi.js';
-import answerCache from './plugins/answer-cache.js';
-import { OneLinePerRequest, processLogDestination, requestIds, requestLogger, secretSafeLogging } from './logging.js';
+import revalidation from './plugins/revalidation.js';
+import { processLogDestination, secretSafeLogging } from './logging.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
-import { sendResponsesPerTurn } from './http/responses-per-turn.js';
 import auth from './plugins/auth.js';
-import metricsPlugin, { answerCounter } from './plugins/metrics.js';
+import metricsPlugin from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
 import authTokenRoutes from './routes/auth-tokens.js';
 import generalRoutes from './routes/general.js';
@@ -58,16 +55,9 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const stream = options.logStream ?? processLogDestination();
   const metrics = deps.metrics ?? new Metrics({ processMetrics: false });
-  const completion = new OneLinePerRequest(stream, deps.config.logLevel, answerCounter(metrics));
-  const requestId = requestIds();
   const proxies = deps.config.trustedProxies;
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
-    // Answers are counted by the log controller: Fastify follows a response to its end (and calls the
-    // controller) because the app has a logger, which it always has.
-    logController: completion,
-    childLoggerFactory: requestLogger,
-    genReqId: requestId,
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
@@ -87,7 +77,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  sendResponsesPerTurn(app.server);
 
   await app.register(external);
   await app.register(security);
@@ -99,18 +88,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(auth);
   await app.register(openapi);
-  // Cached answers mostly leave before routing; they are numbered, addressed, counted and logged as
-  // Fastify's answers are (`request.ip` is the same proxy-addr walk over the same trusted proxies).
-  const trusted = proxies.length > 0 ? proxyAddr.compile(proxies) : undefined;
-  const clientAddress = (request: IncomingMessage) => (trusted ? proxyAddr(request, trusted) : request.socket.remoteAddress);
-  await app.register(answerCache, {
-    readStore: deps.readStore,
-    beforeRouting: {
-      requestId,
-      clientAddress,
-      answered: (id, method, url, ip, route, status, elapsedMs) => completion.answered(id, method, url, ip, route, status, elapsedMs, app.log, true),
-    },
-  });
+  await app.register(revalidation, { readStore: deps.readStore });
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(authTokenRoutes);

@@ -1,5 +1,5 @@
 export { buildApp, REDACT, type BuildOptions } from './app.js';
-export { OneLinePerRequest, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
+export { processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
 export type { AppDeps, ConsistencyGate, HealthCheck } from './deps.js';
 export { GREETING } from './routes/general.js';
 export { PollingCheckpointGate } from './polling-gate.js';

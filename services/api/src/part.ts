@@ -20,14 +20,14 @@ export interface ReportsOptions {
 
 /**
  * How often a live service saves the checkpoint when the log has moved. A save's snapshot (encoding
- * every report's state, ~3 MB at 1M events) runs on the event loop: rare enough not to be felt.
+ * every report's state) runs on the event loop: rare enough not to be felt.
  */
 const CHECKPOINT_EVERY_MS = 5 * 60_000;
 
 /**
  * Folds the reports once the process listens, after the read models have caught up, without waiting:
- * a restart after a year of history is ready for the tablets in seconds (the reports' fold of the
- * whole log took 14 s of a 1M-event restart when it ran beside the start), and the fold then runs in
+ * a restart after a year of history is ready for the tablets without waiting for the reports' fold of
+ * the whole log (most of a long restart when it ran beside the start), and the fold then runs in
  * pages between requests. Neither the API nor readiness waits for it: /reports answers 503 until the
  * reports are built. Health: `reports` (optional).
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, createReadStream, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import type { SqliteEventStore } from '@comanda/event-store';
 
 /** Secrets a data dir generates for itself: without the master key, no PIN in the log can be checked. */
@@ -40,7 +40,7 @@ export async function backupEventLog(options: { dataDir: string; out: string; st
   } else {
     const source = eventLogPath(dataDir);
     if (!existsSync(source)) throw new Error(`no event log at ${source}`);
-    const db = new Database(source, { readonly: true, fileMustExist: true });
+    const db = new Sqlite(source, { readonly: true, fileMustExist: true });
     try {
       db.prepare('VACUUM INTO ?').run(partial);
     } finally {
@@ -50,7 +50,7 @@ export async function backupEventLog(options: { dataDir: string; out: string; st
   // It carries the master key: readable by the owner only, as the data dir's secrets are.
   chmodSync(partial, 0o600);
   const secrets = DATA_DIR_SECRETS.filter((name) => existsSync(join(dataDir, `${name}.secret`)));
-  const copy = new Database(partial);
+  const copy = new Sqlite(partial);
   let head: bigint | null;
   let events: number;
   try {

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite } from '@comanda/sqlite';
 
 /** The data dir is owned by a running standalone. */
 export class DataDirBusy extends Error {
@@ -29,7 +29,7 @@ export function acquireDataDirLock(dataDir: string): { release(): void } {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // The pid file of earlier releases says nothing any more.
   rmSync(join(dataDir, 'comanda.pid'), { force: true });
-  const db = new Database(lockPath(dataDir), { timeout: 0 });
+  const db = new Sqlite(lockPath(dataDir), { timeout: 0 });
   try {
     db.pragma('journal_mode = DELETE');
     db.exec('BEGIN EXCLUSIVE');

@@ -1,6 +1,6 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import { BACKUP_FORMAT, type BackupManifest, eventLogPath, manifestPath, sha256 } from './backup.js';
 import { type VerifyReport, verifyEventLog } from './verify.js';
 
@@ -29,7 +29,7 @@ export async function restoreBackup(file: string, dataDir: string): Promise<{ ma
   const partial = `${eventLogPath(dataDir)}.partial`;
   try {
     copyFileSync(file, partial);
-    const db = new Database(partial);
+    const db = new Sqlite(partial);
     const secrets = new Map<string, string>();
     try {
       const rows = db.prepare("SELECT key, value FROM comanda_backup WHERE key LIKE 'secret:%'").all() as Array<{ key: string; value: string }>;

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 
 export interface VerifyReport {
   ok: boolean;
@@ -26,7 +26,7 @@ interface Row {
  * beside a live standalone (WAL readers never block the writer).
  */
 export function verifyEventLog(file: string): VerifyReport {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Sqlite(file, { readonly: true, fileMustExist: true });
   try {
     db.defaultSafeIntegers(true);
     const integrity = db.pragma('quick_check', { simple: true }) as string;

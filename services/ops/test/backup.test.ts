@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import pino from 'pino';
 import { SqliteEventStore } from '@comanda/event-store';
 import { backupEventLog, manifestPath } from '../src/backup.js';
@@ -157,7 +157,7 @@ t.test('verify finds a gap in positions, a broken stream revision and an event t
     await source.store.close();
     const file = join(source.dataDir, 'events.db');
     t.ok(verifyEventLog(file).ok, `${name}: sound before`);
-    const db = new Database(file);
+    const db = new Sqlite(file);
     db.exec(damage);
     db.close();
     const report = verifyEventLog(file);

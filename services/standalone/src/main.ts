@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EventLogFileError, asEventLogFileError } from '@comanda/event-store';
 import { DataDirBusy } from '@comanda/ops';
 import pino from 'pino';
+import { announceStart, startInfo } from './announce.js';
 import { startComanda } from './compose.js';
 
 const config = loadConfigOrExit();
@@ -25,10 +26,7 @@ try {
   pino().fatal({ event: 'event-log-unusable', file: fileError.file }, fileError.message);
   process.exit(1);
 }
-comanda.announcements.info(
-  { event: 'listening', url: comanda.url, dataDir: config.dataDir },
-  `Comanda is listening on ${comanda.url} (data in ${config.dataDir}; API docs at ${comanda.url}/swagger)`,
-);
+announceStart(startInfo(config, comanda.url), comanda.announcements);
 
 const stop = async (signal: string) => {
   comanda.announcements.info({ event: 'stopping', signal }, `${signal}: finishing requests in flight (at most ${config.shutdownTimeoutMs} ms), then stopping`);

@@ -16,7 +16,7 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 const ms = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** One kitchen screen: an SSE connection, calling `onTicket` with each ticket it receives. */
-async function screen(url: string, cookie: string, onTicket: (ticket: { order_id: string; status: string }) => void) {
+export async function screen(url: string, cookie: string, onTicket: (ticket: { order_id: string; status: string }) => void) {
   const controller = new AbortController();
   const res = await fetch(url, { headers: { cookie }, signal: controller.signal });
   const reader = res.body!.getReader();

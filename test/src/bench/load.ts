@@ -121,7 +121,8 @@ export async function load(server: Server, requests: LoadRequest[], connections:
     cpuMicros: (cpu * 1000) / Math.max(1, result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
+    // A 304 is an answer (revalidation): only 4xx, 5xx, errors and timeouts fail.
+    failures: result['4xx'] + result['5xx'] + result.errors + result.timeouts,
   };
 }
 

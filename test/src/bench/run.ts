@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import pino from 'pino';
 import { order, orderStream, type OrderLine } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-store';
@@ -11,13 +11,13 @@ import { MemoryReadStore, SqliteReadStore } from '@comanda/read-store';
 import { Projector } from '@comanda/projector';
 import { firstCommandAfterRestart } from './first-command.js';
 import { startupBySize } from './startup.js';
+import { dinnerRush } from './dinner-rush.js';
 import { seatingVsTakeAway } from './seating.js';
 import { kitchenLatency } from './kitchen-latency.js';
 import { kitchenBoard } from './kitchen-board.js';
 import { webhookIntake } from './webhooks.js';
 import { standaloneBesideTwoReplicas } from './http-shapes.js';
 import { analyticsReplay } from './analytics-replay.js';
-import { requestLogLine } from './log-line.js';
 import { historyCurve, readsBesideBareFastify, someIds, startProduct } from './reads.js';
 import { writeRestaurantHistory } from './restaurant-history.js';
 import { rawEventsDatabase, singleLineWrites } from './writes.js';
@@ -101,7 +101,7 @@ async function replayAndStartup() {
   await sqliteModels.close();
 
   // Side by side: reading and parsing the same rows with no projection at all.
-  const raw = new Database(join(dir, 'log.db'), { readonly: true });
+  const raw = new Sqlite(join(dir, 'log.db'), { readonly: true });
   const r = process.hrtime.bigint();
   let parsed = 0;
   for (const row of raw.prepare('SELECT data, metadata FROM events').iterate() as Iterable<{ data: string; metadata: string }>) {
@@ -143,12 +143,12 @@ async function readYourWrites() {
 
 /** The standalone process on a restaurant's history: every GET beside bare Fastify, then writes. */
 async function readsAndWrites() {
-  results.push(await requestLogLine(dir));
   const dataDir = join(dir, 'restaurant');
   await writeRestaurantHistory(dataDir, { dishes: 200, tables: 100, orders: 1000 });
   const product = await startProduct(dataDir, join(dir, 'restaurant.log'));
   try {
     results.push(...(await readsBesideBareFastify(dir, product, await someIds(product))));
+    results.push(...(await dinnerRush(product)));
     results.push(await singleLineWrites(dir, product));
   } finally {
     await product.stop();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import { freePort, repoRoot } from '../standalone-process.js';
 import { RestaurantHistory } from './restaurant-log.js';
 import type { BenchResult } from './webhooks.js';
@@ -88,7 +88,7 @@ async function start(dataDir: string, env: Record<string, string>, withReads: bo
 
 /** The floor under every start: reading and parsing every event of the log, and nothing else. */
 function rawRead(file: string): number {
-  const db = new Database(file, { readonly: true });
+  const db = new Sqlite(file, { readonly: true });
   const began = process.hrtime.bigint();
   for (const row of db.prepare('SELECT data, metadata FROM events ORDER BY position').iterate() as Iterable<{ data: string; metadata: string }>) {
     JSON.parse(row.data);

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import { SqliteEventStore } from '@comanda/event-store';
 import { RUN_SECONDS, type Server, f0, load, login } from './load.js';
 import type { BenchResult } from './webhooks.js';
 
 /** A database with exactly the product's schema and settings (WAL, synchronous=FULL), opened raw. */
-export async function rawEventsDatabase(file: string): Promise<Database.Database> {
+export async function rawEventsDatabase(file: string): Promise<Database> {
   await new SqliteEventStore({ filename: file }).close();
-  const db = new Database(file);
+  const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   return db;

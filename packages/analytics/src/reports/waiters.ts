@@ -22,8 +22,7 @@ const newDay = (): WaiterDay => ({ orders: 0, sales: 0, tips: 0 });
 
 /**
  * An order's waiter is forgotten this long after the order closed: bills are issued the same night,
- * and remembering every order ever was most of this report's memory (142,843 orders at 1M events:
- * 11 of the reports' 12.5 MB checkpoint). A bill issued later is credited to the name on the bill.
+ * and remembering every order ever was most of this report's memory (docs/benchmarks.md). A bill issued later is credited to the name on the bill.
  */
 export const WAITER_KEPT_DAYS = 7;
 

@@ -55,11 +55,3 @@ export async function updateOrder(commands: CommandHandler, policy: UpdateOrderP
   const released = await releaseAfter(commands, cmd.orderId, before.tableId, updated.state, cmd.context);
   return { position: later(seated, updated.position, released) };
 }
-
-/** Deletes a pending or cancelled order and frees the table it held. */
-export async function deleteOrder(commands: CommandHandler, cmd: { orderId: string; context: CommandContext }): Promise<{ position: Position | null }> {
-  const before = await orderState(commands, cmd.orderId);
-  const deleted = await commands.handle(order, orderStream(cmd.orderId), { type: 'deleteOrder' }, cmd.context);
-  const released = await releaseAfter(commands, cmd.orderId, before.tableId, deleted.state, cmd.context);
-  return { position: later(deleted.position, released) };
-}

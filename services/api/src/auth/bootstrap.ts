@@ -52,15 +52,16 @@ export interface GeneratedSecrets {
 }
 
 /**
- * Shows generated first-admin secrets exactly once and never in a log: on a terminal, one structured
- * line written straight to it; otherwise (a service manager, stdout into a log file) a file readable
+ * Shows generated first-admin secrets exactly once and never in a log: on a terminal, plain lines
+ * written straight to it; otherwise (a service manager, stdout into a log file) a file readable
  * by the owner only, `first-admin.secret` in the data dir, whose path is logged. Delete it once read.
  */
 export function firstAdminAnnouncer(logger: Logger, dataDir: string, terminal: { isTTY?: boolean; write(s: string): unknown } = process.stdout) {
   return (line: string, generated: GeneratedSecrets) => {
     if (!generated.pin && !generated.walletPassword) return logger.info({ event: 'first-admin' }, line);
     if (terminal.isTTY) {
-      terminal.write(JSON.stringify({ level: 30, time: Date.now(), event: 'first-admin', msg: `${line} (shown only this once)`, ...generated }) + '\n');
+      const shown = [generated.pin && `  PIN:             ${generated.pin}`, generated.walletPassword && `  Wallet password: ${generated.walletPassword}`].filter(Boolean);
+      terminal.write(`${line} (shown only this once):\n${shown.join('\n')}\n`);
       return;
     }
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -41,8 +41,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
 
   app.get(`${o.path}/:id`, {
     onRequest,
-    config: { answerFrom: [o.collection] },
-    schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
+        schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
     const document = await documents.get(request.params.id);
     if (!document) throw notFound();

@@ -26,14 +26,6 @@ declare module 'fastify' {
      * the body is parsed and validated, so an anonymous caller learns nothing about the input rules.
      */
     authorize(permission: Permission): onRequestHookHandler;
-    /**
-     * Whether a request carrying this Cookie header would pass `authorize(permission)` now, without
-     * waiting for anything (false when it would be refused, or when a session or the roster must be
-     * read first: `authorize` decides those).
-     */
-    admitsNow(cookieHeader: string | undefined, permission: Permission): boolean;
-    /** The permission an `authorize` hook demands; undefined for any other function. */
-    permissionOf(hook: unknown): Permission | undefined;
     signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
@@ -146,11 +138,6 @@ export default fp(async function auth(app: FastifyInstance) {
     return open && staff ? memberOf(bearer, open.state, staff.state) : 'read';
   };
 
-  // The hooks `authorize` made, known by identity: a function that merely carries a `permission`
-  // property is not one, so nothing can stand in for the real check (answers before routing rely on it).
-  const guards = new WeakMap<object, Permission>();
-  app.decorate('permissionOf', (hook: unknown) => (typeof hook === 'function' ? guards.get(hook) : undefined));
-
   app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
     const admit = (request: FastifyRequest, bearer: Bearer, member: Member | undefined): DomainError | undefined => {
       if (!member) return unauthorized();
@@ -171,15 +158,7 @@ export default fp(async function auth(app: FastifyInstance) {
         (error: Error) => done(error),
       );
     }, { permission });
-    guards.set(hook, permission);
     return hook;
-  });
-
-  app.decorate('admitsNow', (cookieHeader: string | undefined, permission: Permission): boolean => {
-    const bearer = bearerOf(cookieHeader);
-    if (!bearer || !inTime(bearer.claims, now())) return false;
-    const member = memberNow(bearer);
-    return member !== 'read' && member !== undefined && may(member.role, permission);
   });
 });
 

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metrics } from '@comanda/metrics';
 import type { FastifyInstance } from 'fastify';
-import type { CountAnswer } from '../logging.js';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -20,30 +19,30 @@ const webhookOutcome = (status: number) => (status === 200 ? 'accepted' : status
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
- * Counts an answer by route pattern and status (one label per route, never per id) once it is sent.
- * Called by the request's completion (`OneLinePerRequest`), where its log line is written, not from an
- * onResponse hook: a route with no onResponse hook ends without Fastify's hook runner (2–4 µs of user
- * CPU a request). Like the hook before it, it sees what a route or the not-found handler answered (a
- * cached answer included, sent through Fastify or before routing), not the 400 Fastify sends itself
- * for a URL it cannot decode, nor the 503 of a server that is closing, nor a request its client
- * abandoned.
+ * Counts an answer by route pattern and status (one label per route, never per id) once it is sent:
+ * what a route or the not-found handler answered, not the 400 Fastify sends itself for a URL it cannot
+ * decode, nor the 503 of a server that is closing, nor a request its client abandoned.
  */
-export const answerCounter = (metrics: Metrics): CountAnswer => (method, route, status, elapsedMs) => {
+function countAnswer(metrics: Metrics, method: string, route: string, status: number, elapsedMs: number): void {
   metrics.answers.record(method, route, status, elapsedMs / 1000);
   const login = LOGINS[route];
   if (login && status === 401) metrics.loginFailures.inc({ endpoint: login });
   if (login && status === 429) metrics.loginThrottled.inc({ endpoint: login });
   if (route === WEBHOOK_ROUTE) metrics.webhooks.inc({ outcome: webhookOutcome(status) });
-};
+}
 
 /**
  * Serves `GET /metrics` to a scraper holding COMANDA_METRICS_TOKEN; without a token configured the
  * route does not exist (404), so figures about the restaurant never leak by default. The figures are
- * the app's `metrics` (counted by `answerCounter`).
+ * the app's `metrics` (answers counted by the onResponse hook above).
  */
 export default fp(async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics; metricsToken: string | null }) {
   const { metrics } = options;
   app.decorate('metrics', metrics);
+  app.addHook('onResponse', (request, reply, done) => {
+    countAnswer(metrics, request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
+    done();
+  });
 
   const token = options.metricsToken;
   if (!token) return;

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import type { ReadStore } from '@comanda/read-store';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The read-model collections a GET's answer is made from, and nothing else (not the caller, the
+     * clock or a header): its answer carries an ETag that changes when one of them does, and a client
+     * holding it is answered 304.
+     */
+    answerFrom?: readonly string[];
+  }
+}
+
+export interface RevalidationOptions {
+  readStore: Pick<ReadStore, 'generation' | 'getCheckpoint'>;
+}
+
+/** Every answer with an ETag is the client's alone to keep, and asked again before each use. */
+export const REVALIDATE = 'private, no-cache';
+
+const tags = new WeakMap<FastifyRequest, string>();
+
+/** An answer kept with the tag it was made at, and the headers its route set (security's come again). */
+interface Kept {
+  tag: string;
+  body: string;
+  headers: Record<string, string>;
+}
+const ROUTE_HEADERS = ['content-type', 'x-total-count', 'link', 'etag'];
+const KEEP_ANSWERS = 500;
+/** Larger answers (a whole year `?all=true`) are made each time rather than kept. */
+const KEEP_BYTES = 512 * 1024;
+
+/**
+ * HTTP revalidation for the GETs answered from read models (`config.answerFrom`): a strong ETag made
+ * from what the answer depends on, computed after the route's authorisation and before its handler, so
+ * a request whose `If-None-Match` holds it is answered `304` without reading or building anything.
+ * A polling tablet then costs a hook and a few header bytes while nothing it shows has changed.
+ *
+ * What the tag is made of: where the read store is written by this process alone (memory, SQLite:
+ * `ReadStore.generation`), the generation of each collection the route reads, with a token of this
+ * process's start (generations restart from 0); where it is shared (PostgreSQL, MongoDB, written by the
+ * projector), the projector's checkpoint, which moves with every event it applies (coarser, and the same
+ * on every replica). The tag is taken before the handler reads, so an answer is never newer than a tag
+ * that says it is older: a write in between only costs the next request a full answer.
+ *
+ * A route that sets its own ETag (a document's version, for If-Match) keeps it. Only 200s and 204s (an
+ * empty list) keep the tag; anything else goes out without it (and `no-store`, as the security plugin
+ * gives staff answers).
+ *
+ * A client without the tag (a tablet's first poll, another tablet) is sent the answer last made for the
+ * URL while its tag is still current, through Fastify's own send and hooks like any answer: reading
+ * and serialising a list is most of a GET's work, and the tag already says whether it would change.
+ * 200s without a cookie only, at most 500 answers of at most 512 kB (the oldest dropped first), and
+ * only where the store has generations.
+ */
+export default fp(async function revalidation(app: FastifyInstance, options: RevalidationOptions) {
+  const store = options.readStore;
+  const started = randomBytes(6).toString('base64url');
+  const tagOf: (from: readonly string[]) => Promise<string> | string = store.generation
+    ? (from) => `"${started}.${from.map((name) => store.generation!(name)).join('.')}"`
+    : async () => `"p${(await store.getCheckpoint('projector')) ?? 'none'}"`;
+
+  // Only where this process alone writes the store: a shared one's checkpoint and documents may be
+  // seen moving in either order, and an answer kept under a tag it is older than would be sent on.
+  const canKeep = store.generation !== undefined;
+  const kept = new Map<string, Kept>();
+  const sentKept = new WeakSet<FastifyRequest>();
+  const keep = (url: string, answer: Kept) => {
+    kept.delete(url);
+    kept.set(url, answer);
+    if (kept.size > KEEP_ANSWERS) kept.delete(kept.keys().next().value!);
+  };
+
+  const check: preHandlerHookHandler = async function revalidate(request: FastifyRequest, reply: FastifyReply) {
+    const tag = await tagOf(request.routeOptions.config.answerFrom ?? []);
+    tags.set(request, tag);
+    reply.header('cache-control', REVALIDATE);
+    if (matches(request.headers['if-none-match'], tag)) return reply.code(304).header('etag', tag).send();
+    const hit = canKeep ? kept.get(request.url) : undefined;
+    if (hit?.tag === tag) {
+      sentKept.add(request);
+      return reply.headers(hit.headers).send(hit.body);
+    }
+  };
+  const stamp: onSendHookHandler = function stampAnswer(request, reply, payload, done) {
+    const tag = tags.get(request);
+    if (tag === undefined || reply.statusCode === 304) return done(null, payload);
+    if (reply.statusCode !== 200 && reply.statusCode !== 204) {
+      reply.removeHeader('etag');
+      reply.header('cache-control', 'no-store');
+    } else if (!reply.hasHeader('etag')) {
+      reply.header('etag', tag);
+    }
+    if (canKeep && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= KEEP_BYTES && !sentKept.has(request) && !reply.hasHeader('set-cookie')) {
+      keep(request.url, { tag, body: payload, headers: routeHeaders(reply) });
+    }
+    done(null, payload);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.answerFrom || route.method !== 'GET') return;
+    const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [...handlers, check];
+    const sends = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...sends, stamp];
+  });
+});
+
+/** The headers the route itself set on its answer, to send again with it. */
+function routeHeaders(reply: FastifyReply): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ROUTE_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return headers;
+}
+
+/** `If-None-Match` as RFC 9110 reads it: `*`, or a list of tags compared weakly (a `W/` prefix ignored). */
+export function matches(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((given) => given.trim().replace(/^W\//, '') === tag);
+}
