@@ -11,6 +11,9 @@ const CHECKPOINTS = 'comanda_checkpoints';
 
 const CORE_TABLES = [`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`, attemptsDdl('bigint')];
 
+const ADMIT_SQL = admitSql(ATTEMPTS_TABLE, POSTGRES_DIALECT);
+const REFUND_SQL = refundSql(POSTGRES_DIALECT);
+
 type Queryable = Pick<pg.Pool, 'query'>;
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
@@ -152,7 +155,7 @@ export class PostgresReadStore implements ReadStore {
   /** One upsert: PostgreSQL's row lock on the key orders attempts from every replica. */
   async admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
     await this.schema.checkpointTable();
-    const r = await this.db.query<{ attempts: string }>(admitSql(ATTEMPTS_TABLE, POSTGRES_DIALECT), admitParams(key, rule, now));
+    const r = await this.db.query<{ attempts: string }>(ADMIT_SQL, admitParams(key, rule, now));
     if (r.rows[0]) return { admitted: true, count: Number(r.rows[0].attempts) };
     const locked = await this.db.query<{ locked_until: string }>(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = $1`, [key]);
     return { admitted: false, retryAfterMs: Number(locked.rows[0]?.locked_until ?? now) - now };
@@ -161,7 +164,7 @@ export class PostgresReadStore implements ReadStore {
   async settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
     await this.schema.checkpointTable();
     if (how === 'forget') await this.db.query(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = $1`, [key]);
-    else await this.db.query(refundSql(POSTGRES_DIALECT), [key, rule.limit]);
+    else await this.db.query(REFUND_SQL, [key, rule.limit]);
   }
 
   /** Everything `work` does through the store it is given commits together, or not at all. */

@@ -8,6 +8,9 @@ import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from 
 
 type Pending = Map<string, Map<string, Doc | null>>;
 
+const ADMIT_SQL = admitSql(ATTEMPTS_TABLE, SQLITE_DIALECT);
+const REFUND_SQL = refundSql(SQLITE_DIALECT);
+
 /** Where a collection reads and writes: committed state (the reader), or inside a transaction. */
 interface Access {
   /** Connection for reads. */
@@ -212,7 +215,7 @@ export class SqliteReadStore implements ReadStore {
   /** One statement on the only writer, once no transaction holds it. */
   admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
     return this.exclusive(() => {
-      const row = this.writer.prepare(admitSql(ATTEMPTS_TABLE, SQLITE_DIALECT)).get(named(admitParams(key, rule, now))) as { attempts: number } | undefined;
+      const row = this.writer.prepare(ADMIT_SQL).get(named(admitParams(key, rule, now))) as { attempts: number } | undefined;
       if (row) return { admitted: true, count: row.attempts };
       const locked = this.writer.prepare(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = ?`).get(key) as { locked_until: number };
       return { admitted: false, retryAfterMs: locked.locked_until - now };
@@ -222,7 +225,7 @@ export class SqliteReadStore implements ReadStore {
   settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
     return this.exclusive(() => {
       if (how === 'forget') this.writer.prepare(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = ?`).run(key);
-      else this.writer.prepare(refundSql(SQLITE_DIALECT)).run(named([key, rule.limit]));
+      else this.writer.prepare(REFUND_SQL).run(named([key, rule.limit]));
     });
   }
 

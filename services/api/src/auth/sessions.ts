@@ -14,7 +14,16 @@ export type SignIn = SignedIn | { retryAfter: number } | null;
  * sign in with name and PIN (throttled), refresh with rotation (a refresh token presented twice revokes
  * the session), and end. Each step meets the session decider; the tokens are the same JWTs either way.
  */
-export async function staffSessions(app: FastifyInstance) {
+export function staffSessions(app: FastifyInstance): ReturnType<typeof makeSessions> {
+  // One per app: the cookie routes and the token routes share it (and its decoy hash, a PBKDF2 run made once at start).
+  let sessions = made.get(app.deps);
+  if (!sessions) made.set(app.deps, (sessions = makeSessions(app)));
+  return sessions;
+}
+
+const made = new WeakMap<object, ReturnType<typeof makeSessions>>();
+
+async function makeSessions(app: FastifyInstance) {
   const throttle = new LoginThrottle(app.deps.readStore, 'login', app.now);
   // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');

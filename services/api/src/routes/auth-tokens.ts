@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { type SignedIn, staffSessions } from '../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { Headers, withHeaders } from '../http/schemas.js';
-import { tooManyAttempts } from './auth.js';
+import { TooMany, tooManyAttempts } from './auth.js';
 
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
 const TokenPair = Type.Object({
@@ -41,7 +41,7 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
       response: {
         200: TokenPair,
         401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
-        429: withHeaders(Type.Object({ message: Type.String(), retryAfter: Type.Integer() }), Headers.retryAfter),
+        429: withHeaders(TooMany, Headers.retryAfter),
       },
     },
   }, async (request, reply) => {

@@ -12,7 +12,8 @@ const LoginBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   pin: Type.String({ minLength: 1, maxLength: 64 }),
 }, { examples: [{ name: 'marisol', pin: '2580' }] });
-const TooMany = Type.Object({ message: Type.String(), retryAfter: Type.Integer({ description: 'seconds' }) });
+/** A locked name or address: the answer of every throttled sign-in (login, tokens, the wallet). */
+export const TooMany = Type.Object({ message: Type.String(), retryAfter: Type.Integer({ description: 'seconds' }) });
 
 /** Answer for a locked name or address: 429 with Retry-After. */
 export function tooManyAttempts(reply: FastifyReply, seconds: number) {

@@ -11,7 +11,7 @@ import { atNode, paymentFailed } from '../wallet/node-failures.js';
 import { feesSat } from '../wallet/records.js';
 import { BalanceSchema, NodeInfoSchema } from '../wallet/schemas.js';
 import { Headers, withHeaders } from '../http/schemas.js';
-import { tooManyAttempts } from './auth.js';
+import { TooMany, tooManyAttempts } from './auth.js';
 import { WALLET_COOKIE, nodeOf, walletAdmin, walletErrors } from '../wallet/access.js';
 
 export const WALLET_TTL_S = 5 * 60;
@@ -57,7 +57,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
       response: {
         200: withHeaders(Type.Object({ message: Type.Literal('Login successful'), walletTokenExpiresAt: Type.Integer({ description: 'ms since epoch' }) }), Headers.setCookie),
         401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
-        429: withHeaders(Type.Object({ message: Type.String(), retryAfter: Type.Integer() }), Headers.retryAfter),
+        429: withHeaders(TooMany, Headers.retryAfter),
       },
     },
   }, async (request, reply) => {
