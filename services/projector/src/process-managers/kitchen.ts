@@ -4,7 +4,7 @@ import { autoBumpTicket, orderFollowsKitchen, reconcileKitchen } from '@comanda/
 import type { Reaction } from '../reactor.js';
 
 const orderIdOf = (event: RecordedEvent): string =>
-  event.stream.startsWith('order-') ? event.stream.slice('order-'.length) : ((event as unknown as KitchenTicketEvent).data as { orderId: string }).orderId;
+  event.stream.startsWith('order-') ? event.stream.slice('order-'.length) : (event.data as KitchenTicketEvent['data']).orderId;
 
 /**
  * Keeps kitchen tickets true to their orders: after a firing (opening tickets a crash left unopened),
@@ -50,7 +50,7 @@ export function autoBump(commands: CommandHandler, minutes: number, now: () => n
     handles: ['KitchenLineDone', 'KitchenLineCancelled', 'KitchenTicketRecalled'],
     delayMs: (event) => ((event.data as { at?: number }).at ?? Number(event.metadata.occurredAt ?? event.recordedAt)) + waitMs - now(),
     async react(event) {
-      const { ticketId } = (event as unknown as KitchenTicketEvent).data as { ticketId: string };
+      const { ticketId } = event.data as KitchenTicketEvent['data'];
       await autoBumpTicket(commands, ticketId, waitMs, now(), { causationId: event.id, userId: null });
     },
   };
