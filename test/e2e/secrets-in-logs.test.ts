@@ -35,7 +35,7 @@ for (const level of ['info', 'debug']) {
 
     const output = comanda.output();
     t.match(output, /request completed/, 'request logs were on');
-    t.match(output, /incoming request/, 'Fastify\'s own request logging: each request as it comes too');
+    if (level === 'debug') t.match(output, /incoming request/, 'Fastify\'s own request logging: at debug, each request as it comes too');
     t.match(output, /\/auth\/login/);
     const tokens = [...cookies, ...cookiesOf(wallet), ...cookiesOf(refreshed)].map((c) => c.slice(c.indexOf('=') + 1));
     t.ok(tokens.length >= 5, 'tokens to look for');

@@ -3,4 +3,4 @@ export { SubscriptionRunner, type BatchScope, type RunnerState, type Subscriptio
 export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './checkpoints.js';
 export { DueQueue } from './due-queue.js';
 export { checkHealth, healthRoutes, type HealthCheck, type HealthReport } from './health.js';
-export { type LogFormat, REDACT, SECRET_FIELDS, logFormat, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
+export { type LogFormat, SECRET_FIELDS, logFormat, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';

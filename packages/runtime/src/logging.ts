@@ -1,19 +1,14 @@
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 
-/** Header paths: their names say nothing secret, so they are listed one by one. */
-export const REDACT = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-node-signature"]',
-  'req.headers["x-phoenix-signature"]',
-  'res.headers["set-cookie"]',
-];
-
-/** Fields whose value is a secret wherever they appear, at any depth (matched ignoring case). */
+/**
+ * Fields whose value is a secret wherever they appear, at any depth (matched ignoring case): request
+ * and response headers included (cookie, authorization, the node's webhook signatures, set-cookie).
+ */
 export const SECRET_FIELDS = new Set([
   'pin', 'password', 'secret', 'webhooksecret', 'accesstoken', 'refreshtoken', 'walletaccesstoken',
   'masterkey', 'nodepassword', 'walletpassword', 'adminpin', 'pinhash', 'walletpasswordhash', 'token', 'cookie', 'authorization',
+  'set-cookie', 'x-node-signature', 'x-phoenix-signature',
 ]);
 
 const CENSOR = '[redacted]';
@@ -49,9 +44,13 @@ export function redactDeep(value: unknown, seen = new WeakSet<object>()): unknow
   return copy ?? value;
 }
 
-/** The logging options every Comanda process uses: header paths by name, secret fields at any depth. */
-export const secretSafeLogging: Pick<LoggerOptions, 'redact' | 'formatters'> = {
-  redact: { paths: REDACT, censor: CENSOR },
+/**
+ * The logging options every Comanda process uses: secret fields censored at any depth, headers
+ * included. One walk of the line's own fields (no copy when nothing is secret) and no pino path
+ * redaction beside it: that one cloned the fields of every line, request lines included, to look for
+ * headers they never carry.
+ */
+export const secretSafeLogging: Pick<LoggerOptions, 'formatters'> = {
   formatters: { log: (object) => redactDeep(object) as Record<string, unknown> },
 };
 

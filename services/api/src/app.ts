@@ -13,6 +13,7 @@ import readOnlyFields from './plugins/read-only-fields.js';
 import openapi from './plugins/openapi.js';
 import revalidation from './plugins/revalidation.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
+import { RequestLines } from './request-lines.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
 import auth from './plugins/auth.js';
@@ -44,8 +45,6 @@ import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 import lightningRoutes from './routes/lightning.js';
 import reportRoutes from './routes/reports.js';
 
-export { REDACT } from './logging.js';
-
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to the process's asynchronous stdout. */
   logStream?: DestinationStream;
@@ -58,6 +57,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const proxies = deps.config.trustedProxies;
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
+    logController: new RequestLines(),
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its

@@ -1,4 +1,4 @@
-export { buildApp, REDACT, type BuildOptions } from './app.js';
+export { buildApp, type BuildOptions } from './app.js';
 export { processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
 export type { AppDeps, ConsistencyGate, HealthCheck } from './deps.js';
 export { GREETING } from './routes/general.js';

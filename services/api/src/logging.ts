@@ -1,3 +1,3 @@
 // Every process logs through the same secret-safe options and one destination; they live with the
 // runtime that builds loggers.
-export { REDACT, SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';
+export { SECRET_FIELDS, redactDeep, secretSafeLogging, processLogDestination } from '@comanda/runtime';

@@ -132,15 +132,17 @@ t.test('errors map to the contract', async (t) => {
 
 t.test('secrets in headers and bodies never reach the log', async (t) => {
   const { app, close, logs } = await testApp({ LOG_LEVEL: 'trace' }, {}, (app) =>
-    app.post('/t/echo', async (request) => {
-      request.log.info({ body: request.body }, 'got body');
+    app.post('/t/echo', async (request, reply) => {
+      request.log.info({ body: request.body, headers: request.headers }, 'got body');
+      reply.header('set-cookie', 'refreshToken=SECRET-SET-COOKIE');
+      request.log.info({ answer: { headers: reply.getHeaders() } }, 'answer headers');
       return { ok: true };
     }),
   );
   t.teardown(close);
   await app.inject({
     method: 'POST', url: '/t/echo',
-    headers: { cookie: 'accessToken=SECRET-TOKEN-1', authorization: 'Basic U0VDUkVULUJBU0lD' },
+    headers: { cookie: 'accessToken=SECRET-TOKEN-1', authorization: 'Basic U0VDUkVULUJBU0lD', 'x-node-signature': 'SECRET-SIGNATURE', 'user-agent': 'visible-agent' },
     payload: {
       pin: '987654', password: 'SECRET-PASSWORD', nested: { secret: 'SECRET-NESTED', deeper: [{ webhookSecret: 'SECRET-DEEP' }, { Password: 'SECRET-CASE' }] },
       note: 'visible',
@@ -148,30 +150,46 @@ t.test('secrets in headers and bodies never reach the log', async (t) => {
   });
   const all = logs.join('');
   t.ok(all.includes('got body') && all.includes('visible'), 'the body was logged, fields that are not secret included');
-  for (const secret of ['SECRET-TOKEN-1', 'U0VDUkVULUJBU0lD', '987654', 'SECRET-PASSWORD', 'SECRET-NESTED', 'SECRET-DEEP', 'SECRET-CASE']) {
+  t.ok(all.includes('visible-agent') && all.includes('answer headers'), 'the headers were logged, those that are not secret included');
+  for (const secret of ['SECRET-TOKEN-1', 'SECRET-SIGNATURE', 'SECRET-SET-COOKIE', 'U0VDUkVULUJBU0lD', '987654', 'SECRET-PASSWORD', 'SECRET-NESTED', 'SECRET-DEEP', 'SECRET-CASE']) {
     t.notOk(all.includes(secret), `${secret} absent`);
   }
 });
 
-t.test('Fastify logs each request as it comes and as it is answered; nothing at warn', async (t) => {
-  const { app, logs, close } = await testApp({}, {}, (app) => app.get('/test/log', async (request) => {
-    request.log.warn({ detail: 1 }, 'from the route');
-    return 'logged';
-  }));
+t.test('Fastify logs each write, failure and slow read once, as it is answered; reads and arrivals at debug; nothing at warn', async (t) => {
+  const { app, logs, close } = await testApp({}, {}, (app) => {
+    app.get('/test/log', async (request) => {
+      request.log.warn({ detail: 1 }, 'from the route');
+      return 'logged';
+    });
+    app.post('/test/write', async (_request, reply) => reply.code(201).send({ ok: true }));
+    app.get('/test/slow', async () => new Promise((resolve) => setTimeout(() => resolve('slow'), 1_100)));
+  });
   t.teardown(close);
-  const before = logs.length;
-  await app.inject({ method: 'GET', url: '/?q="quoted"', remoteAddress: '10.0.0.7' });
-  const lines = logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
-  t.match(lines.find((l) => l.msg === 'incoming request'), { level: 30, req: { method: 'GET', url: '/?q=%22quoted%22', remoteAddress: '10.0.0.7' } });
-  const done = lines.find((l) => l.msg === 'request completed');
-  t.match(done, { level: 30, res: { statusCode: 200 } });
-  t.ok(typeof done?.responseTime === 'number' && typeof done.reqId === 'string');
-  await app.inject({ method: 'GET', url: '/test/log' });
-  const own = logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'from the route');
-  t.match(own[0], { level: 40, detail: 1, reqId: String }, 'a route\'s line names its request');
+  const linesOf = async (request: Parameters<typeof app.inject>[0]) => {
+    const before = logs.length;
+    await app.inject(request);
+    return logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
+  t.same(await linesOf({ method: 'GET', url: '/' }), [], 'a read answered well and in time: no line at info');
+  const write = await linesOf({ method: 'POST', url: '/test/write?q="quoted"', remoteAddress: '10.0.0.7', payload: {} });
+  t.equal(write.length, 1, 'one line for the write');
+  t.match(write[0], { level: 30, msg: 'request completed', req: { method: 'POST', url: '/test/write?q=%22quoted%22', remoteAddress: '10.0.0.7' }, res: { statusCode: 201 } });
+  t.ok(typeof write[0]?.responseTime === 'number' && typeof write[0].reqId === 'string');
+  t.match(await linesOf({ method: 'GET', url: '/users' }), [{ level: 30, msg: 'request completed', res: { statusCode: 401 } }], 'a refused read');
+  t.match(await linesOf({ method: 'GET', url: '/test/slow' }), [{ level: 30, msg: 'request completed', req: { url: '/test/slow' } }], 'a slow read');
+  const own = await linesOf({ method: 'GET', url: '/test/log' });
+  t.match(own, [{ level: 40, detail: 1, reqId: String, msg: 'from the route' }], 'a route\'s line names its request');
+
+  const chatty = await testApp({ LOG_LEVEL: 'debug' });
+  t.teardown(chatty.close);
+  await chatty.app.inject({ method: 'GET', url: '/' });
+  const debug = chatty.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.match(debug.find((l) => l.msg === 'incoming request'), { level: 20, req: { method: 'GET', url: '/' } }, 'at debug, each request as it comes');
+  t.match(debug.find((l) => l.msg === 'request completed'), { level: 20, res: { statusCode: 200 } }, 'and each read as it is answered');
 
   const quiet = await testApp({ LOG_LEVEL: 'warn' });
   t.teardown(quiet.close);
-  await quiet.app.inject({ method: 'GET', url: '/' });
+  await quiet.app.inject({ method: 'POST', url: '/auth/login', payload: { name: 'nobody', pin: '0000' } });
   t.notOk(quiet.logs.some((l) => l.includes('request completed')), 'nothing at warn');
 });

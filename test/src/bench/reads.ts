@@ -13,14 +13,32 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 export const startProduct = (dataDir: string, logFile: string, env: Record<string, string> = {}, nodeArgs: string[] = []) =>
   startProcess('services/standalone/dist/main.js', [], { COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_TIMEZONE: 'UTC', ...env }, logFile, nodeArgs);
 
-interface Answer { url: string; contentType: string; body: string; etag: string | null }
+/**
+ * What the product answered for a path, byte for byte: its body and every header it chose (Node's own
+ * framing headers — date, length, keep-alive — are written by the bare server's Node alike), and the
+ * headers of its 304 to a client holding the ETag. The bare server is given the same, so the two send
+ * the same bytes and the comparison is what the product does to decide them.
+ */
+interface Answer { url: string; body: string; etag: string | null; headers: Record<string, string>; notModified: Record<string, string> }
 
-/** What the product answers for each path, byte for byte; the bare server is given the same. */
+const FRAMING = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const chosenHeaders = (res: Response) => {
+  const chosen: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (!FRAMING.has(name)) chosen[name] = value;
+  });
+  return chosen;
+};
+
 async function answersOf(product: Server, paths: string[], cookie: string): Promise<Answer[]> {
   return Promise.all(paths.map(async (url) => {
     const res = await fetch(product.url + url, { headers: { cookie } });
     if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
-    return { url, contentType: res.headers.get('content-type') ?? 'application/json', body: await res.text(), etag: res.headers.get('etag') };
+    const etag = res.headers.get('etag');
+    const body = await res.text();
+    const revalidated = etag ? await fetch(product.url + url, { headers: { cookie, 'if-none-match': etag } }) : null;
+    if (revalidated && revalidated.status !== 304) throw new Error(`GET ${url} with its ETag answered ${revalidated.status}`);
+    return { url, body, etag, headers: chosenHeaders(res), notModified: revalidated ? chosenHeaders(revalidated) : {} };
   }));
 }
 

@@ -3,7 +3,7 @@ import { positionKey } from '@comanda/read-store';
 import { KITCHEN_TICKETS, type KitchenTicketView, ticketForScreens } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { EVENT_STREAM_HEADERS } from '../plugins/security.js';
+import { eventStreamHead } from '../plugins/security.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 
@@ -87,7 +87,7 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     });
     if (closed) return void subscription.close();
     open.add(res);
-    res.writeHead(200, EVENT_STREAM_HEADERS);
+    res.writeHead(200, eventStreamHead(reply));
     res.write(': connected\n\n');
     res.write(`event: settings\ndata: ${JSON.stringify({ auto_bump_minutes: app.deps.config.kitchenAutoBumpMinutes })}\n\n`);
     const station = q.station_id ? { station_id: q.station_id } : {};

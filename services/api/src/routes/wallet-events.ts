@@ -1,7 +1,7 @@
 import type { BusSubscription } from '@comanda/bus';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { EVENT_STREAM_HEADERS } from '../plugins/security.js';
+import { eventStreamHead } from '../plugins/security.js';
 import type { ServerResponse } from 'node:http';
 
 export const PAYMENT_RECEIVED = 'pos.wallet.payment_received';
@@ -52,7 +52,7 @@ export default async function walletEventRoutes(fastify: FastifyInstance) {
     });
     if (closed) return void subscription.close();
     open.add(res);
-    res.writeHead(200, EVENT_STREAM_HEADERS);
+    res.writeHead(200, eventStreamHead(reply));
     // Subscribed before this line: a client that has read it will see every later payment.
     res.write(': connected\n\n');
     res.on('close', stop);
