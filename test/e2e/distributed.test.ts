@@ -1,11 +1,15 @@
 import t from 'tap';
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { natsServerAvailable } from '@comanda/bus';
 import { NatsBus } from '@comanda/bus/nats';
 import { postgresAvailable } from '@comanda/postgres';
 import { Client } from '../src/http-client.js';
 import { startDistributed } from '../src/distributed-stack.js';
 import { crash, eventually } from '../src/processes.js';
+import { repoRoot } from '../src/standalone-process.js';
 
 type Res = { status: number; body: unknown; headers: Headers };
 const ok = (res: Res, status: number) => {
@@ -19,6 +23,21 @@ function sameSession(a: Client, url: string): Client {
   (b as unknown as { cookies: Map<string, string> }).cookies = (a as unknown as { cookies: Map<string, string> }).cookies;
   return b;
 }
+
+t.test('an API replica without COMANDA_MASTER_KEY refuses to start, naming it', async (t) => {
+  const run = spawnSync(process.execPath, [join(repoRoot, 'services/api/dist/main.js')], {
+    env: { PATH: process.env.PATH, COMANDA_EVENTSTORE_URL: 'postgres://127.0.0.1:1/none', COMANDA_READSTORE_URL: 'postgres://127.0.0.1:1/none', COMANDA_DATA_DIR: mkdtempSync(join(tmpdir(), 'comanda-nokey-')) },
+    encoding: 'utf8', timeout: 30_000,
+  });
+  t.equal(run.status, 1);
+  t.match(run.stderr, /COMANDA_MASTER_KEY.*every replica must be given the same key/);
+});
+
+/** A process's /health: its status and each check. */
+const health = async (url: string) => {
+  const res = await fetch(`${url}/health`);
+  return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
+};
 
 if (!postgresAvailable() || !natsServerAvailable()) {
   t.fail('the distributed end-to-end test needs postgresql and nats-server installed (.ci/run installs both)');
@@ -60,10 +79,6 @@ if (!postgresAvailable() || !natsServerAvailable()) {
     t.equal(((await b.get(`/tables/by-space/${space}`)).body as unknown[]).length, 8);
 
     t.test('each process answers /health for the parts it runs; the API reaches the configured node', async (t) => {
-      const health = async (url: string) => {
-        const res = await fetch(`${url}/health`);
-        return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
-      };
       await eventually(async () => (await health(urlA)).status === 200, 'the API replica to be ready (its reports folded)');
       const apiHealth = await health(urlA);
       t.equal(apiHealth.status, 200, JSON.stringify(apiHealth.checks));
@@ -135,6 +150,25 @@ if (!postgresAvailable() || !natsServerAvailable()) {
       t.pass(`${placed.length} orders, each exactly two lines and 190 after the crash`);
     });
 
+    t.test('two projectors: one leads, the other stands by; a kill -9 of the leader hands the lead over within 5 s', async (t) => {
+      const second = await stack.secondProjector();
+      t.match(second.process.output(), /projector standing by/, 'the second stands by while the first leads');
+      t.match(await health(second.url), { status: 200, checks: { leadership: 'standby' } });
+      const firstBefore = stack.projector.output().length;
+      await crash(stack.projector);
+      const killedAt = Date.now();
+      // The standby, or the first back under its supervisor: whichever asks first after the lock is free.
+      const leads = () => /projector live/.test(second.process.output()) || /projector live/.test(stack.projector.output().slice(firstBefore));
+      await eventually(leads, 'a projector to take the lead', 10_000);
+      const tookMs = Date.now() - killedAt;
+      t.ok(tookMs < 5_000, `a projector leads ${tookMs} ms after the kill`);
+      const order = ok(await a.post('/orders', { user_id: me, table_id: null, waiter: 'Lia', status: 'pending', total: 0 }), 201).id;
+      t.equal((await b.get(`/orders/${order}`)).status, 200, 'the new leader\'s read models answer');
+      // Back to one projector, the stack's own, for the tests that follow.
+      await second.process.stop();
+      await eventually(async () => (await health(stack.projectorUrl)).checks.projector === 'live', 'the first projector to lead', 30_000);
+    });
+
     t.test('kill one API replica: the other keeps serving reads and writes', async (t) => {
       await crash(stack.apis[0]!);
       const order = ok(await b.post('/orders', { user_id: me, table_id: tables[2], waiter: 'Beto', status: 'pending', total: 0 }), 201).id;
@@ -144,9 +178,19 @@ if (!postgresAvailable() || !natsServerAvailable()) {
       t.equal(ok(await again.get(`/orders/${order}`), 200).waiter, 'Beto', 'the restarted replica reads what B wrote');
     });
 
-    t.test('restart NATS: the relay and the bridge resume; nothing lost or duplicated', async (t) => {
+    t.test('restart NATS: the relay pauses alone, the projector and the API stay ready, nothing lost or duplicated', async (t) => {
+      const projectorStarts = stack.projector.starts;
       await stack.nats.stop();
       const during = ok(await b.post('/orders', { user_id: me, table_id: tables[3], waiter: 'Caro', status: 'pending', total: 0 }), 201).id;
+      // The projections go on: the order is in the read models (its table taken by the process manager).
+      const seated = async () => ((await b.get(`/tables/by-space/${space}`)).body as Array<{ id: string; status: string }>).find((x) => x.id === tables[3])?.status === 'occupied';
+      await eventually(seated, 'the table seated while NATS is down');
+      await eventually(async () => ((await health(stack.projectorUrl)).checks.relay === 'degraded'), 'the relay to report degraded');
+      const projectorHealth = await health(stack.projectorUrl);
+      t.match(projectorHealth.checks, { projector: 'live', processManagers: 'live', relay: 'degraded' }, 'only the relay waits for the bus');
+      t.match(projectorHealth.checks.bus, /^down/, 'the bus shown down');
+      for (const url of [stack.projectorUrl, ...stack.urls]) t.equal((await fetch(`${url}/health/ready`)).status, 200, `${url} stays ready`);
+      t.equal(stack.projector.starts, projectorStarts, 'the projector did not exit');
       await stack.nats.start();
       const after = ok(await b.post('/orders', { user_id: me, table_id: tables[4], waiter: 'Caro', status: 'pending', total: 0 }), 201).id;
       await eventually(() => [during, after].every((id) => kitchenSaw.some((e) => e.type === 'OrderPlaced' && e.stream === `order-${id}`)), 'the kitchen to see both orders', 30_000);

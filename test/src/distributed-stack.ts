@@ -18,6 +18,8 @@ export interface DistributedStack {
   walletBridge: ServiceProcess;
   apis: ServiceProcess[];
   urls: string[];
+  /** Another projector process beside the first (supervised, its own port): it stands by while the first leads. */
+  secondProjector(): Promise<{ process: ServiceProcess; url: string }>;
   close(): Promise<void>;
 }
 
@@ -96,12 +98,22 @@ async function startServices(root: string, postgres: PostgresServer, replicas: n
   }
   // Replicas start together, as an orchestrator would start them: the first admin is created once.
   urls.push(...(await Promise.all(apis.map((a) => a.start()))));
+  const extra: ServiceProcess[] = [];
+  const secondProjector = async () => {
+    const port = await freePort();
+    const p = new ServiceProcess('projector-2', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector-2'), PORT: String(port), LOG_LEVEL: 'info' }, /projector (standing by|live)/, true);
+    extra.push(p);
+    started.push(p);
+    await p.start();
+    return { process: p, url: `http://127.0.0.1:${port}` };
+  };
   return {
+    secondProjector,
     postgres, nats, natsUrl, nodeSim, projector, walletBridge, apis, urls,
     projectorUrl: `http://127.0.0.1:${projectorPort}`, bridgeUrl: `http://127.0.0.1:${bridgePort}`,
     customer: { url: `http://127.0.0.1:${customerPort}`, password: customerPassword },
     close: async () => {
-      await Promise.all([...apis, walletBridge, projector].map((p) => p.stop()));
+      await Promise.all([...apis, walletBridge, projector, ...extra].map((p) => p.stop()));
       await Promise.all([nodeSim.stop(), nats.stop()]);
       await postgres.destroy();
       rmSync(root, { recursive: true, force: true });

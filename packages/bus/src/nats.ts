@@ -20,6 +20,14 @@ import {
 } from './types.js';
 
 const codec = JSONCodec();
+
+/**
+ * How long JetStream waits for an acknowledgement before it delivers a message again: a consumer
+ * that died holding one (a crashed wallet bridge) has it redelivered within this. A handler still
+ * working tells JetStream so every `WORKING_EVERY_MS`, so a slow one is not redelivered under itself.
+ */
+export const ACK_WAIT_MS = 4_000;
+const WORKING_EVERY_MS = 1_500;
 const streamName = (family: string) => `POS_${family.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 
 /**
@@ -71,18 +79,29 @@ export class NatsBus implements Bus {
 
   async subscribe<T>(pattern: string, handler: BusHandler<T>, options: SubscribeOptions = {}): Promise<BusSubscription> {
     const stream = await this.ensureStream(subjectFamily(pattern));
-    const info = await this.jsm.consumers.add(stream, {
+    const config = {
       ...(options.durable ? { durable_name: options.durable } : { inactive_threshold: nanos(60_000) }),
       ack_policy: AckPolicy.Explicit,
       deliver_policy: options.durable ? DeliverPolicy.All : DeliverPolicy.New,
       filter_subject: pattern,
-      ack_wait: nanos(30_000),
-    });
+      ack_wait: nanos(ACK_WAIT_MS),
+    };
+    // Create or update: a durable consumer made by an older release (a 30 s ack wait) is updated in
+    // place, its position kept (tested).
+    const info = await this.jsm.consumers.add(stream, config);
     const consumer = await this.js.consumers.get(stream, info.name);
     const messages = await consumer.consume({ max_messages: 256 });
     this.subscriptions.add(messages);
     const done = (async () => {
       for await (const m of messages) {
+        // Told from a timer: a connection closing meanwhile must not throw out of it.
+        const working = setInterval(() => {
+          try {
+            m.working();
+          } catch {
+            // Closed: JetStream delivers the message again after the ack wait, as for a crash.
+          }
+        }, WORKING_EVERY_MS);
         try {
           await handler({
             subject: m.subject,
@@ -93,6 +112,8 @@ export class NatsBus implements Bus {
           m.ack();
         } catch {
           m.nak(Math.min(5_000, 100 * m.info.redeliveryCount));
+        } finally {
+          clearInterval(working);
         }
       }
     })();

@@ -1,2 +1,3 @@
 export { startPostgres, sharedPostgres, freshDatabase, postgresAvailable, postgresBinDir, type PostgresServer } from './server.js';
 export { openPool, inTransaction } from './pool.js';
+export { becomeLeader, type Leadership, type LeadershipOptions } from './leadership.js';

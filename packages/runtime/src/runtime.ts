@@ -45,8 +45,11 @@ export interface Runtime {
   checkpoint(name: string): CheckpointStore;
   /** A secret from configuration, else generated once and kept in the data dir. */
   secret(name: string, configured: string | null): string;
-  /** Registers a log follower: health check, lag metric, and (crash-only processes) the watchdog. */
-  follow(name: string, follower: Follower): void;
+  /**
+   * Registers a log follower: health check, lag metric, and (crash-only processes) the watchdog.
+   * An `optional` one is shown on /health without holding readiness (a relay waiting for the bus).
+   */
+  follow(name: string, follower: Follower, options?: { optional?: boolean }): void;
   /** Adds routes to the process's HTTP server (the API's app, or a bare one with /health). */
   serve<O extends object>(plugin: FastifyPluginAsync<O>, options: O): void;
   /** The API part hands over its app: the process serves it, with every plugin added by `serve`. */
@@ -144,15 +147,18 @@ async function start(
     health: [
       { name: 'eventStore', check: async () => (await store.ping(), 'up') },
       { name: 'readStore', check: async () => (await readStore.ping(), 'up') },
-      { name: 'bus', check: async () => (await bus.ping(), 'up') },
+      // Shown, not waited for: writes and reads go on without the bus (it carries the live screens'
+      // updates and the relay's messages); a part that cannot work without it (the wallet bridge,
+      // which answers webhooks once JetStream holds them) says so in a check of its own.
+      { name: 'bus', check: async () => (await bus.ping(), 'up'), optional: true },
     ],
     // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
     checkpoint: (name) =>
       config.readStoreUrl || config.mongoUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`)),
     secret: (name, configured) => persistentSecret(config.dataDir, name, configured),
-    follow(name, follower) {
+    follow(name, follower, followOptions = {}) {
       followers.set(name, follower);
-      this.health.push({ name, check: async () => follower.state });
+      this.health.push({ name, check: async () => follower.state, ...(followOptions.optional ? { optional: true } : {}) });
       metrics.watchFollower(name, () => (typeof follower.position === 'function' ? follower.position() : follower.position));
     },
     serve: (plugin, pluginOptions) => void plugins.push([plugin as FastifyPluginAsync<never>, pluginOptions]),

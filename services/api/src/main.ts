@@ -10,6 +10,9 @@ import { api, reports } from './part.js';
 const config = loadConfigOrExit([
   ['eventStoreUrl', 'COMANDA_EVENTSTORE_URL', 'is required for the API on its own (use npm start for standalone)'],
   ['readStoreUrl', 'COMANDA_READSTORE_URL', 'is required for the API on its own (use npm start for standalone)'],
+  // A key generated per replica would sign sessions the other replicas refuse: a replica that looks
+  // ready and through which nobody can sign in.
+  ['masterKey', 'COMANDA_MASTER_KEY', 'is required for the API on its own: every replica must be given the same key (sessions signed by one are checked by the others)'],
 ]);
 
 // The owner's reports: each replica folds the log in memory; /reports answers 503 and readiness

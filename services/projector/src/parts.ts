@@ -31,7 +31,8 @@ export const relay = (): Part => ({
   async start(rt) {
     const part = new Relay(rt.store, rt.bus, rt.checkpoint('relay'), rt.logger, 'head');
     await part.start();
-    rt.follow('relay', part);
+    // Degraded while the bus is away: shown on /health, and the projector stays ready meanwhile.
+    rt.follow('relay', part, { optional: true });
     return { stop: () => part.stop() };
   },
 });
@@ -42,7 +43,7 @@ export const kitchenRelay = (): Part => ({
   async start(rt) {
     const part = new Relay(rt.store, rt.bus, rt.checkpoint('kitchen-relay'), rt.logger, 'start', kitchenPublications(rt.store), 'kitchen relay');
     await part.start();
-    rt.follow('kitchenRelay', part);
+    rt.follow('kitchenRelay', part, { optional: true });
     return { stop: () => part.stop() };
   },
 });
