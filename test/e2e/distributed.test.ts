@@ -107,6 +107,25 @@ if (!postgresAvailable() || !natsServerAvailable()) {
       t.ok(kitchenSaw.some((e) => e.type === 'OrderPlaced' && e.stream === `order-${order}`));
     });
 
+    t.test('a write\'s direct reactions are visible as it answers, on either replica: a fired line removed is struck through on its ticket', async (t) => {
+      const station = ok(await a.post('/stations', { name: 'Plancha' }), 201).id;
+      const category = ok(await a.post('/categories', { name: 'Plancha', station_id: station }), 201).id;
+      const dish = (await a.post('/dishes', { name: 'Costra', price: 40, category_id: category })).headers.get('location')!.split('/').pop()!;
+      let seen = 0;
+      for (let i = 0; i < 10; i++) {
+        const [writer, reader] = i % 2 ? [a, b] : [b, a];
+        const order = ok(await writer.post('/orders', { user_id: me, table_id: null, waiter: 'Ana', status: 'pending', total: 0 }), 201).id;
+        ok(await writer.post(`/orders/${order}/dishes`, [{ dish_id: dish }, { dish_id: dish }]), 201);
+        const fired = ok(await writer.post(`/orders/${order}/fire`, {}), 200) as unknown as { tickets: Array<{ id: string; line_ids: string[] }> };
+        const ticket = fired.tickets[0]!;
+        ok(await writer.delete(`/orders/${order}/dishes/${ticket.line_ids[0]}`), 200);
+        const open = (await reader.get(`/kitchen/tickets?station_id=${station}`)).body as Array<{ id: string; lines: Array<{ line_id: string; kitchen_status: string }> }>;
+        const line = open.find((k) => k.id === ticket.id)?.lines.find((l) => l.line_id === ticket.line_ids[0]);
+        if (line?.kitchen_status === 'cancelled') seen++;
+      }
+      t.equal(seen, 10, 'struck through at once in 10 of 10 (the write\'s answer waited for its reactions)');
+    });
+
     t.test('a Lightning payment reaches its order through node → wallet-bridge → NATS → event store → projector', async (t) => {
       const order = ok(await b.post('/orders', { user_id: me, table_id: tables[1], waiter: 'Ana', status: 'pending', total: 0 }), 201).id;
       const invoice = ok(await a.post('/wallet/createinvoice', { description: 'Mesa S1', amountSat: 2100, externalId: order }), 200) as unknown as { serialized: string; paymentHash: string };

@@ -70,3 +70,10 @@ export const readStoreCheckpoint = (
     ? { transaction: (work) => readStore.transaction!((tx) => work(tx, readStoreCheckpoint(tx, name))) }
     : {}),
 });
+
+/**
+ * The checkpoints through which the reactor (projector process) tells API replicas how far a write's
+ * direct reactions are done (`through`) and a log position covering what they appended (`appended`).
+ */
+export const REACTIONS_THROUGH = 'reactions:through';
+export const REACTIONS_APPENDED = 'reactions:appended';

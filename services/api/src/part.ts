@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
-import type { Part } from '@comanda/runtime';
+import { type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { buildApp } from './app.js';
 import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
 import { PollingCheckpointGate } from './polling-gate.js';
+import { ReactionsGate } from './reactions-gate.js';
 
 /** The owner's reports (packages/analytics): in-memory folds of the log from position 0, then live. */
 export interface ReportsPart extends Part {
@@ -68,7 +69,12 @@ export const api = (options: ApiOptions = {}): Part => ({
     const { config, store, readStore, bus, commands, metrics } = rt;
     let gate = rt.readModels;
     if (!gate) {
-      gate = new PollingCheckpointGate(() => readStore.getCheckpoint('projector'));
+      // Read-your-writes through the projector's checkpoint, and the reactor's for the write's reactions.
+      gate = new ReactionsGate(
+        new PollingCheckpointGate(() => readStore.getCheckpoint('projector')),
+        new PollingCheckpointGate(() => readStore.getCheckpoint(REACTIONS_THROUGH)),
+        () => readStore.getCheckpoint(REACTIONS_APPENDED),
+      );
       metrics.watchFollower('projector', () => readStore.getCheckpoint('projector'));
       // Ready once the projector's read models include every event that was in the log when this
       // replica started (they never fall back behind that point: checked until reached, then remembered).

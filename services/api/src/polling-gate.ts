@@ -19,6 +19,12 @@ export class PollingCheckpointGate implements ConsistencyGate {
     private readonly intervalMs = 5,
   ) {}
 
+  /** Whether the checkpoint has ever been written (read once, then remembered). */
+  async reported(): Promise<boolean> {
+    if (this.latest === null) this.latest = await this.readCheckpoint().catch(() => null);
+    return this.latest !== null;
+  }
+
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (this.latest !== null && this.latest >= position) return Promise.resolve(true);
     return new Promise((resolve) => {

@@ -7,4 +7,4 @@ export { Reactor, type Reaction } from './reactor.js';
 export { tableOccupancy } from './process-managers/table-occupancy.js';
 export { kitchenTickets, orderStatusFromKitchen, autoBump, kitchenReactions } from './process-managers/kitchen.js';
 export { recentOnFirstRun } from './recent-history.js';
-export { projections, relay, kitchenRelay, reactions, allReactions } from './parts.js';
+export { projections, relay, kitchenRelay, reactions, allReactions, reactionProgress } from './parts.js';

@@ -1,13 +1,14 @@
 import { type Projection, allProjections } from '@comanda/read-models';
-import type { Part } from '@comanda/runtime';
+import { type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { kitchenPublications } from './kitchen-publications.js';
 import { kitchenReactions } from './process-managers/kitchen.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
 import { Projector } from './projector.js';
-import { type Reaction, Reactor } from './reactor.js';
+import { type Reaction, type ReactionProgress, Reactor } from './reactor.js';
 import { recentOnFirstRun } from './recent-history.js';
 import { Relay } from './relay.js';
-import type { CommandHandler } from '@comanda/event-store';
+import type { CommandHandler, EventStore } from '@comanda/event-store';
+import type { ReadStore } from '@comanda/read-store';
 import type { Config } from '@comanda/config';
 
 /**
@@ -59,9 +60,24 @@ export const reactions = (choose: (commands: CommandHandler, config: Config) => 
     // On the embedded log, a reactor with no checkpoint (a restored data dir) reacts to the last
     // 10,000 events, not to all history (recent-history.ts).
     const checkpoint = rt.config.eventStoreUrl ? rt.checkpoint('reactor') : recentOnFirstRun(rt.checkpoint('reactor'), rt.store);
-    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config), rt.logger);
+    // API replicas in other processes wait for a write's direct reactions through the shared read store.
+    const progress = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
+    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config), rt.logger, 'reactor', progress);
     await part.start();
     rt.follow('processManagers', part);
     return { stop: () => part.stop() };
+  },
+});
+
+/**
+ * The reactor's progress in the shared read store: first the log's head once the reactions are
+ * appended (it covers every event they wrote), then how far they are done. A replica that reads
+ * `through` ≥ its write and then `appended` knows a position the read models must reach to show them.
+ */
+export const reactionProgress = (store: EventStore, readStore: ReadStore): ReactionProgress => ({
+  async report(through) {
+    const head = (await store.headPosition()) ?? through;
+    await readStore.setCheckpoint(REACTIONS_APPENDED, head > through ? head : through);
+    await readStore.setCheckpoint(REACTIONS_THROUGH, through);
   },
 });

@@ -17,6 +17,15 @@ export interface Reaction {
 
 const MAX_BACKOFF_MS = 10_000;
 
+/**
+ * Where the reactor tells API replicas in other processes how far its immediate reactions are done:
+ * `report(through)` once every event up to `through` has had its immediate reactions (their commands
+ * appended). Scheduled reactions (a grace period) are not waited for.
+ */
+export interface ReactionProgress {
+  report(through: bigint): Promise<void>;
+}
+
 /** One event's reactions still to finish; the event is handled when none is left. */
 interface Outstanding {
   position: bigint;
@@ -44,6 +53,7 @@ export class Reactor {
     private readonly reactions: Reaction[],
     private readonly logger: Logger,
     name = 'reactor',
+    private readonly progress?: ReactionProgress,
   ) {
     this.runner = new SubscriptionRunner({ name, store, checkpoint, logger, fresh: 'start', handle: (events) => this.react(events) });
   }
@@ -88,7 +98,17 @@ export class Reactor {
         }
       }
     }
+    await this.report(events[events.length - 1]!.position);
     return this.settled();
+  }
+
+  /** Advisory (a write's answer waits on it, bounded): a failure to report is logged, never a stop. */
+  private async report(through: bigint): Promise<void> {
+    try {
+      await this.progress?.report(through);
+    } catch (err) {
+      this.logger.warn({ err }, 'reactor: could not report its progress to the API replicas');
+    }
   }
 
   /** The last event such that it and every event before it are handled; null when none moved. */

@@ -119,3 +119,42 @@ t.test('a scheduled reaction completing moves the checkpoint past every event ha
   await until(() => graced === 1 && checkpoint.position === 2n);
   t.equal(checkpoint.position, 2n, 'then past both events at once');
 });
+
+t.test('the reactor reports how far its immediate reactions are done, the log head covering what they appended first', async (t) => {
+  const { MemoryReadStore } = await import('@comanda/read-store');
+  const { REACTIONS_APPENDED, REACTIONS_THROUGH } = await import('@comanda/runtime');
+  const { reactionProgress } = await import('../src/index.js');
+  const store = new MemoryEventStore();
+  const readStore = new MemoryReadStore();
+  const written: string[] = [];
+  const setCheckpoint = readStore.setCheckpoint.bind(readStore);
+  readStore.setCheckpoint = async (name, position) => (written.push(name), setCheckpoint(name, position));
+  const reactor = new Reactor(store, memoryCheckpoint(), [{
+    name: 'echo', handles: ['Asked'],
+    react: async (e) => void (await store.append(`answer-${e.stream}`, [{ id: crypto.randomUUID(), type: 'Answered', data: {}, metadata: {} }], 'any')),
+  }], pino({ level: 'silent' }), 'reactor', reactionProgress(store, readStore));
+  await reactor.start();
+  const asked = await store.append('q-1', [{ id: crypto.randomUUID(), type: 'Asked', data: {}, metadata: {} }], 'no_stream');
+  for (let i = 0; i < 400 && ((await readStore.getCheckpoint(REACTIONS_THROUGH)) ?? 0n) < asked.position; i++) await new Promise((r) => setTimeout(r, 10));
+  t.ok(((await readStore.getCheckpoint(REACTIONS_THROUGH)) ?? 0n) >= asked.position, 'through the write');
+  t.ok(((await readStore.getCheckpoint(REACTIONS_APPENDED)) ?? 0n) > asked.position, 'the head after the reaction\'s own append');
+  t.equal(written.indexOf(REACTIONS_APPENDED) < written.indexOf(REACTIONS_THROUGH), true, 'appended written before through');
+  await reactor.stop();
+});
+
+t.test('a reactor that cannot report its progress goes on reacting', async (t) => {
+  const store = new MemoryEventStore();
+  const seen: string[] = [];
+  const checkpoint = memoryCheckpoint();
+  const reactor = new Reactor(store, checkpoint, [{ name: 'r', handles: ['Fine'], react: async (e) => void seen.push(e.stream) }], pino({ level: 'silent' }), 'reactor', {
+    report: async () => {
+      throw new Error('read store away');
+    },
+  });
+  await reactor.start();
+  await store.append('s-1', [{ id: crypto.randomUUID(), type: 'Fine', data: {}, metadata: {} }], 'no_stream');
+  await store.append('s-2', [{ id: crypto.randomUUID(), type: 'Fine', data: {}, metadata: {} }], 'no_stream');
+  await until(() => seen.length === 2);
+  t.same(seen, ['s-1', 's-2']);
+  await reactor.stop();
+});

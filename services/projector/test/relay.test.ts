@@ -46,3 +46,53 @@ t.test('relays each event once with its id as dedupId, and resumes from its file
   t.same(got.map((m) => m.payload.type), ['DishesAdded', 'OrderCompleted'], 'history before the first start was not republished');
   await again.stop();
 });
+
+t.test('the bus away: the relay waits (degraded) and publishes the same messages once it is back, in order, none skipped', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-relay-away-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new MemoryEventStore();
+  const bus = new InProcessBus();
+  const got: string[] = [];
+  await bus.subscribe('pos.order.>', (m) => void got.push((m.payload as { type: string }).type));
+  let away = true;
+  const publish = bus.publish.bind(bus);
+  bus.publish = async (subject, payload, dedupId) => {
+    if (away) throw new Error('NATS away');
+    return publish(subject, payload, dedupId);
+  };
+  const checkpoint = new FileCheckpoint(join(dir, 'relay.checkpoint'), 1);
+  const relay = new Relay(store, bus, checkpoint, pino({ level: 'silent' }), 'head');
+  await relay.start();
+  t.equal(relay.state, 'live');
+  await store.append('order-2', [{ id: randomUUID(), type: 'OrderPlaced', data: {}, metadata: {} }], 'no_stream');
+  await store.append('order-2', [{ id: randomUUID(), type: 'DishesAdded', data: {}, metadata: {} }], 0);
+  await until(() => relay.state === 'degraded');
+  await new Promise((r) => setTimeout(r, 300));
+  t.same(got, [], 'nothing published while away');
+  t.equal(await checkpoint.get(), null, 'and the checkpoint did not move past it');
+  away = false;
+  await until(() => got.length === 2);
+  t.same(got, ['OrderPlaced', 'DishesAdded']);
+  await until(() => relay.state === 'live');
+  await relay.stop();
+  t.equal(await checkpoint.get(), (await store.headPosition())!, 'checkpointed once published');
+});
+
+t.test('a relay stopped while the bus is away stops at once, its checkpoint before the message in hand', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-relay-stop-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const store = new MemoryEventStore();
+  const bus = new InProcessBus();
+  bus.publish = async () => {
+    throw new Error('NATS away');
+  };
+  const checkpoint = new FileCheckpoint(join(dir, 'relay.checkpoint'), 1);
+  const relay = new Relay(store, bus, checkpoint, pino({ level: 'silent' }), 'head');
+  await relay.start();
+  await store.append('order-3', [{ id: randomUUID(), type: 'OrderPlaced', data: {}, metadata: {} }], 'no_stream');
+  await until(() => relay.state === 'degraded');
+  const stopping = Date.now();
+  await relay.stop();
+  t.ok(Date.now() - stopping < 1_000, 'no wait for the bus');
+  t.equal(await checkpoint.get(), null);
+});
