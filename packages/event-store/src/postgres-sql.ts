@@ -1,0 +1,81 @@
+/**
+ * The SQL of the PostgreSQL event store. The global position packs (transaction id, index in the
+ * append) into one bigint: `xid << 20 | i`. Readers order by it and read only below the horizon
+ * `pg_snapshot_xmin(pg_current_snapshot()) << 20`: every transaction with a smaller id has ended,
+ * and every later one gets a larger id, so the rows below the horizon never change again and a
+ * checkpoint `position > n` never skips an event that commits late. No lock orders the appends.
+ */
+
+/** Bits of the position that number the events of one append (one transaction). */
+export const ORDINAL_BITS = 20;
+export const MAX_EVENTS_PER_APPEND = 2 ** ORDINAL_BITS;
+export const CHANNEL = 'comanda_events';
+
+/** Advisory lock key (an arbitrary constant): two processes starting at once create the schema one at a time. */
+export const SCHEMA_LOCK = 7_236_611_002;
+
+/** The current transaction id (assigned on first use) as a bigint: xid8 has no cast to bigint. */
+const XID = 'pg_current_xact_id()::text::bigint';
+
+export const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS comanda_events (
+    position    bigint  PRIMARY KEY,
+    id          text    NOT NULL UNIQUE,
+    stream      text    NOT NULL,
+    revision    integer NOT NULL,
+    type        text    NOT NULL,
+    data        json    NOT NULL,
+    metadata    json    NOT NULL,
+    recorded_at bigint  NOT NULL,
+    CONSTRAINT comanda_events_stream_revision UNIQUE (stream, revision)
+  )`;
+
+/**
+ * A log written before positions packed transaction ids numbered its events 1…n under a global
+ * lock. Each of those appends used at least one transaction id, so n < xid << 20 unless an append
+ * held a million events: new positions start above every old one and old checkpoints stay valid.
+ * Checked once at start rather than assumed.
+ */
+export const LEGACY_CHECK = `SELECT coalesce(max(position), 0) < (${XID} << ${ORDINAL_BITS}) AS ok FROM comanda_events`;
+
+/**
+ * One statement in its own (implicit) transaction, one round trip: checks the expected revision
+ * against the stream's last event and inserts, or inserts nothing when the stream has moved on. Two
+ * appends racing for the same revision meet on the (stream, revision) unique index: the second
+ * waits for the first and fails with a unique violation (a conflict), and appends to other streams
+ * never wait at all. The notification is sent only when something was inserted.
+ */
+export const APPEND = `
+  WITH cur AS (SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1),
+       ins AS (
+         INSERT INTO comanda_events (position, id, stream, revision, type, data, metadata, recorded_at)
+         SELECT (${XID} << ${ORDINAL_BITS}) + e.ord - 1, e.id, $1, cur.r + e.ord, e.type, e.data, e.metadata, $3
+           FROM cur, unnest($4::text[], $5::text[], $6::json[], $7::json[]) WITH ORDINALITY AS e(id, type, data, metadata, ord)
+          WHERE $2::integer IS NULL OR cur.r = $2::integer
+         RETURNING position, revision)
+  SELECT max(position)::text AS position, max(revision) AS revision,
+         CASE WHEN count(*) > 0 THEN pg_notify('${CHANNEL}', max(position)::text) END AS notified
+    FROM ins`;
+
+export const CURRENT_REVISION = 'SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1';
+
+export const COLUMNS = 'position::text AS position, id, stream, revision, type, data, metadata, recorded_at::text AS recorded_at';
+
+/**
+ * A page of the log after a checkpoint, below the horizon (computed once: an InitPlan, so the
+ * primary key's range scan stops at it). `held` tells whether committed events wait above the
+ * horizon for an older transaction to end: the reader then looks again soon instead of waiting for
+ * the next notification, which that older transaction (a read model's write) may never send.
+ */
+export const READ_AFTER = `
+  WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS} AS p),
+       page AS (SELECT * FROM comanda_events WHERE position > $1 AND position < (SELECT p FROM h) ORDER BY position LIMIT $2)
+  SELECT page.position::text AS position, id, stream, revision, type, data, metadata, recorded_at::text AS recorded_at, held
+    FROM (SELECT EXISTS (SELECT 1 FROM comanda_events WHERE position >= (SELECT p FROM h)) AS held) x
+    LEFT JOIN page ON true
+   ORDER BY page.position`;
+
+export const HEAD = 'SELECT max(position)::text AS p FROM comanda_events';
+
+/** Events after a checkpoint, for a follower's lag: positions are no longer a count. */
+export const COUNT_AFTER = 'SELECT count(*)::text AS n FROM comanda_events WHERE position > $1';
