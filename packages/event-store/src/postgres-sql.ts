@@ -43,7 +43,7 @@ export const LEGACY_CHECK = `SELECT coalesce(max(position), 0) < (${XID} << ${OR
  * against the stream's last event and inserts, or inserts nothing when the stream has moved on. Two
  * appends racing for the same revision meet on the (stream, revision) unique index: the second
  * waits for the first and fails with a unique violation (a conflict), and appends to other streams
- * never wait at all. The notification is sent only when something was inserted.
+ * never wait at all. No NOTIFY here: see NOTIFY below.
  */
 export const APPEND = `
   WITH cur AS (SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1),
@@ -53,9 +53,14 @@ export const APPEND = `
            FROM cur, unnest($4::text[], $5::text[], $6::json[], $7::json[]) WITH ORDINALITY AS e(id, type, data, metadata, ord)
           WHERE $2::integer IS NULL OR cur.r = $2::integer
          RETURNING position, revision)
-  SELECT max(position)::text AS position, max(revision) AS revision,
-         CASE WHEN count(*) > 0 THEN pg_notify('${CHANNEL}', max(position)::text) END AS notified
-    FROM ins`;
+  SELECT max(position)::text AS position, max(revision) AS revision FROM ins`;
+
+/**
+ * Sent after appends commit, on its own: a NOTIFY inside the append's transaction takes the
+ * notification queue's lock at commit, one committing transaction at a time in the whole cluster,
+ * which serialised the appends again.
+ */
+export const NOTIFY = `SELECT pg_notify('${CHANNEL}', '')`;
 
 export const CURRENT_REVISION = 'SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1';
 

@@ -1,9 +1,9 @@
 import { inTransaction, openPool } from '@comanda/postgres';
 import pg from 'pg';
 import { LocalSubscription } from './local-subscription.js';
+import { Notifications } from './postgres-notifications.js';
 import {
   APPEND,
-  CHANNEL,
   COLUMNS,
   COUNT_AFTER,
   CURRENT_REVISION,
@@ -73,18 +73,20 @@ export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private ready: Promise<void>;
   private readonly subscriptions = new Set<LocalSubscription>();
-  private listener?: pg.Client;
-  private listening = false;
+  private readonly notifications: Notifications;
   private closed = false;
-  private reconnect?: NodeJS.Timeout;
   private heldRetry?: NodeJS.Timeout;
   private heldDelay = HELD_RETRY_MS.first;
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly options: PostgresEventStoreOptions = {},
   ) {
     this.pool = openPool(url, { max: options.poolSize, onError: (e) => options.onError?.(e) });
+    const wake = () => {
+      for (const s of this.subscriptions) s.nudge();
+    };
+    this.notifications = new Notifications(url, this.pool, wake, (e) => options.onError?.(e));
     this.ready = this.createSchema();
     this.ready.catch(() => undefined);
   }
@@ -131,6 +133,7 @@ export class PostgresEventStore implements EventStore {
         const row = (await this.pool.query<{ position: string | null; revision: number | null }>(APPEND, params)).rows[0];
         if (row?.position != null) {
           for (const s of this.subscriptions) s.nudge();
+          this.notifications.announce();
           return { nextRevision: row.revision!, position: BigInt(row.position) };
         }
         break; // the stream had moved on: nothing inserted
@@ -207,39 +210,8 @@ export class PostgresEventStore implements EventStore {
       onReadError: (e) => this.options.onError?.(e),
     });
     this.subscriptions.add(sub);
-    void this.listen();
+    void this.notifications.listen();
     return sub;
-  }
-
-  /** One LISTEN connection per store wakes every subscription of this process; it reconnects. */
-  private async listen(): Promise<void> {
-    if (this.listening || this.closed) return;
-    this.listening = true;
-    const client = new pg.Client({ connectionString: this.url });
-    this.listener = client;
-    const retry = (error?: unknown) => {
-      if (error) this.options.onError?.(error);
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.listening = false;
-      client.end().catch(() => undefined);
-      if (this.closed) return;
-      this.reconnect = setTimeout(() => void this.listen(), 1000);
-      this.reconnect.unref();
-    };
-    client.on('error', retry);
-    client.on('end', () => retry());
-    client.on('notification', () => {
-      for (const s of this.subscriptions) s.nudge();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-      // Whatever was appended while no one listened.
-      for (const s of this.subscriptions) s.nudge();
-    } catch (error) {
-      retry(error);
-    }
   }
 
   async headPosition(): Promise<Position | null> {
@@ -255,12 +227,9 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.reconnect);
     clearTimeout(this.heldRetry);
     await Promise.all([...this.subscriptions].map((s) => s.close()));
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.notifications.close();
     await this.ready.catch(() => undefined);
     await this.pool.end();
   }
