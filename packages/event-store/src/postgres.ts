@@ -77,6 +77,8 @@ export class PostgresEventStore implements EventStore {
   private closed = false;
   private heldRetry?: NodeJS.Timeout;
   private heldDelay = HELD_RETRY_MS.first;
+  /** The last append in flight per stream (see append). */
+  private readonly tails = new Map<string, Promise<void>>();
 
   constructor(
     url: string,
@@ -114,7 +116,24 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  /**
+   * Appends to one stream from this process run one after the other: the command handler pipelines
+   * a stream's commands (the next decides on the revision the previous one is writing), and that
+   * revision must be committed before the next statement reads the stream's head, or every queued
+   * command would conflict. Other streams never wait; other processes meet on the unique index.
+   */
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const ahead = this.tails.get(stream);
+    const mine = ahead ? ahead.then(() => this.appendNow(stream, events, expected)) : this.appendNow(stream, events, expected);
+    const tail = mine.then(noop, noop);
+    this.tails.set(stream, tail);
+    void tail.then(() => {
+      if (this.tails.get(stream) === tail) this.tails.delete(stream);
+    });
+    return mine;
+  }
+
+  private async appendNow(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     if (events.length >= MAX_EVENTS_PER_APPEND) throw new Error(`append takes fewer than ${MAX_EVENTS_PER_APPEND} events`);
     await this.schema();
@@ -234,6 +253,8 @@ export class PostgresEventStore implements EventStore {
     await this.pool.end();
   }
 }
+
+const noop = () => {};
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   const e = error as { code?: string; constraint?: string };
