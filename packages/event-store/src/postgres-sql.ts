@@ -28,6 +28,12 @@ export const SCHEMA = `
     metadata    json    NOT NULL,
     recorded_at bigint  NOT NULL,
     CONSTRAINT comanda_events_stream_revision UNIQUE (stream, revision)
+  );
+  CREATE TABLE IF NOT EXISTS comanda_snapshots (
+    stream   text    PRIMARY KEY,
+    revision integer NOT NULL,
+    schema   text    NOT NULL,
+    body     text    NOT NULL
   )`;
 
 /**
@@ -84,3 +90,14 @@ export const HEAD = 'SELECT max(position)::text AS p FROM comanda_events';
 
 /** Events after a checkpoint, for a follower's lag: positions are no longer a count. */
 export const COUNT_AFTER = 'SELECT count(*)::text AS n FROM comanda_events WHERE position > $1';
+
+export const READ_SNAPSHOT = 'SELECT revision, schema, body FROM comanda_snapshots WHERE stream = $1';
+
+/**
+ * A snapshot is a cache of the log. Replicas fold and snapshot the same streams: a newer snapshot
+ * replaces an older one, an older never a newer (unless written by another schema, a new version).
+ */
+export const WRITE_SNAPSHOT = `
+  INSERT INTO comanda_snapshots (stream, revision, schema, body) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, schema = excluded.schema, body = excluded.body
+   WHERE comanda_snapshots.revision <= excluded.revision OR comanda_snapshots.schema <> excluded.schema`;

@@ -11,8 +11,10 @@ import {
   LEGACY_CHECK,
   MAX_EVENTS_PER_APPEND,
   READ_AFTER,
+  READ_SNAPSHOT,
   SCHEMA,
   SCHEMA_LOCK,
+  WRITE_SNAPSHOT,
 } from './postgres-sql.js';
 import {
   type AppendResult,
@@ -21,6 +23,7 @@ import {
   type NewEvent,
   type Position,
   type RecordedEvent,
+  type StoredSnapshot,
   type Subscription,
   type SubscriptionHandlers,
   WrongExpectedRevision,
@@ -220,6 +223,16 @@ export class PostgresEventStore implements EventStore {
     await this.schema();
     const row = await this.pool.query<{ n: string }>(COUNT_AFTER, [(position ?? 0n).toString()]);
     return Number(row.rows[0]!.n);
+  }
+
+  async readSnapshot(stream: string): Promise<StoredSnapshot | null> {
+    await this.schema();
+    return (await this.pool.query<StoredSnapshot>(READ_SNAPSHOT, [stream])).rows[0] ?? null;
+  }
+
+  async writeSnapshot(stream: string, snapshot: StoredSnapshot): Promise<void> {
+    await this.schema();
+    await this.pool.query(WRITE_SNAPSHOT, [stream, snapshot.revision, snapshot.schema, snapshot.body]);
   }
 
   subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription {

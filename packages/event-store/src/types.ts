@@ -56,7 +56,7 @@ export interface StoredSnapshot {
 }
 
 export interface EventStore {
-  /** Optional: stores that can keep snapshots beside the log (SQLite, memory). */
+  /** Optional: stores that can keep snapshots beside the log (SQLite, PostgreSQL, memory). */
   readSnapshot?(stream: string): Promise<StoredSnapshot | null>;
   writeSnapshot?(stream: string, snapshot: StoredSnapshot): Promise<void>;
   append(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
