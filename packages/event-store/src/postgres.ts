@@ -61,9 +61,9 @@ export interface PostgresEventStoreOptions {
 
 /**
  * How soon subscriptions look again when committed events wait for an older transaction to end
- * (doubling while it lasts, up to a second: a long transaction elsewhere is not polled at 100 Hz).
+ * (doubling while it lasts, up to a second: a long transaction elsewhere is not polled at 200 Hz).
  */
-const HELD_RETRY_MS = { first: 10, max: 1000 };
+const HELD_RETRY_MS = { first: 5, max: 1000 };
 
 /**
  * The event log in PostgreSQL. An append is one statement in its own transaction: appends to
