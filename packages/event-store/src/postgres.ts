@@ -152,7 +152,8 @@ export class PostgresEventStore implements EventStore {
     ];
     for (let attempt = 0; ; attempt++) {
       try {
-        const row = (await this.pool.query<{ position: string | null; revision: number | null }>(APPEND, params)).rows[0];
+        // Named: each connection parses and plans the statement once, not at every append.
+        const row = (await this.pool.query<{ position: string | null; revision: number | null }>({ name: 'comanda_append', text: APPEND, values: params })).rows[0];
         if (row?.position != null) {
           for (const s of this.subscriptions) s.nudge();
           this.notifications.announce();
@@ -192,16 +193,17 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     await this.schema();
-    const rows = await this.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM comanda_events WHERE stream = $1 AND revision >= $2 ORDER BY revision`,
-      [stream, fromRevision],
-    );
+    const rows = await this.pool.query<Row>({
+      name: 'comanda_read_stream',
+      text: `SELECT ${COLUMNS} FROM comanda_events WHERE stream = $1 AND revision >= $2 ORDER BY revision`,
+      values: [stream, fromRevision],
+    });
     return rows.rows.map(toRecorded);
   }
 
   async readAfter(after: Position | null, limit: number): Promise<RecordedEvent[]> {
     await this.schema();
-    const rows = await this.pool.query<Row & { held: boolean }>(READ_AFTER, [(after ?? 0n).toString(), limit]);
+    const rows = await this.pool.query<Row & { held: boolean }>({ name: 'comanda_read_after', text: READ_AFTER, values: [(after ?? 0n).toString(), limit] });
     if (rows.rows[0]?.held) this.lookAgainSoon();
     else this.heldDelay = HELD_RETRY_MS.first;
     return rows.rows.filter((r) => r.position !== null).map(toRecorded);
