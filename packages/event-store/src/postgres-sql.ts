@@ -1,9 +1,11 @@
 /**
  * The SQL of the PostgreSQL event store. The global position packs (transaction id, index in the
- * append) into one bigint: `xid << 20 | i`. Readers order by it and read only below the horizon
- * `pg_snapshot_xmin(pg_current_snapshot()) << 20`: every transaction with a smaller id has ended,
- * and every later one gets a larger id, so the rows below the horizon never change again and a
- * checkpoint `position > n` never skips an event that commits late. No lock orders the appends.
+ * append) into one bigint: `(xid + offset) << 20 | i`. Readers order by it and read only below the
+ * horizon `(pg_snapshot_xmin(pg_current_snapshot()) + offset) << 20`: every transaction with a
+ * smaller id has ended, and every later one gets a larger id, so the rows below the horizon never
+ * change again and a checkpoint `position > n` never skips an event that commits late. No lock
+ * orders the appends. The offset (`comanda_log`) is 0 until the log moves to a cluster whose
+ * transaction ids are behind its positions (a pg_dump restored elsewhere): see OFFSET_CHECK.
  */
 
 /** Bits of the position that number the events of one append (one transaction). */
@@ -16,6 +18,7 @@ export const SCHEMA_LOCK = 7_236_611_002;
 
 /** The current transaction id (assigned on first use) as a bigint: xid8 has no cast to bigint. */
 const XID = 'pg_current_xact_id()::text::bigint';
+const OFFSET = '(SELECT xid_offset FROM comanda_log)';
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS comanda_events (
@@ -34,15 +37,24 @@ export const SCHEMA = `
     revision integer NOT NULL,
     schema   text    NOT NULL,
     body     text    NOT NULL
-  )`;
+  );
+  CREATE TABLE IF NOT EXISTS comanda_log (
+    one        boolean PRIMARY KEY DEFAULT true CHECK (one),
+    xid_offset bigint  NOT NULL
+  );
+  INSERT INTO comanda_log (xid_offset) VALUES (0) ON CONFLICT DO NOTHING`;
 
 /**
- * A log written before positions packed transaction ids numbered its events 1…n under a global
- * lock. Each of those appends used at least one transaction id, so n < xid << 20 unless an append
- * held a million events: new positions start above every old one and old checkpoints stay valid.
- * Checked once at start rather than assumed.
+ * Run at start, under the schema lock, before this process appends: raises the offset until the
+ * next transaction's positions lie above every position in the log. A no-op on a live log (its
+ * positions came from smaller transaction ids). It moves when the ids are behind the positions: a
+ * log restored from pg_dump into another cluster, whose counter started again, would otherwise
+ * put new events before old ones, under every checkpoint. A log written before positions packed
+ * transaction ids (1…n under a global lock, each append using an id) needs no offset.
  */
-export const LEGACY_CHECK = `SELECT coalesce(max(position), 0) < (${XID} << ${ORDINAL_BITS}) AS ok FROM comanda_events`;
+export const OFFSET_CHECK = `
+  UPDATE comanda_log SET xid_offset = greatest(xid_offset, (SELECT coalesce(max(position), 0) >> ${ORDINAL_BITS} FROM comanda_events) + 1 - ${XID})
+  RETURNING xid_offset::text AS xid_offset`;
 
 /**
  * One statement in its own (implicit) transaction, one round trip: checks the expected revision
@@ -55,7 +67,7 @@ export const APPEND = `
   WITH cur AS (SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1),
        ins AS (
          INSERT INTO comanda_events (position, id, stream, revision, type, data, metadata, recorded_at)
-         SELECT (${XID} << ${ORDINAL_BITS}) + e.ord - 1, e.id, $1, cur.r + e.ord, e.type, e.data, e.metadata, $3
+         SELECT ((${XID} + ${OFFSET}) << ${ORDINAL_BITS}) + e.ord - 1, e.id, $1, cur.r + e.ord, e.type, e.data, e.metadata, $3
            FROM cur, unnest($4::text[], $5::text[], $6::json[], $7::json[]) WITH ORDINALITY AS e(id, type, data, metadata, ord)
           WHERE $2::integer IS NULL OR cur.r = $2::integer
          RETURNING position, revision)
@@ -79,7 +91,7 @@ export const COLUMNS = 'position::text AS position, id, stream, revision, type, 
  * the next notification, which that older transaction (a read model's write) may never send.
  */
 export const READ_AFTER = `
-  WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${ORDINAL_BITS} AS p),
+  WITH h AS MATERIALIZED (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint + ${OFFSET}) << ${ORDINAL_BITS} AS p),
        page AS (SELECT * FROM comanda_events WHERE position > $1 AND position < (SELECT p FROM h) ORDER BY position LIMIT $2)
   SELECT page.position::text AS position, id, stream, revision, type, data, metadata, recorded_at::text AS recorded_at, held
     FROM (SELECT EXISTS (SELECT 1 FROM comanda_events WHERE position >= (SELECT p FROM h)) AS held) x

@@ -8,7 +8,7 @@ import {
   COUNT_AFTER,
   CURRENT_REVISION,
   HEAD,
-  LEGACY_CHECK,
+  OFFSET_CHECK,
   MAX_EVENTS_PER_APPEND,
   READ_AFTER,
   READ_SNAPSHOT,
@@ -102,8 +102,7 @@ export class PostgresEventStore implements EventStore {
       this.pool,
       async (client) => {
         await client.query(SCHEMA);
-        const legacy = await client.query<{ ok: boolean }>(LEGACY_CHECK);
-        if (!legacy.rows[0]!.ok) throw new Error('comanda_events holds positions above the transaction-id range: a log this store cannot extend');
+        await client.query(OFFSET_CHECK);
       },
       `BEGIN; SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
     );

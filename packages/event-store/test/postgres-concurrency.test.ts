@@ -1,7 +1,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
+import { freshDatabase, postgresAvailable, sharedPostgres } from '@comanda/postgres';
 import { type NewEvent, type Position, type RecordedEvent, WrongExpectedRevision } from '../src/index.js';
 import { PostgresEventStore } from '../src/postgres.js';
 
@@ -143,11 +143,7 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   });
 
   t.test('a log written before positions packed transaction ids opens, and old checkpoints stay valid', async (t) => {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const db = `legacy_${randomUUID().slice(0, 8)}`;
-    await admin.query(`CREATE DATABASE ${db}`);
-    const legacyUrl = url.replace(/\/[^/]+$/, `/${db}`);
+    const legacyUrl = await freshDatabase(url);
     const legacy = new pg.Client({ connectionString: legacyUrl });
     await legacy.connect();
     // The table as the previous version created it, with positions 1…3 numbered under its lock.
@@ -159,15 +155,31 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     }
     await legacy.end();
     const store = new PostgresEventStore(legacyUrl);
-    t.teardown(async () => {
-      await store.close();
-      await admin.query(`DROP DATABASE ${db}`);
-      await admin.end();
-    });
+    t.teardown(() => store.close());
     const r = await store.append('order-1', [ev('New')], 2);
     t.equal(r.nextRevision, 3, 'the stream goes on from its old revision');
     t.ok(r.position > 3n, 'after every old position');
     t.same((await readAll(store, 2n)).map((e) => [e.type, e.revision]), [['Old', 2], ['New', 3]], 'a checkpoint at an old position reads on from there');
     t.equal(await store.countAfter(2n), 2, 'lag counts events, not positions');
+  });
+
+  t.test('a log restored into another cluster (transaction ids behind its positions) goes on after its last event', async (t) => {
+    const restoredUrl = await freshDatabase(url);
+    const before = new PostgresEventStore(restoredUrl);
+    await before.headPosition();
+    await before.close();
+    // What pg_dump brings from a busier cluster: positions packed from far larger transaction ids.
+    const dump = new pg.Client({ connectionString: restoredUrl });
+    await dump.connect();
+    const { rows } = await dump.query<{ p: string }>(`SELECT ((pg_current_xact_id()::text::bigint + 5000000) << 20)::text AS p`);
+    const last = BigInt(rows[0]!.p);
+    await dump.query(`INSERT INTO comanda_events VALUES ($1, $2, 'order-1', 0, 'Restored', '{}', '{}', 0)`, [last.toString(), randomUUID()]);
+    await dump.end();
+    const store = new PostgresEventStore(restoredUrl);
+    t.teardown(() => store.close());
+    const r = await store.append('order-1', [ev('New')], 0);
+    t.ok(r.position > last, 'the next position lies above the restored head');
+    t.same((await readAll(store, last)).map((e) => e.type), ['New'], 'a checkpoint at the restored head reads the new event');
+    t.same((await readAll(store, null)).map((e) => e.type), ['Restored', 'New'], 'in log order');
   });
 }
