@@ -1,6 +1,21 @@
 import { inTransaction, openPool } from '@comanda/postgres';
 import pg from 'pg';
 import { LocalSubscription } from './local-subscription.js';
+import { Notifications } from './postgres-notifications.js';
+import {
+  APPEND,
+  COLUMNS,
+  COUNT_AFTER,
+  CURRENT_REVISION,
+  HEAD,
+  OFFSET_CHECK,
+  MAX_EVENTS_PER_APPEND,
+  READ_AFTER,
+  READ_SNAPSHOT,
+  SCHEMA,
+  SCHEMA_LOCK,
+  WRITE_SNAPSHOT,
+} from './postgres-sql.js';
 import {
   type AppendResult,
   type EventStore,
@@ -8,46 +23,11 @@ import {
   type NewEvent,
   type Position,
   type RecordedEvent,
+  type StoredSnapshot,
   type Subscription,
   type SubscriptionHandlers,
   WrongExpectedRevision,
 } from './types.js';
-
-/** Advisory lock keys (arbitrary constants): one serialises appends, one the schema creation. */
-const APPEND_LOCK = 7_236_611_001;
-const SCHEMA_LOCK = 7_236_611_002;
-const CHANNEL = 'comanda_events';
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS comanda_events (
-    position    bigint  PRIMARY KEY,
-    id          text    NOT NULL UNIQUE,
-    stream      text    NOT NULL,
-    revision    integer NOT NULL,
-    type        text    NOT NULL,
-    data        json    NOT NULL,
-    metadata    json    NOT NULL,
-    recorded_at bigint  NOT NULL,
-    CONSTRAINT comanda_events_stream_revision UNIQUE (stream, revision)
-  )`;
-
-/**
- * One statement: checks the expected revision and inserts the events at the next positions, or
- * inserts nothing when the stream has moved on. Runs under the append lock, so `max(position)`
- * and `max(revision)` are read after every earlier append has committed.
- */
-const INSERT = `
-  WITH cur AS (SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1),
-       head AS (SELECT coalesce(max(position), 0) AS p FROM comanda_events),
-       ins AS (
-         INSERT INTO comanda_events (position, id, stream, revision, type, data, metadata, recorded_at)
-         SELECT head.p + e.ord, e.id, $1, cur.r + e.ord, e.type, e.data, e.metadata, $3
-           FROM cur, head, unnest($4::text[], $5::text[], $6::json[], $7::json[]) WITH ORDINALITY AS e(id, type, data, metadata, ord)
-          WHERE $2::integer IS NULL OR cur.r = $2::integer
-         RETURNING position, revision)
-  SELECT max(position)::text AS position, max(revision) AS revision, pg_notify('${CHANNEL}', max(position)::text) FROM ins`;
-
-const COLUMNS = 'position::text AS position, id, stream, revision, type, data, metadata, recorded_at::text AS recorded_at';
 
 interface Row {
   position: string;
@@ -74,38 +54,58 @@ const toRecorded = (row: Row): RecordedEvent => ({
 export interface PostgresEventStoreOptions {
   /** Subscriptions read again at this interval when no notification arrives (another process, a lost LISTEN). */
   pollMs?: number;
+  /** Connections in the pool (default 10): concurrent appends beyond it wait for a connection. */
+  poolSize?: number;
   onError?(error: unknown): void;
 }
 
 /**
- * The event log in PostgreSQL. Positions are gap-free and in commit order: every append takes one
- * transaction-level advisory lock, then reads `max(position)` and inserts after it, and the lock is
- * released only after the commit is visible. So a reader that sees position n has already been able
- * to see every position below n, and reading `position > checkpoint` never skips an event that
- * commits late (the sequence pitfall). The price is one append committing at a time, which a
- * restaurant's write rate never approaches. Subscribers wake on NOTIFY and also poll.
+ * How soon subscriptions look again when committed events wait for an older transaction to end
+ * (doubling while it lasts, up to a second: a long transaction elsewhere is not polled at 200 Hz).
+ */
+const HELD_RETRY_MS = { first: 5, max: 1000 };
+
+/**
+ * The event log in PostgreSQL. An append is one statement in its own transaction: appends to
+ * different streams commit concurrently, and appends to one stream meet on its (stream, revision)
+ * unique index, which keeps the expected-revision check exact. Positions pack the transaction id
+ * (see postgres-sql.ts): readers read only what lies below the oldest running transaction, so an
+ * event that commits late is never skipped. Subscribers wake on NOTIFY and also poll.
  */
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private ready: Promise<void>;
   private readonly subscriptions = new Set<LocalSubscription>();
-  private listener?: pg.Client;
-  private listening = false;
+  private readonly notifications: Notifications;
   private closed = false;
-  private reconnect?: NodeJS.Timeout;
+  private heldRetry?: NodeJS.Timeout;
+  private heldDelay = HELD_RETRY_MS.first;
+  /** The last append in flight per stream (see append). */
+  private readonly tails = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly url: string,
+    url: string,
     private readonly options: PostgresEventStoreOptions = {},
   ) {
-    this.pool = openPool(url, { onError: (e) => options.onError?.(e) });
+    this.pool = openPool(url, { max: options.poolSize, onError: (e) => options.onError?.(e) });
+    const wake = () => {
+      for (const s of this.subscriptions) s.nudge();
+    };
+    this.notifications = new Notifications(url, this.pool, wake, (e) => options.onError?.(e));
     this.ready = this.createSchema();
     this.ready.catch(() => undefined);
   }
 
   private async createSchema(): Promise<void> {
     // Two processes starting at once would race on CREATE TABLE IF NOT EXISTS: one at a time.
-    await inTransaction(this.pool, (client) => client.query(SCHEMA), `BEGIN; SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
+    await inTransaction(
+      this.pool,
+      async (client) => {
+        await client.query(SCHEMA);
+        await client.query(OFFSET_CHECK);
+      },
+      `BEGIN; SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
+    );
   }
 
   /** Waits for the schema; a failed first attempt (server not up yet) is tried again. */
@@ -118,55 +118,61 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  /**
+   * Appends to one stream from this process run one after the other: the command handler pipelines
+   * a stream's commands (the next decides on the revision the previous one is writing), and that
+   * revision must be committed before the next statement reads the stream's head, or every queued
+   * command would conflict. Other streams never wait; other processes meet on the unique index.
+   */
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const ahead = this.tails.get(stream);
+    const mine = ahead ? ahead.then(() => this.appendNow(stream, events, expected)) : this.appendNow(stream, events, expected);
+    const tail = mine.then(noop, noop);
+    this.tails.set(stream, tail);
+    void tail.then(() => {
+      if (this.tails.get(stream) === tail) this.tails.delete(stream);
+    });
+    return mine;
+  }
+
+  private async appendNow(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    if (events.length >= MAX_EVENTS_PER_APPEND) throw new Error(`append takes fewer than ${MAX_EVENTS_PER_APPEND} events`);
     await this.schema();
     const expectedParam = expected === 'any' ? null : expected === 'no_stream' ? -1 : expected;
-    const client = await this.pool.connect();
-    let result: AppendResult | null = null;
-    let conflict: unknown = null;
-    let broken: Error | undefined;
-    try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK})`);
-      const inserted = await client.query<{ position: string | null; revision: number | null }>(INSERT, [
-        stream,
-        expectedParam,
-        Date.now(),
-        events.map((e) => e.id),
-        events.map((e) => e.type),
-        events.map((e) => JSON.stringify(e.data)),
-        events.map((e) => JSON.stringify(e.metadata)),
-      ]);
-      const row = inserted.rows[0];
-      if (row?.position == null) {
-        const current = await client.query<{ r: number }>(
-          'SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1',
-          [stream],
-        );
-        const actual = current.rows[0]!.r;
-        conflict = new WrongExpectedRevision(stream, expected, actual === -1 ? 'no_stream' : actual);
-        await client.query('ROLLBACK');
-      } else {
-        await client.query('COMMIT');
-        result = { nextRevision: row.revision!, position: BigInt(row.position) };
+    const params = [
+      stream,
+      expectedParam,
+      Date.now(),
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        // Named: each connection parses and plans the statement once, not at every append.
+        const row = (await this.pool.query<{ position: string | null; revision: number | null }>({ name: 'comanda_append', text: APPEND, values: params })).rows[0];
+        if (row?.position != null) {
+          for (const s of this.subscriptions) s.nudge();
+          this.notifications.announce();
+          return { nextRevision: row.revision!, position: BigInt(row.position) };
+        }
+        break; // the stream had moved on: nothing inserted
+      } catch (error) {
+        const raced = isUniqueViolation(error, 'comanda_events_stream_revision');
+        // 'any' expects no revision, so losing the race for the next one is no conflict: insert again.
+        if (raced && expected === 'any' && attempt < 100) continue;
+        // Another append took the revision, or these ids are recorded already (a retry): see below.
+        if (!raced && !isUniqueViolation(error, 'comanda_events_id_key')) throw error;
+        break;
       }
-    } catch (error) {
-      // A connection that cannot even roll back is dropped from the pool, not reused.
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      conflict = isUniqueViolation(error, 'comanda_events_stream_revision')
-        ? new WrongExpectedRevision(stream, expected, 'no_stream')
-        : error;
-    } finally {
-      client.release(broken);
-    }
-    if (result) {
-      for (const s of this.subscriptions) s.nudge();
-      return result;
     }
     // A retried append (same event ids, e.g. after a lost acknowledgement) answers as the first did.
     const earlier = await this.alreadyAppended(stream, events);
     if (earlier) return earlier;
-    throw conflict;
+    const actual = (await this.pool.query<{ r: number }>(CURRENT_REVISION, [stream])).rows[0]!.r;
+    throw new WrongExpectedRevision(stream, expected, actual === -1 ? 'no_stream' : actual);
   }
 
   private async alreadyAppended(stream: string, events: NewEvent[]): Promise<AppendResult | null> {
@@ -186,20 +192,48 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     await this.schema();
-    const rows = await this.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM comanda_events WHERE stream = $1 AND revision >= $2 ORDER BY revision`,
-      [stream, fromRevision],
-    );
+    const rows = await this.pool.query<Row>({
+      name: 'comanda_read_stream',
+      text: `SELECT ${COLUMNS} FROM comanda_events WHERE stream = $1 AND revision >= $2 ORDER BY revision`,
+      values: [stream, fromRevision],
+    });
     return rows.rows.map(toRecorded);
   }
 
   async readAfter(after: Position | null, limit: number): Promise<RecordedEvent[]> {
     await this.schema();
-    const rows = await this.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM comanda_events WHERE position > $1 ORDER BY comanda_events.position LIMIT $2`,
-      [(after ?? 0n).toString(), limit],
-    );
-    return rows.rows.map(toRecorded);
+    const rows = await this.pool.query<Row & { held: boolean }>({ name: 'comanda_read_after', text: READ_AFTER, values: [(after ?? 0n).toString(), limit] });
+    if (rows.rows[0]?.held) this.lookAgainSoon();
+    else this.heldDelay = HELD_RETRY_MS.first;
+    return rows.rows.filter((r) => r.position !== null).map(toRecorded);
+  }
+
+  /** Committed events wait for an older transaction: the subscriptions read again shortly. */
+  private lookAgainSoon(): void {
+    if (this.heldRetry || this.closed || this.subscriptions.size === 0) return;
+    this.heldRetry = setTimeout(() => {
+      this.heldRetry = undefined;
+      for (const s of this.subscriptions) s.nudge();
+    }, this.heldDelay);
+    this.heldDelay = Math.min(this.heldDelay * 2, HELD_RETRY_MS.max);
+    this.heldRetry.unref();
+  }
+
+  /** Events after `position`: a follower's lag (positions are not a count of events). */
+  async countAfter(position: Position | null): Promise<number> {
+    await this.schema();
+    const row = await this.pool.query<{ n: string }>(COUNT_AFTER, [(position ?? 0n).toString()]);
+    return Number(row.rows[0]!.n);
+  }
+
+  async readSnapshot(stream: string): Promise<StoredSnapshot | null> {
+    await this.schema();
+    return (await this.pool.query<StoredSnapshot>(READ_SNAPSHOT, [stream])).rows[0] ?? null;
+  }
+
+  async writeSnapshot(stream: string, snapshot: StoredSnapshot): Promise<void> {
+    await this.schema();
+    await this.pool.query(WRITE_SNAPSHOT, [stream, snapshot.revision, snapshot.schema, snapshot.body]);
   }
 
   subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription {
@@ -209,44 +243,13 @@ export class PostgresEventStore implements EventStore {
       onReadError: (e) => this.options.onError?.(e),
     });
     this.subscriptions.add(sub);
-    void this.listen();
+    void this.notifications.listen();
     return sub;
-  }
-
-  /** One LISTEN connection per store wakes every subscription of this process; it reconnects. */
-  private async listen(): Promise<void> {
-    if (this.listening || this.closed) return;
-    this.listening = true;
-    const client = new pg.Client({ connectionString: this.url });
-    this.listener = client;
-    const retry = (error?: unknown) => {
-      if (error) this.options.onError?.(error);
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.listening = false;
-      client.end().catch(() => undefined);
-      if (this.closed) return;
-      this.reconnect = setTimeout(() => void this.listen(), 1000);
-      this.reconnect.unref();
-    };
-    client.on('error', retry);
-    client.on('end', () => retry());
-    client.on('notification', () => {
-      for (const s of this.subscriptions) s.nudge();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
-      // Whatever was appended while no one listened.
-      for (const s of this.subscriptions) s.nudge();
-    } catch (error) {
-      retry(error);
-    }
   }
 
   async headPosition(): Promise<Position | null> {
     await this.schema();
-    const row = await this.pool.query<{ p: string | null }>('SELECT max(position)::text AS p FROM comanda_events');
+    const row = await this.pool.query<{ p: string | null }>(HEAD);
     const p = row.rows[0]?.p;
     return p == null ? null : BigInt(p);
   }
@@ -257,15 +260,15 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.reconnect);
+    clearTimeout(this.heldRetry);
     await Promise.all([...this.subscriptions].map((s) => s.close()));
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.notifications.close();
     await this.ready.catch(() => undefined);
     await this.pool.end();
   }
 }
+
+const noop = () => {};
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   const e = error as { code?: string; constraint?: string };

@@ -1,4 +1,4 @@
-/** Global position in the log: strictly increasing, comparable across streams. */
+/** Global position in the log: strictly increasing in read order, comparable across streams; not a count (gaps allowed). */
 export type Position = bigint;
 
 /** `no_stream`: the stream must not exist; a number: the revision of its last event; `any`: no check. */
@@ -56,7 +56,7 @@ export interface StoredSnapshot {
 }
 
 export interface EventStore {
-  /** Optional: stores that can keep snapshots beside the log (SQLite, memory). */
+  /** Optional: stores that can keep snapshots beside the log (SQLite, PostgreSQL, memory). */
   readSnapshot?(stream: string): Promise<StoredSnapshot | null>;
   writeSnapshot?(stream: string, snapshot: StoredSnapshot): Promise<void>;
   append(stream: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
@@ -71,6 +71,11 @@ export interface EventStore {
   subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription;
   /** Position of the last event in the log, null when empty. */
   headPosition(): Promise<Position | null>;
+  /**
+   * Optional: how many events follow `position` (a follower's lag), for stores whose positions are
+   * not a count of events (PostgreSQL packs transaction ids); the others' lag is head − position.
+   */
+  countAfter?(position: Position | null): Promise<number>;
   /** Liveness for /health. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -2,8 +2,11 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { Decider } from '@comanda/domain';
-import { CommandHandler, SqliteEventStore } from '../src/index.js';
+import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
+import { CommandHandler, type EventStore, SqliteEventStore } from '../src/index.js';
+import { PostgresEventStore } from '../src/postgres.js';
 import { SNAPSHOT_EVERY } from '../src/snapshots.js';
 
 type Event = { type: 'Added'; data: { cents: number } };
@@ -18,7 +21,7 @@ const till = (version: number): Decider<Command, Event, State> => ({
 });
 
 /** Counts the events a handler reads back from the log. */
-function counting(store: SqliteEventStore) {
+function counting(store: EventStore) {
   const counter = { read: 0 };
   const readStream = store.readStream.bind(store);
   store.readStream = async (...args) => {
@@ -29,32 +32,61 @@ function counting(store: SqliteEventStore) {
   return counter;
 }
 
-t.test('after a restart a long stream is folded from its snapshot, with the same state and idempotency keys', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'comanda-snapshots-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'events.db');
-  const n = SNAPSHOT_EVERY * 2 + 500;
-  let store = new SqliteEventStore({ filename: file });
-  let handler = new CommandHandler(store);
-  await handler.handle(till(1), 'till', { type: 'add', cents: 7 }, { idempotency: { key: 'first', fingerprint: 'f' } });
-  for (let i = 1; i < n; i += 100) await Promise.all(Array.from({ length: Math.min(100, n - i) }, () => handler.handle(till(1), 'till', { type: 'add', cents: 1 })));
-  await store.close();
+/** A store that keeps its log across `open()` calls: a restart is closing one and opening the next. */
+interface Durable {
+  name: string;
+  open(): Promise<EventStore>;
+}
 
-  store = new SqliteEventStore({ filename: file });
-  const counter = counting(store);
-  handler = new CommandHandler(store);
-  const { state, revision } = await handler.state(till(1), 'till');
-  t.same(state, { lines: n, total: 7 + n - 1 }, 'the same state as folding everything');
-  t.equal(revision, n - 1);
-  t.ok(counter.read < SNAPSHOT_EVERY, `read ${counter.read} events instead of ${n}`);
-  const replay = await handler.handle(till(1), 'till', { type: 'add', cents: 7 }, { idempotency: { key: 'first', fingerprint: 'f' } });
-  t.equal(replay.replayed, true, 'a key recorded before the snapshot is still recognised');
-  await store.close();
+function snapshotSuite({ name, open }: Durable): void {
+  t.test(`${name}: after a restart a long stream is folded from its snapshot, with the same state and idempotency keys`, async (t) => {
+    const stream = `till-${randomUUID()}`;
+    const n = SNAPSHOT_EVERY * 2 + 500;
+    let store = await open();
+    let handler = new CommandHandler(store);
+    await handler.handle(till(1), stream, { type: 'add', cents: 7 }, { idempotency: { key: 'first', fingerprint: 'f' } });
+    for (let i = 1; i < n; i += 100) await Promise.all(Array.from({ length: Math.min(100, n - i) }, () => handler.handle(till(1), stream, { type: 'add', cents: 1 })));
+    await store.close();
 
-  store = new SqliteEventStore({ filename: file });
-  const again = counting(store);
-  const changed = await new CommandHandler(store).state(till(2), 'till');
-  t.same(changed.state, { lines: n, total: 7 + n - 1 }, 'a new schema version ignores the old snapshot');
-  t.equal(again.read, n, 'and folds the whole stream once');
-  await store.close();
-});
+    store = await open();
+    const counter = counting(store);
+    handler = new CommandHandler(store);
+    const { state, revision } = await handler.state(till(1), stream);
+    t.same(state, { lines: n, total: 7 + n - 1 }, 'the same state as folding everything');
+    t.equal(revision, n - 1);
+    t.ok(counter.read < SNAPSHOT_EVERY, `read ${counter.read} events instead of ${n}`);
+    const replay = await handler.handle(till(1), stream, { type: 'add', cents: 7 }, { idempotency: { key: 'first', fingerprint: 'f' } });
+    t.equal(replay.replayed, true, 'a key recorded before the snapshot is still recognised');
+    await store.close();
+
+    store = await open();
+    const again = counting(store);
+    const changed = await new CommandHandler(store).state(till(2), stream);
+    t.same(changed.state, { lines: n, total: 7 + n - 1 }, 'a new schema version ignores the old snapshot');
+    t.equal(again.read, n, 'and folds the whole stream once');
+    await store.close();
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'comanda-snapshots-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+snapshotSuite({ name: 'SQLite', open: async () => new SqliteEventStore({ filename: join(dir, 'events.db') }) });
+
+if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
+  t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
+} else {
+  const { url } = await sharedPostgres();
+  snapshotSuite({ name: 'PostgreSQL', open: async () => new PostgresEventStore(url) });
+
+  t.test('PostgreSQL: a replica writing an older snapshot late never replaces a newer one', async (t) => {
+    const store = new PostgresEventStore(url);
+    t.teardown(() => store.close());
+    const stream = `till-${randomUUID()}`;
+    await store.writeSnapshot(stream, { revision: 2000, schema: 'till@1', body: '"newer"' });
+    await store.writeSnapshot(stream, { revision: 1000, schema: 'till@1', body: '"older"' });
+    t.same(await store.readSnapshot(stream), { revision: 2000, schema: 'till@1', body: '"newer"' });
+    await store.writeSnapshot(stream, { revision: 1000, schema: 'till@2', body: '"new schema"' });
+    t.same(await store.readSnapshot(stream), { revision: 1000, schema: 'till@2', body: '"new schema"' }, 'a new schema replaces it');
+    t.equal(await store.readSnapshot(`till-${randomUUID()}`), null);
+  });
+}

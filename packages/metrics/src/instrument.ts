@@ -8,7 +8,7 @@ import { aggregateOf, type Metrics } from './metrics.js';
  * store keeps its class (the SQLite backup needs it).
  */
 export function instrumentStore<S extends EventStore>(store: S, metrics: Metrics): S {
-  metrics.watchHead(() => store.headPosition());
+  metrics.watchHead(() => store.headPosition(), store.countAfter?.bind(store));
   const original = store.append.bind(store);
   store.append = async (stream, events, expected) => {
     try {

@@ -63,6 +63,7 @@ export class Metrics {
   });
 
   private head: PositionSource = () => null;
+  private countAfter?: (position: bigint | null) => Promise<number>;
   private readonly followers = new Map<string, PositionSource>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -83,15 +84,19 @@ export class Metrics {
         const head = await self.head();
         for (const [part, source] of self.followers) {
           const at = await source();
-          this.set({ part }, Number((head ?? 0n) - (at ?? 0n)));
+          this.set({ part }, self.countAfter ? await self.countAfter(at) : Number((head ?? 0n) - (at ?? 0n)));
         }
       },
     });
   }
 
-  /** Where the log's head is read from at scrape time. */
-  watchHead(source: PositionSource): void {
+  /**
+   * Where the log's head is read from at scrape time; `countAfter` counts the events after a
+   * position where positions are not a count (PostgreSQL's pack transaction ids).
+   */
+  watchHead(source: PositionSource, countAfter?: (position: bigint | null) => Promise<number>): void {
     this.head = source;
+    this.countAfter = countAfter;
   }
 
   /** A part that follows the log (projector, relay, process managers): its lag is read at scrape time. */

@@ -36,6 +36,18 @@ t.test('command outcomes: ok, conflict retried, rejected, unchanged; appends and
   t.equal(await value(metrics, 'comanda_lag_events', { part: 'relay' }), 0);
 });
 
+t.test('where positions are not a count (PostgreSQL), the lag is the store\'s count of the events after the position', async (t) => {
+  const metrics = new Metrics({ processMetrics: false });
+  const positions = [3n << 20n, 5n << 20n, 9n << 20n];
+  const store = Object.assign(new MemoryEventStore(), {
+    headPosition: async () => positions.at(-1)!,
+    countAfter: async (at: bigint | null) => positions.filter((p) => at === null || p > at).length,
+  });
+  instrumentStore(store, metrics);
+  metrics.watchFollower('projector', () => positions[0]!);
+  t.equal(await value(metrics, 'comanda_lag_events', { part: 'projector' }), 2, 'two events, not a difference of positions');
+});
+
 t.test('bus publishes are counted by family, failures apart', async (t) => {
   const metrics = new Metrics({ processMetrics: false });
   const bus = instrumentBus(new InProcessBus(), metrics);

@@ -85,7 +85,14 @@ export const ticketForScreens = (t: TicketFields) => ({
 export const kitchenTicketsProjection = projectionOf<KitchenTicketEvent>({
   name: 'kitchen-tickets',
   handles: KITCHEN_TICKET_EVENTS,
-  collections: { [KITCHEN_TICKETS]: [{ station_id: 1, status: 1, fired_at: 1 }, { order_id: 1 }] },
+  // Each list the API and the screens read: a station's or every station's board (open, oldest
+  // first), recall (done, latest bump first), closed (latest first), and the SSE catch-up by position.
+  collections: {
+    [KITCHEN_TICKETS]: [
+      { station_id: 1, status: 1, fired_at: 1 }, { status: 1, fired_at: 1 }, { status: 1, bumped_at: -1 }, { status: 1, closed_at: -1 },
+      { order_id: 1 }, { _position: 1 },
+    ],
+  },
   async apply(e, store) {
     await updateDocument(store.collection<KitchenTicketView>(KITCHEN_TICKETS), e.data.ticketId, e, (t) => nextTicketView(t, e));
   },

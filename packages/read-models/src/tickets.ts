@@ -28,7 +28,7 @@ export const ticketsProjection = projectionOf<TicketEvent>({
   handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided', ...LIGHTNING_EVENTS],
   version: 2,
   collections: {
-    [TICKETS]: [{ order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
+    [TICKETS]: [{ issued_at: 1 }, { order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
   },
   async apply(e, store) {
     // Event names are shared with no other stream today; the prefix keeps it so if another aggregate reuses one.

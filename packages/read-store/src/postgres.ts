@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { inTransaction, openPool } from '@comanda/postgres';
 import type pg from 'pg';
 import { ATTEMPTS_TABLE, type Admission, type AttemptRule, POSTGRES_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
-import { SqlParams, orderBy, textField, where } from './postgres-filter.js';
+import { SqlParams, indexColumns, orderBy, where } from './postgres-filter.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 const SCHEMA_LOCK = 7_236_611_003;
 const PREFIX = 'rm_';
 const CHECKPOINTS = 'comanda_checkpoints';
+/** Bumped when `indexColumns` changes what an index holds. */
+const INDEX_LAYOUT = 2;
 
 const CORE_TABLES = [`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`, attemptsDdl('bigint')];
 
@@ -24,8 +26,15 @@ function tableName(collection: string): string {
   return name.length <= 63 ? name : `${PREFIX}${createHash('sha256').update(collection).digest('hex').slice(0, 40)}`;
 }
 
-/** Tables, their indexes and the checkpoint table, created once per process (and idempotently). */
+/**
+ * Tables, their indexes and the checkpoint table, created once per process (and idempotently). A
+ * collection's indexes are those every `collection(name, specs)` of this process declared: the
+ * projector declares its projections' at start, then writes through instances that declare none
+ * (the first use must not create the table without them, which left every table with its primary
+ * key only). Another process's tables get their indexes when the projector starts.
+ */
 class Schema {
+  private readonly declared = new Map<string, IndexSpec[]>();
   private readonly tables = new Map<string, Promise<void>>();
   private readonly checkpoints: Promise<void>;
 
@@ -45,20 +54,28 @@ class Schema {
     );
   }
 
-  table(collection: string, indexes: IndexSpec[]): Promise<void> {
+  /** Specs not declared before are created at the next use (the table's DDL runs again, idempotent). */
+  declare(collection: string, specs: IndexSpec[]): void {
+    const known = this.declared.get(collection) ?? [];
+    const fresh = specs.filter((s) => !known.some((k) => JSON.stringify(k) === JSON.stringify(s)));
+    if (fresh.length === 0) return;
+    this.declared.set(collection, [...known, ...fresh]);
+    this.tables.delete(tableName(collection));
+  }
+
+  table(collection: string): Promise<void> {
     const name = tableName(collection);
     let ready = this.tables.get(name);
     if (!ready) {
       const statements = [`CREATE TABLE IF NOT EXISTS ${quote(name)} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`];
-      for (const spec of indexes) {
-        const fields = Object.entries(spec);
-        const index = `${name}_${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 12)}`;
-        const columns = fields.map(([f, dir]) => `${textField(f)}${dir === -1 ? ' DESC' : ''}`).join(', ');
-        statements.push(`CREATE INDEX IF NOT EXISTS ${quote(index)} ON ${quote(name)} (${columns})`);
+      for (const spec of this.declared.get(collection) ?? []) {
+        // The layout is in the name: an index of an older layout is another index, not this one.
+        const index = `${name}_${createHash('sha256').update(JSON.stringify([INDEX_LAYOUT, Object.entries(spec)])).digest('hex').slice(0, 12)}`;
+        statements.push(`CREATE INDEX IF NOT EXISTS ${quote(index)} ON ${quote(name)} (${indexColumns(spec)})`);
       }
       ready = this.ddl(statements);
       // A failure (server not up yet) is not remembered: the next use tries again.
-      ready.catch(() => this.tables.delete(name));
+      ready.catch(() => this.tables.get(name) === ready && this.tables.delete(name));
       this.tables.set(name, ready);
     }
     return ready;
@@ -75,7 +92,7 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
   constructor(
     private readonly db: Queryable,
     private readonly ready: () => Promise<void>,
-    name: string,
+    private readonly name: string,
   ) {
     this.table = quote(tableName(name));
   }
@@ -101,19 +118,30 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     await this.ready();
-    const p = new SqlParams();
-    let sql = `SELECT doc FROM ${this.table} WHERE ${where(filter, p)} ${orderBy(options.sort)}`;
-    if (options.limit !== undefined) sql += ` LIMIT ${p.add(options.limit)}`;
-    if (options.skip) sql += ` OFFSET ${p.add(options.skip)}`;
-    return (await this.db.query<{ doc: T }>(sql, p.values)).rows.map((r) => r.doc);
+    const q = findQuery(this.name, filter, options);
+    return (await this.db.query<{ doc: T }>(q.text, q.values)).rows.map((r) => r.doc);
   }
 
   async count(filter: Filter = {}): Promise<number> {
     await this.ready();
-    const p = new SqlParams();
-    const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table} WHERE ${where(filter, p)}`, p.values);
-    return r.rows[0]!.n;
+    const q = countQuery(this.name, filter);
+    return (await this.db.query<{ n: number }>(q.text, q.values)).rows[0]!.n;
   }
+}
+
+/** The SQL of `find` on a collection (exported for the tests that read its plan). */
+export function findQuery(collection: string, filter: Filter = {}, options: FindOptions = {}): { text: string; values: unknown[] } {
+  const p = new SqlParams();
+  let text = `SELECT doc FROM ${quote(tableName(collection))} WHERE ${where(filter, p)} ${orderBy(options.sort)}`;
+  if (options.limit !== undefined) text += ` LIMIT ${p.add(options.limit)}`;
+  if (options.skip) text += ` OFFSET ${p.add(options.skip)}`;
+  return { text, values: p.values };
+}
+
+/** The SQL of `count` on a collection. */
+export function countQuery(collection: string, filter: Filter = {}): { text: string; values: unknown[] } {
+  const p = new SqlParams();
+  return { text: `SELECT count(*)::int AS n FROM ${quote(tableName(collection))} WHERE ${where(filter, p)}`, values: p.values };
 }
 
 /**
@@ -135,7 +163,8 @@ export class PostgresReadStore implements ReadStore {
   }
 
   collection<T extends Doc = Doc>(name: string, indexes: IndexSpec[] = []): Collection<T> {
-    return new PostgresCollection<T>(this.db, () => this.schema.table(name, indexes), name);
+    this.schema.declare(name, indexes);
+    return new PostgresCollection<T>(this.db, () => this.schema.table(name), name);
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

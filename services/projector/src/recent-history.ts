@@ -7,8 +7,8 @@ import type { CheckpointStore } from './checkpoint-file.js';
  * managers: a reaction is owed only where a crash cut a use case between its two appends, seconds
  * before the head; everything older was reacted to by the process that wrote it. Without this, the
  * first start after restoring a year of history would fold every order again (O(history)).
- * Only for logs whose positions are contiguous integers (SQLite, memory, PostgreSQL), so that
- * `head - n` is n events back.
+ * Only for logs whose positions are contiguous integers (SQLite, memory; not PostgreSQL, whose
+ * positions pack transaction ids), so that `head - n` is n events back.
  */
 export function recentOnFirstRun(checkpoint: CheckpointStore, store: Pick<EventStore, 'headPosition'>, recentEvents = 10_000): CheckpointStore {
   return {

@@ -22,6 +22,7 @@ import { historyCurve, readsBesideBareFastify, someIds, startProduct } from './r
 import { writeRestaurantHistory } from './restaurant-history.js';
 import { rawEventsDatabase, singleLineWrites } from './writes.js';
 import { thisBesideBaseline } from './versions.js';
+import { appendsBesideEmmett } from './appends-beside-emmett.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -169,7 +170,28 @@ async function shapes() {
   results.push({ measure: 'GET /orders/{id} over HTTP, 16 at a time: two replicas on PostgreSQL beside standalone', value: `${f(r.getsPerSecond)}/s vs ${f(s.getsPerSecond)}/s (${(r.getsPerSecond / s.getsPerSecond).toFixed(2)}×)`, target: 'reported', ok: true });
 }
 
-// BENCH_ONLY=reads,log,analytics,kitchen,board,intake,startup,shapes runs some parts (all by default);
+/** PostgreSQL appends beside Emmett's event store, 1 / 16 / 64 writers (BENCH_APPEND_WRITERS to change). */
+async function pgAppends() {
+  const writers = (process.env.BENCH_APPEND_WRITERS ?? '1,16,64').split(',').map(Number);
+  const figures = await appendsBesideEmmett(writers);
+  if (typeof figures === 'string') {
+    results.push({ measure: 'PostgreSQL appends beside Emmett', value: `not measured: ${figures}`, target: '≥ 1.0× at 16 and 64 writers', ok: false });
+    return;
+  }
+  const f = (x: number) => Math.round(x).toLocaleString('en');
+  for (const x of figures) {
+    const ratio = x.comanda / x.emmett;
+    const gated = x.writers >= 16;
+    results.push({
+      measure: `PostgreSQL appends of orders-shaped streams, ${x.writers} writer${x.writers === 1 ? '' : 's'}, beside Emmett 0.42 on the same server (alternating rounds)`,
+      value: `${f(x.comanda)}/s vs ${f(x.emmett)}/s (${ratio.toFixed(2)}×); PostgreSQL used ${x.comandaPgCores.toFixed(2)} vs ${x.emmettPgCores.toFixed(2)} cores`,
+      target: gated ? '≥ 1.0×' : 'reported',
+      ok: !gated || ratio >= 1,
+    });
+  }
+}
+
+// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes runs some parts (all by default);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const only = process.env.BENCH_ONLY?.split(',');
 const part = (name: string) => !only || only.includes(name);
@@ -180,6 +202,7 @@ try {
     await replayAndStartup();
     await readYourWrites();
   }
+  if (part('pg-appends')) await pgAppends();
   if (part('analytics')) results.push(await analyticsReplay(dir));
   if (part('kitchen')) results.push(...(await kitchenLatency()));
   if (part('board')) results.push(...(await kitchenBoard(dir)));
