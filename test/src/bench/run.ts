@@ -23,6 +23,7 @@ import { writeRestaurantHistory } from './restaurant-history.js';
 import { rawEventsDatabase, singleLineWrites } from './writes.js';
 import { thisBesideBaseline } from './versions.js';
 import { appendsBesideEmmett } from './appends-beside-emmett.js';
+import { floorContention } from './floor-contention.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -191,7 +192,7 @@ async function pgAppends() {
   }
 }
 
-// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes runs some parts (all by default);
+// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,floor runs some parts (all by default);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const only = process.env.BENCH_ONLY?.split(',');
 const part = (name: string) => !only || only.includes(name);
@@ -217,6 +218,8 @@ try {
     results.push(...(await startupBySize(dir, sizes)));
   }
   if (part('shapes')) await shapes();
+  // COMANDA_BENCH_FLOOR_CYCLES=10000 for issue 43's full run.
+  if (part('floor')) results.push(...(await floorContention(Number(process.env.COMANDA_BENCH_FLOOR_CYCLES ?? 2000))));
   if (only?.includes('versions')) {
     const baseline = process.env.COMANDA_BENCH_BASELINE;
     if (!baseline) throw new Error('BENCH_ONLY=versions needs COMANDA_BENCH_BASELINE: the root of another built checkout');
