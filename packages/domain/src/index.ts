@@ -11,6 +11,7 @@ export * from './names.js';
 export * from './versions.js';
 export * from './menu/menu.js';
 export * from './floor/floor.js';
+export * from './order/lines.js';
 export * from './order/order.js';
 export * from './calendar.js';
 export * from './wallet/wallet-payment.js';

@@ -1,4 +1,4 @@
-import { type KitchenStatus, type OrderEvent, type OrderLine, linesTotal, orderVersionAfter } from '@comanda/domain';
+import { type KitchenStatus, type OrderEvent, type OrderLine, completeLine, linesTotal, orderVersionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /**
@@ -35,6 +35,8 @@ const withLines = (order: OrderView, lines: OrderLine[], event: OrderEvent): Omi
 
 export const ordersProjection = projectionOf<OrderEvent>({
   name: 'orders',
+  // 2: lines carry quantity, course, seat and modifiers (completed for lines written before them); the total counts them.
+  version: 2,
   handles: ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted', 'OrderPaymentReceived'],
   collections: {
     [ORDERS]: [{ placed_at: -1 }, { status: 1, placed_at: -1 }, { user_id: 1, placed_at: -1 }, { table_id: 1, placed_at: -1 }, { status: 1, completed_at: 1 }],
@@ -52,9 +54,9 @@ export const ordersProjection = projectionOf<OrderEvent>({
       if (!order) return undefined;
       switch (e.type) {
         case 'DishesAdded':
-          return withLines(order, [...order.lines, ...e.data.lines], e);
+          return withLines(order, [...order.lines, ...e.data.lines.map(completeLine)], e);
         case 'OrderLineUpdated':
-          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...l, ...e.data } : l)), e);
+          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...completeLine(l), ...e.data } : l)), e);
         case 'OrderLineRemoved':
           return withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId), e);
         case 'OrderLinesCleared':

@@ -25,7 +25,8 @@ const NO_REASON = '(no reason recorded)';
  */
 export const cancellationsReport: ReportDefinition<CancellationsState> = {
   name: 'cancellations',
-  version: 1,
+  // 2: an order's total counts its lines' quantities and modifiers.
+  version: 2,
   title: 'Cancellations, voids and refunds',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), days: new Map() }),

@@ -30,7 +30,8 @@ export const isVoidRefund = (reason: string): boolean => reason.startsWith('void
  */
 export const salesReport: ReportDefinition<SalesState> = {
   name: 'sales',
-  version: 1,
+  // 2: an order's total counts its lines' quantities and modifiers.
+  version: 2,
   title: 'Sales',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN' }),

@@ -2,6 +2,7 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
+import { type LineChanges, type OrderLine, type RecordedLine, checkLines, completeLine, lineChanges, linesTotal } from './lines.js';
 import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 
 /**
@@ -29,13 +30,6 @@ export const isActive = (status: OrderStatus) => status !== 'completed' && statu
 export const isOpen = (o: Pick<Order, 'orderId' | 'deleted' | 'status'>): boolean =>
   o.orderId !== null && !o.deleted && o.status !== null && isActive(o.status);
 const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing';
-
-export interface OrderLine {
-  lineId: string;
-  dishId: string;
-  priceCents: Cents;
-  notes: string;
-}
 
 /** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
 export interface FiredLine {
@@ -70,8 +64,9 @@ export interface Order {
 
 export type OrderEvent =
   | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number } }
-  | { type: 'DishesAdded'; data: { lines: OrderLine[] } }
-  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } }
+  | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
+  /** quantity, course and seat: only when the update changed them (never on events written before them). */
+  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } & LineChanges }
   | { type: 'OrderLineRemoved'; data: { lineId: string } }
   | { type: 'OrderLinesCleared'; data: { lineIds: string[] } }
   | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
@@ -97,9 +92,9 @@ function paymentFlag(state: Order): PaymentFlag | undefined {
 }
 
 export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: OrderLine[] }
-  | { type: 'addDishes'; lines: OrderLine[] }
-  | { type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string }
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[] }
+  | { type: 'addDishes'; lines: RecordedLine[] }
+  | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string } & LineChanges)
   | { type: 'removeLine'; lineId: string }
   | { type: 'clearLines' }
   | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
@@ -113,13 +108,6 @@ export type OrderCommand =
    * line reaches the kitchen once; a line that does not exist (any more) is not found.
    */
   | { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number };
-
-/** What some lines come to, in cents: the one sum the decider, the projection and the bills use. */
-export const linesTotal = (lines: Iterable<Pick<OrderLine, 'priceCents'>>): Cents => {
-  let sum = 0;
-  for (const line of lines) sum += line.priceCents;
-  return sum;
-};
 
 export const orderTotal = (order: Pick<Order, 'lines'>): Cents => linesTotal(Object.values(order.lines));
 
@@ -165,12 +153,14 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       case 'placeOrder': {
         if (state.orderId) throw conflict('This order already exists');
         const { orderId, userId, tableId, waiter, at, lines } = command;
+        checkLines(lines);
         const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at } };
         return lines.length ? [placed, { type: 'DishesAdded', data: { lines } }] : [placed];
       }
       case 'addDishes': {
         const o = existing(state);
         mayChangeDishes(o);
+        checkLines(command.lines);
         return command.lines.length ? [{ type: 'DishesAdded', data: { lines: command.lines } }] : [];
       }
       case 'updateLine': {
@@ -181,8 +171,9 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         lineNotBilled(o.billing, [line.lineId]);
         const priceCents = command.priceCents ?? line.priceCents;
         const notes = command.notes ?? line.notes;
-        if (priceCents === line.priceCents && notes === line.notes) return [];
-        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes } }];
+        const changes = lineChanges(line, command, o.fired[line.lineId] !== undefined);
+        if (priceCents === line.priceCents && notes === line.notes && Object.keys(changes).length === 0) return [];
+        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes, ...changes } }];
       }
       case 'removeLine': {
         const o = existing(state);
@@ -259,7 +250,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       }
       case 'DishesAdded': {
         const lines = { ...state.lines };
-        for (const line of event.data.lines) lines[line.lineId] = line;
+        for (const line of event.data.lines) lines[line.lineId] = completeLine(line);
         return { ...state, lines, version };
       }
       case 'OrderLineUpdated': {

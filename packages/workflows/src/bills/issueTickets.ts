@@ -1,5 +1,5 @@
 import {
-  CURRENCY_STREAM, baseCurrency, conflict, idFromKey, newId, notFound, order, orderStream, splitEvenly, ticket, ticketStream,
+  CURRENCY_STREAM, baseCurrency, conflict, idFromKey, linesTotal, newId, notFound, order, orderStream, splitEvenly, ticket, ticketStream,
   validationFailed, type Order, type TicketIssue,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
@@ -23,7 +23,7 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
     case 'none':
       return [{ billId: id('bill'), ticketIds: [id('ticket')], lineIds: unbilled }];
     case 'even': {
-      const total = unbilled.reduce((sum, l) => sum + o.lines[l]!.priceCents, 0);
+      const total = linesTotal(unbilled.map((l) => o.lines[l]!));
       if (unbilled.length && split.parts > total) throw validationFailed([{ field: 'parts', message: `must be at most the amount in cents (${total})` }]);
       const billId = id('bill');
       return [{ billId, ticketIds: Array.from({ length: split.parts }, () => id('ticket')), lineIds: unbilled }];
@@ -36,7 +36,7 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
 /** The tickets of one bill, from the order as billed: the lines whole, or each ticket's share of them. */
 export function ticketsOf(o: Order, bill: Bill, meta: { currencyId: string; at: number; by: string | null }): TicketIssue[] {
   const lines = bill.lineIds.map((l) => ({ ...o.lines[l]! }));
-  const amount = lines.reduce((sum, l) => sum + l.priceCents, 0);
+  const amount = linesTotal(lines);
   const parts = bill.ticketIds.length;
   const shares = splitEvenly(amount, parts);
   return bill.ticketIds.map((ticketId, i) => ({

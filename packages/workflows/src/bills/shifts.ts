@@ -1,4 +1,4 @@
-import { SHIFTS_STREAM, noOpenShift, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type Shifts, type ZReport } from '@comanda/domain';
+import { SHIFTS_STREAM, lineTotal, noOpenShift, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type Shifts, type ZReport } from '@comanda/domain';
 import type { CommandContext } from '@comanda/event-store';
 import { ORDERS, TICKETS, type OrderView, type TicketView } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
@@ -50,7 +50,7 @@ async function openAmount(readStore: ReadStore, from: number, until: number): Pr
   const completed = await readStore.collection<OrderView>(ORDERS).find({ status: 'completed', completed_at: { $gte: from, $lte: until } });
   for (const o of completed) {
     const billed = new Set((await tickets.find({ order_id: o.id, status: { $ne: 3 } })).flatMap((t) => t.lines.map((l) => l.lineId)));
-    for (const l of o.lines) if (!billed.has(l.lineId)) open += l.priceCents;
+    for (const l of o.lines) if (!billed.has(l.lineId)) open += lineTotal(l);
   }
   return open;
 }

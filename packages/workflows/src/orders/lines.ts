@@ -1,11 +1,14 @@
 import { MENU_STREAM, type FieldError, type OrderLine, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
 
-/** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes. */
+/** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes, how many, which course and seat. */
 export interface DishRequest {
   dishId: string;
   priceAtOrder?: number;
   notes?: string;
+  quantity?: number;
+  course?: number;
+  seat?: number | null;
 }
 
 /**
@@ -31,7 +34,9 @@ export async function linesFrom(
       if (cents === null || cents <= 0) errors.push({ field: `${at}.price_at_order`, message: 'must be a positive amount with at most two decimals' });
       else priceCents = cents;
     }
-    return { lineId: lineId(i), dishId: d.dishId, priceCents, notes: (d.notes ?? '').trim() };
+    return {
+      lineId: lineId(i), dishId: d.dishId, priceCents, notes: (d.notes ?? '').trim(), quantity: d.quantity ?? 1, course: d.course ?? 1, seat: d.seat ?? null, modifiers: [],
+    };
   });
   if (errors.length) throw validationFailed(errors);
   return lines;

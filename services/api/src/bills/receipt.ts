@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal } from '@comanda/domain';
 import type { TicketView } from '@comanda/read-models';
 import { ticketFiguresOf } from './views.js';
 
@@ -35,7 +35,8 @@ function rows(d: ReceiptData): Row[] {
     { kind: 'rule' },
   ];
   for (const l of t.lines) {
-    out.push({ kind: 'amount', label: d.dishNames[l.dishId] ?? 'Dish', cents: l.priceCents });
+    const name = d.dishNames[l.dishId] ?? 'Dish';
+    out.push({ kind: 'amount', label: (l.quantity ?? 1) > 1 ? `${l.quantity} x ${name}` : name, cents: lineTotal(l) });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
     const voided = t.voided.find((v) => v.line_id === l.lineId);
     if (voided) out.push({ kind: 'amount', label: `  VOID: ${voided.reason}`, cents: -voided.amount_cents });

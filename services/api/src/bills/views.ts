@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, fromCents, type ZReport } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, fromCents, lineTotal, type ZReport } from '@comanda/domain';
 import type { PaymentView, ShiftView, TicketView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
@@ -26,7 +26,10 @@ export const TicketSchema = Type.Object({
   order_id: Type.String(),
   table_id: Type.Union([Type.String(), Type.Null()]),
   waiter: Type.String(),
-  lines: Type.Array(Type.Object({ id: Type.String(), dish_id: Type.String(), price: Money(), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }) })),
+  lines: Type.Array(Type.Object({
+    id: Type.String(), dish_id: Type.String(), price: Money('one portion, as ordered'), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }),
+    quantity: Type.Integer({ description: 'portions (1 on tickets issued before quantities)' }), line_total: Money('(price + modifiers) × quantity − discounts'),
+  })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
   subtotal: Money(), tip: Money(), total: Money('subtotal + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
   status: Type.Union([
@@ -64,7 +67,10 @@ export function ticketResponse(t: TicketView) {
   const f = ticketFiguresOf(t);
   return {
     id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter,
-    lines: t.lines.map((l) => ({ id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId) })),
+    lines: t.lines.map((l) => ({
+      id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId),
+      quantity: l.quantity ?? 1, line_total: fromCents(lineTotal(l)),
+    })),
     share: t.share, subtotal: fromCents(f.subtotal), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),

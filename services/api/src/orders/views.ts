@@ -1,4 +1,4 @@
-import { KITCHEN_STATUSES, ORDER_STATUSES, fromCents, type OrderLine } from '@comanda/domain';
+import { KITCHEN_STATUSES, ORDER_STATUSES, fromCents, lineTotal, type OrderLine } from '@comanda/domain';
 import type { OrderView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
@@ -11,7 +11,7 @@ export const OrderSchema = Type.Object({
   table_id: Type.Union([Type.String(), Type.Null()]),
   waiter: Type.String(),
   status: OrderStatusSchema,
-  total: Type.Number({ description: 'computed from the order dishes; two decimals' }),
+  total: Type.Number({ description: 'the sum of its dishes\' line_total (in menu prices, taxes as the menu shows them); two decimals' }),
   created_at: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
   paid_sat: Type.Integer({ description: 'satoshis received over Lightning for this order (invoices with externalId = order id)' }),
 }, {
@@ -32,9 +32,13 @@ export const OrderDishSchema = Type.Object({
   price_at_order: Type.Number(),
   notes: Type.String(),
   kitchen_status: Type.Enum([...KITCHEN_STATUSES], { description: 'pending (not fired), sent, in_progress, done or cancelled' }),
+  quantity: Type.Integer({ description: 'portions on this line (1 for lines added before quantities)' }),
+  course: Type.Integer({ description: 'the course it is served in (1 unless said)' }),
+  seat: Type.Union([Type.Integer(), Type.Null()], { description: 'the seat it is for; null: for the table' }),
+  line_total: Type.Number({ description: '(price_at_order + the modifiers\' price deltas) × quantity − the line\'s discounts; two decimals' }),
 }, {
   $id: 'OrderDish',
-  examples: [{ id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876', order_id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', price_at_order: 25.5, notes: 'sin cebolla', kitchen_status: 'sent' }],
+  examples: [{ id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876', order_id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', price_at_order: 25.5, notes: 'sin cebolla', kitchen_status: 'sent', quantity: 2, course: 1, seat: null, line_total: 51 }],
 });
 
 export const orderResponse = (o: OrderView) => ({
@@ -44,5 +48,5 @@ export const orderResponse = (o: OrderView) => ({
 
 export const lineResponse = (orderId: string, l: OrderLine, kitchen: OrderView['kitchen_status'] = {}) => ({
   id: l.lineId, order_id: orderId, dish_id: l.dishId, price_at_order: fromCents(l.priceCents), notes: l.notes,
-  kitchen_status: kitchen[l.lineId] ?? 'pending',
+  kitchen_status: kitchen[l.lineId] ?? 'pending', quantity: l.quantity, course: l.course, seat: l.seat, line_total: fromCents(lineTotal(l)),
 });
