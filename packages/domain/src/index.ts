@@ -13,6 +13,7 @@ export * from './menu/menu.js';
 export * from './floor/floor.js';
 export * from './order/lines.js';
 export * from './order/order.js';
+export * from './order/firing.js';
 export * from './calendar.js';
 export * from './wallet/wallet-payment.js';
 export * from './wallet/wallet-activity.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { completeLine, lineTotal, linesTotal, order, orderTotal, ticket, type OrderEvent, type RecordedLine, type TicketEvent } from '../src/index.js';
+import { completeLine, linesToFire, lineTotal, linesTotal, order, orderTotal, ticket, type OrderEvent, type RecordedLine, type TicketEvent } from '../src/index.js';
 import { given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
@@ -63,4 +63,25 @@ t.test('a ticket voids a line for its whole quantity', async (t) => {
   t.match(given(ticket, [issued]).when({ type: 'voidLine', lineId: 'l1', reason: 'cold', refundId: 'r', shiftId: null, by: 'm', at: 2 }), {
     events: [{ type: 'TicketLineVoided', data: { lineId: 'l1', amountCents: 2500 } }],
   });
+});
+
+t.test('firing by course: only that course\'s unfired lines; a firing says its course', async (t) => {
+  const past: OrderEvent[] = [placed, { type: 'DishesAdded', data: { lines: [old('s1'), line('m1', { course: 2 }), line('s2', { course: 1, seat: 2 }), line('d1', { course: 3 })] } }];
+  const g = given(order, past);
+  t.same(linesToFire(g.state, 1), ['s1', 's2'], 'old lines are starters');
+  t.same(linesToFire(g.state, 2), ['m1']);
+  t.same(linesToFire(g.state, 9), []);
+  t.same(linesToFire(g.state), ['s1', 'm1', 's2', 'd1'], 'no course: every unfired line');
+  const firing = (lineIds: string[], course?: number) => ({
+    type: 'fireLines' as const, firingId: 'f1', at: 5, ...(course === undefined ? {} : { course }),
+    lines: lineIds.map((lineId) => ({ lineId, firingId: 'f1', dishId: 'd1', stationId: 's', ticketId: 'k', dishName: 'Tacos' })),
+  });
+  t.match(g.when(firing(['s1', 's2'], 1)), { events: [{ type: 'OrderLinesFired', data: { course: 1, lines: [{ lineId: 's1' }, { lineId: 's2' }] } }] });
+  t.same(g.when(firing(['s1', 'm1'], 1)), { error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'course', message: 'line m1 is in course 2, not 1' }] } } });
+  t.notOk('course' in (g.when(firing(['m1'])) as { events: Array<{ data: object }> }).events[0]!.data, 'a firing of named lines names no course');
+  const startersSent = given(order, [...past, ...(g.when(firing(['s1', 's2'], 1)) as { events: OrderEvent[] }).events]);
+  t.same(linesToFire(startersSent.state, 1), [], 'starters are out');
+  t.same(linesToFire(startersSent.state), ['m1', 'd1'], 'then the rest');
+  t.same(startersSent.when({ ...firing(['s1'], 1), firingId: 'f2' }), { events: [] }, 'a fired line is not fired again');
+  t.match(g.when(firing(['zz'], 1)), { error: { kind: 'not_found' } });
 });

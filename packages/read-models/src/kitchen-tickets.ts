@@ -2,7 +2,10 @@ import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, type Tick
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { ORDERS, type OrderView } from './orders.js';
 
-export type KitchenTicketLineView = { line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus };
+export type KitchenTicketLineView = {
+  line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus;
+  quantity: number; course: number; seat: number | null; modifiers: string[]; allergens: string[];
+};
 
 /** A kitchen ticket as a screen shows it: self-contained, `status` open until bumped (done) or closed with its order. */
 export type KitchenTicketView = Tracked & TicketFields;
@@ -46,7 +49,10 @@ export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): T
     return {
       _id: d.ticketId, id: d.ticketId, order_id: d.orderId, station_id: d.stationId, table_id: d.tableId, table_name: d.tableName, waiter: d.waiter,
       fired_at: d.firedAt, started_at: null, bumped_at: null, ready_at: null, closed_at: null, closed_reason: null, status: 'open', version: versionAfter(null),
-      lines: d.lines.map((l) => ({ line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent' })),
+      lines: d.lines.map((l) => ({
+        line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent',
+        quantity: l.quantity ?? 1, course: l.course ?? 1, seat: l.seat ?? null, modifiers: l.modifiers ?? [], allergens: l.allergens ?? [],
+      })),
     };
   }
   if (!t) return undefined;
@@ -84,6 +90,8 @@ export const ticketForScreens = (t: TicketFields) => ({
 
 export const kitchenTicketsProjection = projectionOf<KitchenTicketEvent>({
   name: 'kitchen-tickets',
+  // 2: lines show quantity, course, seat, modifiers and allergens.
+  version: 2,
   handles: KITCHEN_TICKET_EVENTS,
   collections: { [KITCHEN_TICKETS]: [{ station_id: 1, status: 1, fired_at: 1 }, { order_id: 1 }] },
   async apply(e, store) {

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { RecordedEvent } from '@comanda/event-store';
 import { MemoryEventStore } from '@comanda/event-store';
 import { billsService } from './bills-helpers.js';
-import { testApp } from './harness.js';
+import { ADMIN, testApp } from './harness.js';
 
 /**
  * An event log as the release before quantities, modifiers, courses and seats wrote it: the same
@@ -63,6 +63,7 @@ t.test("a log written by the previous release replays to the same seed answers",
     '/orders', `/orders/${a.id}`, `/orders/${a.id}/complete`, `/orders/${a.id}/dishes`, `/orders/${b.id}/complete`, `/orders/${c.id}/complete`,
     '/orders/status/completed', '/orders/status/pending', `/orders/table/${s.r.tables.t2}`, `/orders/user/${s.waiterId}`,
     `/orders/date-range?start_date=${today}&end_date=${today}`, `/orders/total-sales/${today}`, `/tickets/${ticket}`, `/orders/${b.id}/tickets`, '/tables',
+    '/kitchen/tickets?status=open',
   ];
   const answers = async (get: (url: string) => Promise<{ status: number; body: unknown }>) => {
     const out: Record<string, unknown> = {};
@@ -72,10 +73,11 @@ t.test("a log written by the previous release replays to the same seed answers",
     }
     return out;
   };
-  const now = await answers((url) => s.waiter('GET', url));
+  const now = await answers((url) => s.admin('GET', url));
   t.match(now[`/orders/${a.id}`], [200, { total: 74.05, status: 'completed' }], '24 + 30 + 20.05');
   t.match(now[`/orders/${b.id}/complete`], [200, { order: { total: 74 } }]);
   t.match(now[`/orders/${c.id}/complete`], [200, { order: { total: 0 }, dishes: [] }]);
+  t.match(now['/kitchen/tickets?status=open'], [200, [{ order_id: a.id, lines: [{ quantity: 1, course: 1, seat: null, modifiers: [], allergens: [] }, {}, {}] }]]);
 
   const log = new MemoryEventStore();
   for (const e of await everyEvent(s.store)) await log.append(e.stream, [{ id: e.id, metadata: e.metadata, ...asPreviousRelease(e) }], 'any');
@@ -83,9 +85,9 @@ t.test("a log written by the previous release replays to the same seed answers",
   t.teardown(replayed.close);
   const head = await log.headPosition();
   await replayed.projector.waitFor(head!, 10_000);
-  const waiter = await replayed.login('waiter-1', '4321');
+  const admin = await replayed.login(ADMIN.name, ADMIN.pin);
   const then = await answers(async (url) => {
-    const res = await replayed.app.inject({ method: 'GET', url, headers: { cookie: waiter } });
+    const res = await replayed.app.inject({ method: 'GET', url, headers: { cookie: admin } });
     return { status: res.statusCode, body: res.body ? res.json() : undefined };
   });
   t.same(then, now, 'every seed answer, field for field');

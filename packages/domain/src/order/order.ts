@@ -2,6 +2,7 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
+import { type FireLines, decideFiring } from './firing.js';
 import { type LineChanges, type OrderLine, type RecordedLine, checkLines, completeLine, lineChanges, linesTotal } from './lines.js';
 import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 
@@ -40,6 +41,8 @@ export interface FiredLine {
   ticketId: string;
   /** The dish's name when fired, so the ticket never depends on a menu that may change. */
   dishName: string;
+  /** The dish's allergens when fired (absent on lines fired before allergens were kept). */
+  allergens?: string[];
 }
 
 export interface Order {
@@ -75,7 +78,8 @@ export type OrderEvent =
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
   | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
   | BillingEvent
-  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number } };
+  /** `course`: the course fired, when the waiter fired one (absent: the lines named, or every unfired line). */
+  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
 
 /**
  * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
@@ -103,11 +107,7 @@ export type OrderCommand =
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
   | BillingCommand
-  /**
-   * Sends lines to the kitchen. Lines fired meanwhile (two waiters tapping "fire") are left out, so a
-   * line reaches the kitchen once; a line that does not exist (any more) is not found.
-   */
-  | { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number };
+  | FireLines;
 
 export const orderTotal = (order: Pick<Order, 'lines'>): Cents => linesTotal(Object.values(order.lines));
 
@@ -234,9 +234,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const o = existing(state);
         if (o.firings[command.firingId] !== undefined) return [];
         mayChangeDishes(o);
-        for (const l of command.lines) if (!o.lines[l.lineId]) throw notFound();
-        const lines = command.lines.filter((l) => !o.fired[l.lineId]);
-        return lines.length ? [{ type: 'OrderLinesFired', data: { firingId: command.firingId, lines, at: command.at } }] : [];
+        return decideFiring(o, command);
       }
     }
   },

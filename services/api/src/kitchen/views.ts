@@ -24,6 +24,11 @@ export const KitchenTicketSchema = Type.Object({
     dish_name: Type.String(),
     notes: Type.String(),
     kitchen_status: Type.String({ description: 'sent, in_progress, done or cancelled (struck through)' }),
+    quantity: Type.Integer({ description: 'how many to cook' }),
+    course: Type.Integer({ description: 'the course it belongs to' }),
+    seat: Type.Union([Type.Integer(), Type.Null()], { description: 'the seat it is for; null: for the table' }),
+    modifiers: Type.Array(Type.String(), { description: 'the modifier options chosen, by name' }),
+    allergens: Type.Array(Type.String(), { description: "the dish's allergens when fired (EU's 14)" }),
   })),
   version: Type.Integer(),
 }, { $id: 'KitchenTicket' });
