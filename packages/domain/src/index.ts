@@ -29,3 +29,5 @@ export * from './bills/sats.js';
 export * from './bills/ticket-lightning.js';
 export * from './bills/ticket-lightning-decide.js';
 export * from './kitchen/kitchen-ticket.js';
+export * from './menu/allergens.js';
+export * from './menu/modifier-groups.js';

@@ -39,6 +39,7 @@ export async function fireOrder(commands: KitchenCommands, request: FireRequest,
     return {
       lineId, firingId: request.firingId, dishId: line.dishId, stationId: station.id,
       ticketId: kitchenTicketId(request.orderId, request.firingId, station.id), dishName: m.dishes[line.dishId]?.name ?? 'Dish no longer on the menu',
+      ...(m.dishes[line.dishId]?.allergens.length ? { allergens: m.dishes[line.dishId]!.allergens } : {}),
     };
   });
   const result = await commands.handle(order, orderStream(request.orderId), { type: 'fireLines', firingId: request.firingId, lines, at: request.at, course: request.course }, context);

@@ -26,6 +26,7 @@ import orderDishRoutes from './routes/order-dishes.js';
 import orderQueryRoutes from './routes/order-queries.js';
 import categoryRoutes from './routes/categories.js';
 import dishRoutes from './routes/dishes.js';
+import modifierGroupRoutes from './routes/modifier-groups.js';
 import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(orderQueryRoutes);
   await app.register(categoryRoutes);
   await app.register(dishRoutes);
+  await app.register(modifierGroupRoutes);
   await app.register(spaceRoutes);
   await app.register(tableRoutes);
   await app.register(walletRoutes);

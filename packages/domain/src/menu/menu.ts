@@ -3,6 +3,9 @@ import { type FieldError, conflict, notFound, validationFailed } from '../errors
 import type { Cents } from '../money.js';
 import { nameErrors, sameName } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
+import { type Allergen, allergenSet } from './allergens.js';
+import { dishData, sameDetails, stationErrors, validDish } from './dish-rules.js';
+import { type ModifierGroup, type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
 
 /**
  * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
@@ -37,6 +40,10 @@ export interface Dish {
   categoryId: string;
   /** Overrides the category's station; null: the category decides. */
   stationId: string | null;
+  /** The modifier groups a waiter chooses from for this dish ([] before modifiers existed). */
+  modifierGroupIds: string[];
+  /** Of the EU's 14, in their list's order ([] before allergens were kept). */
+  allergens: Allergen[];
   version: number;
 }
 
@@ -47,6 +54,7 @@ export interface Menu {
   /** The station chosen as default; null: the first one created (see defaultStation). */
   defaultStationId: string | null;
   stationSeq: number;
+  modifierGroups: Record<string, ModifierGroup>;
 }
 
 /** What a dish is, as the kitchen and the bill see it. */
@@ -56,6 +64,10 @@ export interface DishDetails {
   categoryId: string;
   /** Absent in events written before stations existed, and in commands that keep the current one. */
   stationId?: string | null;
+  /** Absent: none (events written before modifiers, and dishes without any). */
+  modifierGroupIds?: string[];
+  /** Absent: none declared. */
+  allergens?: string[];
 }
 
 export type MenuEvent =
@@ -69,7 +81,8 @@ export type MenuEvent =
   | { type: 'CategoryRemoved'; data: { categoryId: string } }
   | { type: 'DishAdded'; data: { dishId: string } & DishDetails }
   | { type: 'DishUpdated'; data: { dishId: string } & DishDetails }
-  | { type: 'DishRemoved'; data: { dishId: string } };
+  | { type: 'DishRemoved'; data: { dishId: string } }
+  | ModifierGroupEvent;
 
 export type MenuCommand =
   | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null }
@@ -81,7 +94,8 @@ export type MenuCommand =
   | { type: 'removeCategory'; categoryId: string }
   | ({ type: 'addDish'; dishId: string } & DishDetails)
   | ({ type: 'updateDish'; dishId: string; ifMatch?: number } & DishDetails)
-  | { type: 'removeDish'; dishId: string };
+  | { type: 'removeDish'; dishId: string }
+  | ModifierGroupCommand;
 
 /** The current price of a dish, or null when it is not (or no longer) on the menu. */
 export const dishPrice = (state: Menu, dishId: string): Cents | null => state.dishes[dishId]?.price ?? null;
@@ -102,10 +116,6 @@ function station(state: Menu, stationId: string): Station {
   const s = state.stations[stationId];
   if (!s) throw notFound();
   return s;
-}
-
-function stationErrors(state: Menu, stationId: string | null | undefined): FieldError[] {
-  return stationId && !state.stations[stationId] ? [{ field: 'station_id', message: 'must reference an existing kitchen station' }] : [];
 }
 
 function stationNameFree(state: Menu, name: string, except?: string): void {
@@ -133,30 +143,12 @@ function categoryNameFree(state: Menu, name: string, except?: string): void {
   if (holder && holder.id !== except) throw conflict(`A dish category named ${holder.name} already exists`);
 }
 
-function validDish(state: Menu, details: DishDetails, current?: Dish): DishDetails & { stationId: string | null } {
-  const errors: FieldError[] = [...nameErrors(details.name), ...stationErrors(state, details.stationId)];
-  if (!Number.isSafeInteger(details.price) || details.price <= 0) {
-    errors.push({ field: 'price', message: 'must be a positive amount with at most two decimals' });
-  }
-  if (!state.categories[details.categoryId]) {
-    errors.push({ field: 'category_id', message: 'must reference an existing dish category' });
-  }
-  if (errors.length > 0) throw validationFailed(errors);
-  const stationId = details.stationId === undefined ? (current?.stationId ?? null) : details.stationId;
-  return { name: details.name, price: details.price, categoryId: details.categoryId, stationId };
-}
-
 const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes).filter((d) => d.categoryId === categoryId);
 
-/** Event payload: a dish routed by its category carries no stationId (as before stations existed). */
-const dishData = ({ stationId, ...rest }: DishDetails): DishDetails => (stationId ? { ...rest, stationId } : rest);
-
-const sameDetails = (a: DishDetails, b: Dish) =>
-  a.name === b.name && a.price === b.price && a.categoryId === b.categoryId && a.stationId === b.stationId;
-
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
-  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0 }),
-  snapshot: { name: 'menu', version: 2 },
+  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {} }),
+  // 3: modifier groups; dishes carry their groups and allergens.
+  snapshot: { name: 'menu', version: 3 },
 
   decide(command, state) {
     switch (command.type) {
@@ -239,6 +231,8 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         const d = dish(state, command.dishId);
         return [{ type: 'DishRemoved', data: { dishId: d.id } }];
       }
+      default:
+        return decideModifierGroup(command, state);
     }
   },
 
@@ -277,19 +271,19 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         const { [event.data.categoryId]: _removed, ...categories } = state.categories;
         return { ...state, categories };
       }
-      case 'DishAdded': {
-        const { dishId, name, price, categoryId, stationId = null } = event.data;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { id: dishId, name, price, categoryId, stationId, version: versionAfter(null) } } };
-      }
+      case 'DishAdded':
       case 'DishUpdated': {
-        const { dishId, name, price, categoryId, stationId = null } = event.data;
-        const d = state.dishes[dishId]!;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { ...d, name, price, categoryId, stationId, version: versionAfter(d) } } };
+        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens } = event.data;
+        const d = state.dishes[dishId];
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;
         return { ...state, dishes };
       }
+      default:
+        return { ...state, modifierGroups: evolveModifierGroups(state.modifierGroups ?? {}, event) };
     }
   },
 };

@@ -37,6 +37,7 @@ function rows(d: ReceiptData): Row[] {
   for (const l of t.lines) {
     const name = d.dishNames[l.dishId] ?? 'Dish';
     out.push({ kind: 'amount', label: (l.quantity ?? 1) > 1 ? `${l.quantity} x ${name}` : name, cents: lineTotal(l) });
+    for (const m of l.modifiers ?? []) out.push({ kind: 'text', text: `  + ${m.name}${m.priceDeltaCents ? ` ${amount(m.priceDeltaCents)}` : ''}` });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
     const voided = t.voided.find((v) => v.line_id === l.lineId);
     if (voided) out.push({ kind: 'amount', label: `  VOID: ${voided.reason}`, cents: -voided.amount_cents });

@@ -15,12 +15,15 @@ export const NewOrderDish = Type.Object({
   quantity: Type.Optional(Quantity()),
   course: Type.Optional(Course()),
   seat: Type.Optional(Seat()),
+  modifiers: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), {
+    maxItems: 50, uniqueItems: true, description: "modifier option ids from the dish's groups; each group chosen min_choices to max_choices times (400 naming the group otherwise)",
+  })),
 }, { examples: [{ dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', notes: 'sin cebolla' }, { dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', quantity: 2, course: 2, seat: 3 }] });
 export type NewOrderDishBody = Static<typeof NewOrderDish>;
 
 /** The request's dishes in the workflow's words (linesFrom checks them against the menu). */
 export const dishRequests = (dishes: readonly NewOrderDishBody[]): DishRequest[] =>
-  dishes.map((d) => ({ dishId: d.dish_id, priceAtOrder: d.price_at_order, notes: d.notes, quantity: d.quantity, course: d.course, seat: d.seat }));
+  dishes.map((d) => ({ dishId: d.dish_id, priceAtOrder: d.price_at_order, notes: d.notes, quantity: d.quantity, course: d.course, seat: d.seat, modifiers: d.modifiers }));
 
 /** Line ids: derived from the Idempotency-Key when the request has one, so a retry meets its own lines. */
 export const lineIds = (context: CommandContext) => (i: number): string =>

@@ -35,10 +35,13 @@ export const OrderDishSchema = Type.Object({
   quantity: Type.Integer({ description: 'portions on this line (1 for lines added before quantities)' }),
   course: Type.Integer({ description: 'the course it is served in (1 unless said)' }),
   seat: Type.Union([Type.Integer(), Type.Null()], { description: 'the seat it is for; null: for the table' }),
+  modifiers: Type.Array(Type.Object({ group_id: Type.String(), option_id: Type.String(), name: Type.String(), price_delta: Type.Number() }), {
+    description: 'the options chosen, priced when the line was added (later menu changes do not reprice it)',
+  }),
   line_total: Type.Number({ description: '(price_at_order + the modifiers\' price deltas) × quantity − the line\'s discounts; two decimals' }),
 }, {
   $id: 'OrderDish',
-  examples: [{ id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876', order_id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', price_at_order: 25.5, notes: 'sin cebolla', kitchen_status: 'sent', quantity: 2, course: 1, seat: null, line_total: 51 }],
+  examples: [{ id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876', order_id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', price_at_order: 25.5, notes: 'sin cebolla', kitchen_status: 'sent', quantity: 2, course: 1, seat: null, modifiers: [], line_total: 51 }],
 });
 
 export const orderResponse = (o: OrderView) => ({
@@ -48,5 +51,6 @@ export const orderResponse = (o: OrderView) => ({
 
 export const lineResponse = (orderId: string, l: OrderLine, kitchen: OrderView['kitchen_status'] = {}) => ({
   id: l.lineId, order_id: orderId, dish_id: l.dishId, price_at_order: fromCents(l.priceCents), notes: l.notes,
-  kitchen_status: kitchen[l.lineId] ?? 'pending', quantity: l.quantity, course: l.course, seat: l.seat, line_total: fromCents(lineTotal(l)),
+  kitchen_status: kitchen[l.lineId] ?? 'pending', quantity: l.quantity, course: l.course, seat: l.seat,
+  modifiers: l.modifiers.map((m) => ({ group_id: m.groupId, option_id: m.optionId, name: m.name, price_delta: fromCents(m.priceDeltaCents) })), line_total: fromCents(lineTotal(l)),
 });
