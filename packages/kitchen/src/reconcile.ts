@@ -45,7 +45,7 @@ export async function reconcileKitchen(commands: KitchenCommands, orderId: strin
     const stream = kitchenTicketStream(ticketId);
     const first = lines[0]!;
     await run(kitchenTicket, stream, {
-      type: 'openTicket', ticketId, orderId, stationId: first.stationId, tableId: o.tableId, tableName: table, waiter: o.waiter,
+      type: 'openTicket', ticketId, orderId, stationId: first.stationId, tableId: o.tableId, tableName: table, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }),
       firedAt: o.firings[first.firingId] ?? 0,
       lines: lines.map((l) => ({ lineId: l.lineId, dishId: l.dishId, dishName: l.dishName, notes: o.lines[l.lineId]?.notes ?? '', ...forCooks(o.lines[l.lineId], l) })),
     });

@@ -3,6 +3,7 @@ import { usersProjection } from './users.js';
 import { categoriesProjection } from './categories.js';
 import { dishesProjection } from './dishes.js';
 import { modifierGroupsProjection } from './modifier-groups.js';
+import { taxRatesProjection } from './tax-rates.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
@@ -18,6 +19,7 @@ export const allProjections: Projection[] = [
   categoriesProjection,
   dishesProjection,
   modifierGroupsProjection,
+  taxRatesProjection,
   spacesProjection,
   tablesProjection,
   ordersProjection,

@@ -4,7 +4,10 @@ import { bump } from './versioned.js';
 
 /** A dish as the seed shows it: the price a decimal number, the category by id. */
 export type DishView = Tracked & {
-  id: string; name: string; price: number; category_id: string; station_id: string | null; modifier_group_ids: string[]; allergens: string[]; version: number;
+  id: string; name: string; price: number; category_id: string; station_id: string | null; modifier_group_ids: string[]; allergens: string[];
+  /** Overrides the category's rate; null: the category's. */
+  tax_rate_id: string | null;
+  version: number;
 };
 
 export const DISHES = 'dishes';
@@ -12,11 +15,12 @@ export const DISHES = 'dishes';
 /** What DishAdded and DishUpdated both say about a dish (modifier groups and allergens: none before they existed). */
 const fields = (d: DishDetails) => ({
   name: d.name, price: fromCents(d.price), category_id: d.categoryId, station_id: d.stationId ?? null, modifier_group_ids: d.modifierGroupIds ?? [], allergens: allergenSet(d.allergens),
+  tax_rate_id: d.taxRateId ?? null,
 });
 
 export const dishesProjection = projectionOf<MenuEvent>({
   name: 'dishes',
-  // 2: modifier groups and allergens.
+  // 2: modifier groups, allergens and tax rate.
   version: 2,
   handles: ['DishAdded', 'DishUpdated', 'DishRemoved'],
   collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }, { station_id: 1 }] },

@@ -12,6 +12,8 @@ export type OrderView = Tracked & {
   waiter: string;
   status: string;
   total_cents: number;
+  /** The order's number of its business day; null for orders placed before numbers. */
+  number: number | null;
   placed_at: number;
   created_at: string;
   completed_at: number | null;
@@ -35,7 +37,7 @@ const withLines = (order: OrderView, lines: OrderLine[], event: OrderEvent): Omi
 
 export const ordersProjection = projectionOf<OrderEvent>({
   name: 'orders',
-  // 2: lines carry quantity, course, seat and modifiers (completed for lines written before them); the total counts them.
+  // 2: lines carry quantity, course, seat and modifiers (completed for lines written before them), the total counts them; orders carry their number.
   version: 2,
   handles: ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted', 'OrderPaymentReceived'],
   collections: {
@@ -45,9 +47,9 @@ export const ordersProjection = projectionOf<OrderEvent>({
     const orderId = e.stream.slice('order-'.length);
     await updateDocument(store.collection<OrderView>(ORDERS), orderId, e, (order) => {
       if (e.type === 'OrderPlaced') {
-        const { userId, tableId, waiter, placedAt } = e.data;
+        const { userId, tableId, waiter, placedAt, number = null } = e.data;
         return {
-          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0,
+          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0, number,
           placed_at: placedAt, created_at: new Date(placedAt).toISOString(), completed_at: null, lines: [], payments: [], paid_sat: 0, version: orderVersionAfter(0, e),
         };
       }

@@ -27,6 +27,7 @@ import orderQueryRoutes from './routes/order-queries.js';
 import categoryRoutes from './routes/categories.js';
 import dishRoutes from './routes/dishes.js';
 import modifierGroupRoutes from './routes/modifier-groups.js';
+import taxRateRoutes from './routes/tax-rates.js';
 import spaceRoutes from './routes/spaces.js';
 import tableRoutes from './routes/tables.js';
 import walletRoutes from './routes/wallet.js';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(categoryRoutes);
   await app.register(dishRoutes);
   await app.register(modifierGroupRoutes);
+  await app.register(taxRateRoutes);
   await app.register(spaceRoutes);
   await app.register(tableRoutes);
   await app.register(walletRoutes);

@@ -12,19 +12,32 @@ const LINE_FIELDS_ADDED = ['quantity', 'course', 'seat', 'modifiers', 'allergens
 const withoutNewFields = (line: Record<string, unknown>) => Object.fromEntries(Object.entries(line).filter(([k]) => !LINE_FIELDS_ADDED.includes(k)));
 const FIRING_FIELDS_ADDED = ['course'];
 
-function asPreviousRelease(e: RecordedEvent): { type: string; data: unknown } {
+const without = (data: Record<string, unknown>, fields: string[]) => Object.fromEntries(Object.entries(data).filter(([k]) => !fields.includes(k)));
+
+function asPreviousRelease(e: RecordedEvent): { type: string; data: unknown } | null {
   const data = e.data as Record<string, unknown> & { lines?: Array<Record<string, unknown>> };
   switch (e.type) {
+    case 'OrderNumberTaken':
+      return null;
+    case 'OrderPlaced':
+      return { type: e.type, data: without(data, ['number']) };
     case 'DishesAdded':
     case 'TicketIssued':
     case 'KitchenTicketOpened':
-      return { type: e.type, data: { ...data, lines: data.lines!.map(withoutNewFields) } };
+      return { type: e.type, data: { ...without(data, ['orderNumber']), lines: data.lines!.map(withoutNewFields) } };
     case 'OrderLinesFired':
       return { type: e.type, data: Object.fromEntries(Object.entries(data).filter(([k]) => !FIRING_FIELDS_ADDED.includes(k))) };
     default:
       return { type: e.type, data };
   }
 }
+
+/** Answers with the order numbers (`number`, `order_number`) left out, wherever they are. */
+const withoutNumbers = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutNumbers);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'number' && k !== 'order_number').map(([k, v]) => [k, withoutNumbers(v)]));
+};
 
 async function everyEvent(store: MemoryEventStore): Promise<RecordedEvent[]> {
   const head = await store.headPosition();
@@ -80,7 +93,10 @@ t.test("a log written by the previous release replays to the same seed answers",
   t.match(now['/kitchen/tickets?status=open'], [200, [{ order_id: a.id, lines: [{ quantity: 1, course: 1, seat: null, modifiers: [], allergens: [] }, {}, {}] }]]);
 
   const log = new MemoryEventStore();
-  for (const e of await everyEvent(s.store)) await log.append(e.stream, [{ id: e.id, metadata: e.metadata, ...asPreviousRelease(e) }], 'any');
+  for (const e of await everyEvent(s.store)) {
+    const previous = asPreviousRelease(e);
+    if (previous) await log.append(e.stream, [{ id: e.id, metadata: e.metadata, ...previous }], 'any');
+  }
   const replayed = await testApp({}, {}, undefined, {}, log);
   t.teardown(replayed.close);
   const head = await log.headPosition();
@@ -90,7 +106,10 @@ t.test("a log written by the previous release replays to the same seed answers",
     const res = await replayed.app.inject({ method: 'GET', url, headers: { cookie: admin } });
     return { status: res.statusCode, body: res.body ? res.json() : undefined };
   });
-  t.same(then, now, 'every seed answer, field for field');
+  // An order's number cannot be known from a log written before numbers: null there, every other field the same.
+  t.same(withoutNumbers(then), withoutNumbers(now), 'every seed answer, field for field');
+  t.match(then[`/orders/${a.id}`], [200, { number: null }]);
+  t.match(now[`/orders/${a.id}`], [200, { number: 1 }]);
   const lines = (then[`/orders/${a.id}/dishes`] as [number, Array<Record<string, unknown>>])[1];
   t.same(lines.map((l) => [l.quantity, l.course, l.seat, l.line_total]), [[1, 1, null, 24], [1, 1, null, 30], [1, 1, null, 20.05]], 'old lines: one portion, course 1, no seat');
 });

@@ -48,6 +48,8 @@ export interface TicketOpening {
   tableId: string | null;
   tableName: string | null;
   waiter: string;
+  /** The order's number of its business day (absent for orders placed before numbers). */
+  orderNumber?: number;
   firedAt: number;
   lines: Array<Omit<KitchenLine, 'status'>>;
 }

@@ -5,6 +5,8 @@ import { nameErrors, sameName } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
 import { type Allergen, allergenSet } from './allergens.js';
 import { dishData, sameDetails, stationErrors, validDish } from './dish-rules.js';
+import { categoryNameFree, defaultStation, stationNameFree } from './lookups.js';
+import { type TaxRate, type TaxRateCommand, type TaxRateEvent, decideTaxRate, evolveTaxRates, taxRateErrors } from './tax-rates.js';
 import { type ModifierGroup, type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
 
 /**
@@ -21,6 +23,8 @@ export interface Category {
   name: string;
   /** The kitchen station its dishes are cooked at; null: the default station. */
   stationId: string | null;
+  /** The tax rate of its dishes (a dish may override it); null: untaxed. */
+  taxRateId: string | null;
   version: number;
 }
 
@@ -44,6 +48,8 @@ export interface Dish {
   modifierGroupIds: string[];
   /** Of the EU's 14, in their list's order ([] before allergens were kept). */
   allergens: Allergen[];
+  /** Overrides the category's tax rate; null: the category's. */
+  taxRateId: string | null;
   version: number;
 }
 
@@ -55,6 +61,7 @@ export interface Menu {
   defaultStationId: string | null;
   stationSeq: number;
   modifierGroups: Record<string, ModifierGroup>;
+  taxRates: Record<string, TaxRate>;
 }
 
 /** What a dish is, as the kitchen and the bill see it. */
@@ -68,10 +75,13 @@ export interface DishDetails {
   modifierGroupIds?: string[];
   /** Absent: none declared. */
   allergens?: string[];
+  /** Absent: the category's rate (on a change: unchanged); null: the category's. */
+  taxRateId?: string | null;
 }
 
 export type MenuEvent =
-  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null } }
+  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null } }
+  | { type: 'CategoryTaxRateChanged'; data: { categoryId: string; taxRateId: string | null } }
   | { type: 'CategoryRenamed'; data: { categoryId: string; name: string } }
   | { type: 'CategoryStationChanged'; data: { categoryId: string; stationId: string | null } }
   | { type: 'StationAdded'; data: { stationId: string; name: string } }
@@ -82,12 +92,13 @@ export type MenuEvent =
   | { type: 'DishAdded'; data: { dishId: string } & DishDetails }
   | { type: 'DishUpdated'; data: { dishId: string } & DishDetails }
   | { type: 'DishRemoved'; data: { dishId: string } }
-  | ModifierGroupEvent;
+  | ModifierGroupEvent
+  | TaxRateEvent;
 
 export type MenuCommand =
-  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null }
-  /** stationId undefined keeps the category's station. */
-  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null }
+  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null }
+  /** stationId (taxRateId) undefined keeps the category's station (tax rate). */
+  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null; taxRateId?: string | null }
   | { type: 'addStation'; stationId: string; name: string; makeDefault?: boolean }
   | { type: 'renameStation'; stationId: string; name: string; ifMatch?: number; makeDefault?: boolean }
   | { type: 'removeStation'; stationId: string }
@@ -95,7 +106,8 @@ export type MenuCommand =
   | ({ type: 'addDish'; dishId: string } & DishDetails)
   | ({ type: 'updateDish'; dishId: string; ifMatch?: number } & DishDetails)
   | { type: 'removeDish'; dishId: string }
-  | ModifierGroupCommand;
+  | ModifierGroupCommand
+  | TaxRateCommand;
 
 /** The current price of a dish, or null when it is not (or no longer) on the menu. */
 export const dishPrice = (state: Menu, dishId: string): Cents | null => state.dishes[dishId]?.price ?? null;
@@ -118,52 +130,28 @@ function station(state: Menu, stationId: string): Station {
   return s;
 }
 
-function stationNameFree(state: Menu, name: string, except?: string): void {
-  const holder = Object.values(state.stations).find((s) => sameName(s.name, name));
-  if (holder && holder.id !== except) throw conflict(`A kitchen station named ${holder.name} already exists`);
-}
-
-/** The station for lines whose dish and category name none: the chosen one, else the first created. */
-export function defaultStation(state: Menu): Station | null {
-  if (state.defaultStationId && state.stations[state.defaultStationId]) return state.stations[state.defaultStationId]!;
-  return Object.values(state.stations).sort((a, b) => a.seq - b.seq)[0] ?? null;
-}
-
-/** Where a dish is cooked: its own station, else its category's, else the default station. */
-export function stationOf(state: Menu, dishId: string): Station | null {
-  const d = state.dishes[dishId];
-  const own = d?.stationId ? state.stations[d.stationId] : undefined;
-  const c = d ? state.categories[d.categoryId] : undefined;
-  const viaCategory = c?.stationId ? state.stations[c.stationId] : undefined;
-  return own ?? viaCategory ?? defaultStation(state);
-}
-
-function categoryNameFree(state: Menu, name: string, except?: string): void {
-  const holder = Object.values(state.categories).find((c) => sameName(c.name, name));
-  if (holder && holder.id !== except) throw conflict(`A dish category named ${holder.name} already exists`);
-}
-
 const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes).filter((d) => d.categoryId === categoryId);
 
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
-  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {} }),
-  // 3: modifier groups; dishes carry their groups and allergens.
+  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {} }),
+  // 3: modifier groups and tax rates; dishes carry their groups, allergens and rate, categories their rate.
   snapshot: { name: 'menu', version: 3 },
 
   decide(command, state) {
     switch (command.type) {
       case 'addCategory': {
-        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId)];
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId)];
         if (errors.length > 0) throw validationFailed(errors);
         if (state.categories[command.categoryId]) throw conflict('This dish category already exists');
         categoryNameFree(state, command.name);
         const station = command.stationId ? { stationId: command.stationId } : {};
-        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station } }];
+        const rate = command.taxRateId ? { taxRateId: command.taxRateId } : {};
+        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station, ...rate } }];
       }
       case 'renameCategory': {
         const c = category(state, command.categoryId);
         unchangedSince(c.version, command.ifMatch);
-        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId)];
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId)];
         if (errors.length > 0) throw validationFailed(errors);
         const events: MenuEvent[] = [];
         if (command.name !== c.name) {
@@ -172,6 +160,9 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         }
         if (command.stationId !== undefined && command.stationId !== c.stationId) {
           events.push({ type: 'CategoryStationChanged', data: { categoryId: c.id, stationId: command.stationId } });
+        }
+        if (command.taxRateId !== undefined && command.taxRateId !== c.taxRateId) {
+          events.push({ type: 'CategoryTaxRateChanged', data: { categoryId: c.id, taxRateId: command.taxRateId } });
         }
         return events;
       }
@@ -231,6 +222,10 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         const d = dish(state, command.dishId);
         return [{ type: 'DishRemoved', data: { dishId: d.id } }];
       }
+      case 'createTaxRate':
+      case 'changeTaxRate':
+      case 'removeTaxRate':
+        return decideTaxRate(command, state);
       default:
         return decideModifierGroup(command, state);
     }
@@ -239,8 +234,12 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
   evolve(state, event) {
     switch (event.type) {
       case 'CategoryAdded': {
-        const { categoryId, name, stationId = null } = event.data;
-        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, version: versionAfter(null) } } };
+        const { categoryId, name, stationId = null, taxRateId = null } = event.data;
+        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, taxRateId, version: versionAfter(null) } } };
+      }
+      case 'CategoryTaxRateChanged': {
+        const c = state.categories[event.data.categoryId]!;
+        return { ...state, categories: { ...state.categories, [c.id]: { ...c, taxRateId: event.data.taxRateId, version: versionAfter(c) } } };
       }
       case 'CategoryStationChanged': {
         const c = state.categories[event.data.categoryId]!;
@@ -273,17 +272,21 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       }
       case 'DishAdded':
       case 'DishUpdated': {
-        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens } = event.data;
+        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null } = event.data;
         const d = state.dishes[dishId];
-        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, version: versionAfter(event.type === 'DishAdded' ? null : d) };
         return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;
         return { ...state, dishes };
       }
+      case 'TaxRateCreated':
+      case 'TaxRateChanged':
+      case 'TaxRateRemoved':
+        return { ...state, taxRates: evolveTaxRates(state.taxRates, event) };
       default:
-        return { ...state, modifierGroups: evolveModifierGroups(state.modifierGroups ?? {}, event) };
+        return { ...state, modifierGroups: evolveModifierGroups(state.modifierGroups, event) };
     }
   },
 };

@@ -53,6 +53,8 @@ export interface Order {
   tableId: string | null;
   waiter: string;
   placedAt: number;
+  /** The order's number of its business day; null for orders placed before numbers. */
+  number: number | null;
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
@@ -66,7 +68,8 @@ export interface Order {
 }
 
 export type OrderEvent =
-  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number } }
+  /** `number`: the order's number of its business day (absent on orders placed before numbers). */
+  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number } }
   | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
   /** quantity, course and seat: only when the update changed them (never on events written before them). */
   | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } & LineChanges }
@@ -96,7 +99,7 @@ function paymentFlag(state: Order): PaymentFlag | undefined {
 }
 
 export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[] }
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[]; number?: number }
   | { type: 'addDishes'; lines: RecordedLine[] }
   | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string } & LineChanges)
   | { type: 'removeLine'; lineId: string }
@@ -145,16 +148,16 @@ function transition(from: OrderStatus, to: OrderStatus, at: number, o?: Order): 
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, number: null, lines: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
   }),
 
   decide(command, state) {
     switch (command.type) {
       case 'placeOrder': {
         if (state.orderId) throw conflict('This order already exists');
-        const { orderId, userId, tableId, waiter, at, lines } = command;
+        const { orderId, userId, tableId, waiter, at, lines, number } = command;
         checkLines(lines);
-        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at } };
+        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at, ...(number === undefined ? {} : { number }) } };
         return lines.length ? [placed, { type: 'DishesAdded', data: { lines } }] : [placed];
       }
       case 'addDishes': {
@@ -243,8 +246,8 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
     const version = orderVersionAfter(state.version, event);
     switch (event.type) {
       case 'OrderPlaced': {
-        const { orderId, userId, tableId, waiter, placedAt } = event.data;
-        return { ...state, orderId, userId, tableId, waiter, placedAt, status: 'pending', version };
+        const { orderId, userId, tableId, waiter, placedAt, number = null } = event.data;
+        return { ...state, orderId, userId, tableId, waiter, placedAt, number, status: 'pending', version };
       }
       case 'DishesAdded': {
         const lines = { ...state.lines };

@@ -1,6 +1,6 @@
 import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal } from '@comanda/domain';
 import type { TicketView } from '@comanda/read-models';
-import { ticketFiguresOf } from './views.js';
+import { ticketFiguresOf, ticketTaxesOf } from './views.js';
 
 /** An 80 mm thermal printer prints 42 columns of its standard font. */
 export const RECEIPT_WIDTH = 42;
@@ -30,7 +30,7 @@ function rows(d: ReceiptData): Row[] {
   const out: Row[] = [
     { kind: 'title', text: d.restaurant },
     { kind: 'center', text: when(t.issued_at, d.timezone) },
-    { kind: 'text', text: `Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
+    { kind: 'text', text: `${t.order_number ? `Order #${t.order_number}  ` : ''}Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
     { kind: 'text', text: `Waiter ${t.waiter}` },
     { kind: 'rule' },
   ];
@@ -44,7 +44,10 @@ function rows(d: ReceiptData): Row[] {
   }
   out.push({ kind: 'rule' });
   if (t.share) out.push({ kind: 'text', text: `Split evenly: part ${t.share.part} of ${t.share.parts}` });
-  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal });
+  const tax = ticketTaxesOf(t);
+  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal - tax.added });
+  const included = tax.added === 0 ? ' incl.' : '';
+  for (const x of tax.taxes) out.push({ kind: 'amount', label: `${x.name} ${x.rateBp / 100}%${included}`, cents: x.amountCents });
   if (f.tip) out.push({ kind: 'amount', label: 'Tip', cents: f.tip });
   out.push({ kind: 'amount', label: 'TOTAL', cents: f.total, strong: true });
   if (t.payments.length || t.refunds.length) out.push({ kind: 'rule' });

@@ -11,6 +11,7 @@ export const KitchenTicketSchema = Type.Object({
   table_id: Type.Union([Type.String(), Type.Null()]),
   table_name: Type.Union([Type.String(), Type.Null()]),
   waiter: Type.String(),
+  order_number: Type.Union([Type.Integer(), Type.Null()], { description: "the order's number of its business day; null for orders placed before numbers" }),
   status: Type.Union([Type.Literal('open'), Type.Literal('done'), Type.Literal('closed')], { description: 'open: on the board; done: bumped (recallable); closed: its order was completed, cancelled or deleted' }),
   fired_at: Type.String({ format: 'date-time' }),
   started_at: Time,

@@ -14,9 +14,10 @@ export const OrderSchema = Type.Object({
   total: Type.Number({ description: 'the sum of its dishes\' line_total (in menu prices, taxes as the menu shows them); two decimals' }),
   created_at: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
   paid_sat: Type.Integer({ description: 'satoshis received over Lightning for this order (invoices with externalId = order id)' }),
+  number: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'the order\'s number of its business day in COMANDA_TIMEZONE, counting from 1 each day; null for orders placed before numbers' }),
 }, {
   $id: 'Order',
-  examples: [{ id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending', total: 55.5, created_at: '2026-11-25T20:14:03.120Z', paid_sat: 0 }],
+  examples: [{ id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending', total: 55.5, created_at: '2026-11-25T20:14:03.120Z', paid_sat: 0, number: 12 }],
 });
 
 export const OrderPaymentSchema = Type.Object({
@@ -46,7 +47,7 @@ export const OrderDishSchema = Type.Object({
 
 export const orderResponse = (o: OrderView) => ({
   id: o.id, user_id: o.user_id, table_id: o.table_id, waiter: o.waiter, status: o.status,
-  total: fromCents(o.total_cents), created_at: o.created_at, paid_sat: o.paid_sat,
+  total: fromCents(o.total_cents), created_at: o.created_at, paid_sat: o.paid_sat, number: o.number ?? null,
 });
 
 export const lineResponse = (orderId: string, l: OrderLine, kitchen: OrderView['kitchen_status'] = {}) => ({

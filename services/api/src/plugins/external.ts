@@ -24,6 +24,7 @@ const TAGS = [
   { name: 'users', description: 'Staff and their roles (admin, manager, waiter, kitchen)' },
   { name: 'categories', description: 'Dish categories of the menu' },
   { name: 'dishes', description: 'The menu: dishes with their prices, categories, kitchen stations, modifier groups and allergens' },
+  { name: 'tax rates', description: 'Tax rates of categories and dishes, and how bills show them' },
   { name: 'modifier groups', description: 'Choices a dish offers (salsa, extras), each option with its price delta' },
   { name: 'spaces', description: 'Rooms and areas of the floor' },
   { name: 'tables', description: 'Tables of the floor, their state and the order that holds them' },

@@ -6,7 +6,7 @@ import { type Static, Type } from 'typebox';
 import { resourceReads } from '../http/resource-reads.js';
 import { storedAs } from '../http/representation.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../http/resources.js';
-import { sendNoContent } from '../http/replies.js';
+import { menuRemoval } from '../http/menu-removal.js';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
@@ -92,15 +92,9 @@ export default async function modifierGroupRoutes(fastify: FastifyInstance) {
     return { id, message: 'Modifier group updated successfully' as const };
   });
 
-  app.delete('/modifier-groups/:id', {
-    onRequest: write,
-    schema: {
-      tags, summary: 'Remove a modifier group', description: 'Refused with 409 while a dish carries the group: take it off those dishes first. 204 with no body.',
-      params: IdParams, response: { 204: Type.Null({ description: 'Removed; no body' }), ...errors },
-    },
-  }, async (request, reply) => {
-    const result = await commands.handle(menu, MENU_STREAM, { type: 'removeModifierGroup', groupId: request.params.id }, writeContext(request));
-    await app.readYourWrite(result.position);
-    return sendNoContent(reply);
+  menuRemoval(app, {
+    path: '/modifier-groups', tags, onRequest: write, errors, summary: 'Remove a modifier group',
+    description: 'Refused with 409 while a dish carries the group: take it off those dishes first.',
+    command: (groupId) => ({ type: 'removeModifierGroup', groupId }),
   });
 }

@@ -38,7 +38,7 @@ function splitOf(body: { split: 'none' | 'even' | 'lines'; parts?: number; group
 export default async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
-  const deps = { commands: app.deps.commands, now: () => app.now() };
+  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax };
 
   app.post('/orders/:id/tickets', {
     onRequest: app.authorize('bills:write'),
