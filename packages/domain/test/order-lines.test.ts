@@ -1,5 +1,5 @@
 import t from 'tap';
-import { completeLine, linesToFire, lineTotal, linesTotal, order, orderTotal, ticket, type OrderEvent, type RecordedLine, type TicketEvent } from '../src/index.js';
+import { completeLine, linesBySeat, linesToFire, lineTotal, linesTotal, order, orderTotal, ticket, type OrderEvent, type RecordedLine, type TicketEvent } from '../src/index.js';
 import { given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
@@ -84,4 +84,12 @@ t.test('firing by course: only that course\'s unfired lines; a firing says its c
   t.same(linesToFire(startersSent.state), ['m1', 'd1'], 'then the rest');
   t.same(startersSent.when({ ...firing(['s1'], 1), firingId: 'f2' }), { events: [] }, 'a fired line is not fired again');
   t.match(g.when(firing(['zz'], 1)), { error: { kind: 'not_found' } });
+});
+
+t.test('a split by seats: one group per seat in seat order, then the lines for the table', async (t) => {
+  const l = (lineId: string, seat: number | null) => ({ lineId, seat });
+  t.same(linesBySeat([l('a', 2), l('b', null), l('c', 1), l('d', 2), l('e', null)]), [['c'], ['a', 'd'], ['b', 'e']]);
+  t.same(linesBySeat([l('a', 3)]), [['a']], 'no table lines: no extra group');
+  t.same(linesBySeat([l('a', null)]), [['a']]);
+  t.same(linesBySeat([]), []);
 });

@@ -75,6 +75,16 @@ export function checkLines(lines: readonly RecordedLine[]): void {
   if (errors.length) throw validationFailed(errors);
 }
 
+/**
+ * A split by seats: one group per seat that has lines (seats in order), then the lines for the table
+ * (no seat) together in one more group. Lines keep their order within a group.
+ */
+export function linesBySeat(lines: readonly Pick<OrderLine, 'lineId' | 'seat'>[]): string[][] {
+  const seats = [...new Set(lines.flatMap((l) => (l.seat === null ? [] : [l.seat])))].sort((a, b) => a - b);
+  const shared = lines.filter((l) => l.seat === null).map((l) => l.lineId);
+  return [...seats.map((seat) => lines.filter((l) => l.seat === seat).map((l) => l.lineId)), ...(shared.length ? [shared] : [])];
+}
+
 /** What a waiter may change on a line besides its price and notes. */
 export type LineChanges = Partial<Pick<OrderLine, 'quantity' | 'course' | 'seat'>>;
 

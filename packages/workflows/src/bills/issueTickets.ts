@@ -1,11 +1,11 @@
 import {
-  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
+  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, linesBySeat, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
   validationFailed, type Menu, type Order, type TicketIssue, type TicketLine,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { later } from '../orders/seating.js';
 
-export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] };
+export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] } | { split: 'seats' };
 
 /** `pricesIncludeTax`: COMANDA_PRICES_INCLUDE_TAX (absent: true). */
 export interface BillDeps { commands: CommandHandler; now: () => number; pricesIncludeTax?: boolean }
@@ -34,6 +34,10 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
     }
     case 'lines':
       return split.groups.map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+    case 'seats': {
+      const groups = linesBySeat(unbilled.map((l) => o.lines[l]!));
+      return (groups.length ? groups : [[]]).map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+    }
   }
 }
 
