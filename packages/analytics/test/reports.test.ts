@@ -116,3 +116,30 @@ t.test('a restaurant with only orders still gets sales and product mix', async (
   t.same(fold.report('product-mix')!.result({}).sections.by_dish!.map((d) => [d.dish, d.quantity]), [['Tacos', 4], ['Agua', 1]]);
   t.same(fold.report('kitchen')!.result({}).sections.by_station, []);
 });
+
+t.test('issue 44: sales show the tax by rate of the bills paid; the product mix counts quantities and modifiers\' prices', async (t) => {
+  const rec = (n: number, stream: string, type: string, data: unknown, iso: string) => ({
+    id: `x${n}`, stream, revision: n, position: BigInt(n + 1), type, data, metadata: { occurredAt: at(iso), schemaVersion: 1 }, recordedAt: at(iso),
+  });
+  const iva = { taxRateId: 'iva', name: 'IVA', rateBp: 1600 };
+  const lines = [
+    { lineId: 'a', dishId: 'd1', priceCents: 1000, notes: '', quantity: 3, taxRateId: 'iva', modifiers: [{ groupId: 'g', optionId: 'o', name: 'Guac', priceDeltaCents: 160 }] },
+    { lineId: 'b', dishId: 'd2', priceCents: 500, notes: '', quantity: 1, taxRateId: null },
+  ];
+  const issue = { ticketId: 'k', orderId: 'o', billId: 'b', tableId: null, waiter: 'Ana', currencyId: 'mxn', lines, share: null, subtotalCents: 3980, issuedAt: at('2026-03-28T12:00:00Z'), issuedBy: null, taxRates: [iva] };
+  const fold = new ReportFold(ALL_REPORTS, TZ);
+  fold.apply([
+    rec(0, 'menu', 'CategoryAdded', { categoryId: 'c1', name: 'Mains' }, '2026-03-01T00:00:00Z'),
+    rec(1, 'menu', 'DishAdded', { dishId: 'd1', name: 'Tacos', price: 1000, categoryId: 'c1' }, '2026-03-01T00:00:00Z'),
+    rec(2, 'order-o', 'OrderPlaced', { orderId: 'o', userId: 'u1', tableId: null, waiter: 'Ana', placedAt: at('2026-03-28T11:00:00Z'), number: 1 }, '2026-03-28T11:00:00Z'),
+    rec(3, 'order-o', 'DishesAdded', { lines: lines.map(({ taxRateId: _rate, ...l }) => l) }, '2026-03-28T11:00:00Z'),
+    rec(4, 'ticket-k', 'TicketIssued', issue, '2026-03-28T12:00:00Z'),
+    rec(5, 'ticket-k', 'TicketPaid', { at: at('2026-03-28T12:05:00Z') }, '2026-03-28T12:05:00Z'),
+    rec(6, 'order-o', 'OrderStatusChanged', { from: 'ready', to: 'completed', at: at('2026-03-28T12:10:00Z') }, '2026-03-28T12:10:00Z'),
+  ]);
+  const sales = fold.report('sales')!.result({}).sections;
+  // IVA gross 3 × (10.00 + 1.60) = 34.80: tax 34.80 × 16 / 116 = 4.80, base 30.00; the agua is untaxed.
+  t.same(sales.tax_by_rate, [{ tax_rate_id: 'iva', tax_rate: 'IVA', rate: 16, base: 30, tax: 4.8 }]);
+  t.equal(sales.totals![0]!.gross, 39.8);
+  t.same(fold.report('product-mix')!.result({}).sections.by_dish!.map((d) => [d.dish_id, d.quantity, d.revenue]), [['d1', 3, 34.8], ['d2', 1, 5]]);
+});
