@@ -9,11 +9,15 @@ export interface BookOrder {
   waiter: string;
   tableId: string | null;
   lines: Map<string, BookLine>;
+  /** Discounts given, by id (absent on books saved before discounts): the total is net of them. */
+  discounts?: Map<string, number>;
   totalCents: number;
 }
 
 /** The order events that change what an order holds (OrderDeleted takes it out of the book). */
-export const ORDER_BOOK_EVENTS = ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted'] as const;
+export const ORDER_BOOK_EVENTS = [
+  'OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted', 'DiscountGiven', 'DiscountRemoved',
+] as const;
 
 /**
  * The open orders, as compact as reports need them: lines (dish, price), waiter, table. A report
@@ -99,6 +103,14 @@ export class OrderBook {
       case 'OrderLinesCleared':
         o.lines.clear();
         o.totalCents = 0;
+        break;
+      case 'DiscountGiven':
+        (o.discounts ??= new Map()).set(e.data.discountId, e.data.amountCents);
+        o.totalCents -= e.data.amountCents;
+        break;
+      case 'DiscountRemoved':
+        o.totalCents += o.discounts?.get(e.data.discountId) ?? 0;
+        o.discounts?.delete(e.data.discountId);
         break;
       case 'OrderDetailsChanged':
         o.userId = e.data.userId;

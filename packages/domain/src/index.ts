@@ -14,6 +14,8 @@ export * from './menu/lookups.js';
 export * from './floor/floor.js';
 export * from './order/lines.js';
 export * from './order/order.js';
+export * from './order/discounts.js';
+export * from './order/payment-flags.js';
 export * from './order/firing.js';
 export * from './calendar.js';
 export * from './wallet/wallet-payment.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { FLOOR_STREAM, floor, newId, orderNumbersStream, orderStream } from '@comanda/domain';
-import { deleteOrder, placeOrder, releaseTableUnlessSeated, updateOrder } from '../src/index.js';
+import { deleteOrder, giveDiscount, placeOrder, releaseTableUnlessSeated, removeDiscount, updateOrder } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 type R = Awaited<ReturnType<typeof restaurant>>;
@@ -118,4 +118,21 @@ t.test('releaseTableUnlessSeated: frees a seat whose order never came, keeps a s
   await r.commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: r.ids.t2, orderId: ghost });
   t.not(await releaseTableUnlessSeated(r.commands, r.ids.t2, ghost, {}), null);
   t.match(await r.table(r.ids.t2), { orderId: null });
+});
+
+t.test('discounts: a waiter within COMANDA_WAITER_DISCOUNT_MAX_PERCENT, a manager beyond; taken off again', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  const give = (role: 'waiter' | 'manager', value: number, discountId: string) =>
+    giveDiscount(r.commands, { orderId, discountId, lineId: null, kind: 'percent', value, reason: 'regular', role, waiterMaxPercent: 10, at: 5, context: { userId: r.ids.waiter } });
+  await t.rejects(give('waiter', 10.01, 'd1'), { kind: 'forbidden' });
+  await t.rejects(give('waiter', 10.001, 'd1'), { kind: 'validation' }, 'two decimals at most');
+  await give('waiter', 10, 'd1');
+  await give('manager', 50, 'd2');
+  t.match(await r.appended(orderStream(orderId), 2), [
+    { type: 'DiscountGiven', data: { discountId: 'd1', value: 1000, amountCents: 255, by: r.ids.waiter } },
+    { type: 'DiscountGiven', data: { discountId: 'd2', value: 5000, amountCents: 1148 } },
+  ]);
+  await removeDiscount(r.commands, orderId, 'd1', {});
+  t.same(Object.keys((await r.orderOf(orderId)).discounts), ['d2']);
 });

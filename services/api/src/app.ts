@@ -23,6 +23,7 @@ import generalRoutes from './routes/general.js';
 import userRoutes from './routes/users.js';
 import orderRoutes from './routes/orders.js';
 import orderDishRoutes from './routes/order-dishes.js';
+import orderDiscountRoutes from './routes/order-discounts.js';
 import orderQueryRoutes from './routes/order-queries.js';
 import categoryRoutes from './routes/categories.js';
 import dishRoutes from './routes/dishes.js';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(userRoutes);
   await app.register(orderRoutes);
   await app.register(orderDishRoutes);
+  await app.register(orderDiscountRoutes);
   await app.register(orderQueryRoutes);
   await app.register(categoryRoutes);
   await app.register(dishRoutes);

@@ -9,7 +9,7 @@ export interface BillTax extends BillRate { baseCents: Cents; amountCents: Cents
 
 /** What a bill needs to work out its taxes (a ticket's issue, or its read model). */
 export interface TaxedBill {
-  lines: ReadonlyArray<Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null }>;
+  lines: ReadonlyArray<Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents }>;
   share: { part: number; parts: number } | null;
   /** The rates the lines name (absent on bills issued before taxes: nothing is taxed). */
   taxRates?: readonly BillRate[];
@@ -55,7 +55,7 @@ export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set
   for (const l of bill.lines) {
     if (voided.has(l.lineId)) continue;
     const rate = l.taxRateId ?? null;
-    byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l));
+    byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
   }
   const inclusive = bill.pricesIncludeTax ?? true;
   const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, r]));

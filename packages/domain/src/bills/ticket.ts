@@ -22,9 +22,10 @@ export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATU
 
 /**
  * A ticket carries its order's lines as they were billed (tickets issued before quantities read as one
- * portion), each with the tax rate it was billed at (absent before taxes: untaxed).
+ * portion), each with the tax rate it was billed at (absent before taxes: untaxed) and its discount
+ * (its own and its share of the order's; absent: none).
  */
-export type TicketLine = RecordedLine & { taxRateId?: string | null };
+export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents };
 
 export interface TicketPayment {
   paymentId: string;

@@ -3,7 +3,9 @@ import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
 import { type FireLines, decideFiring } from './firing.js';
-import { type LineChanges, type OrderLine, type RecordedLine, checkLines, completeLine, lineChanges, linesTotal } from './lines.js';
+import { type Discount, type DiscountCommand, type DiscountEvent, decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
+import { type PaymentFlag, paymentFlag } from './payment-flags.js';
+import { type LineChanges, type OrderLine, type RecordedLine, checkLines, completeLine, lineChanges } from './lines.js';
 import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 
 /**
@@ -58,6 +60,8 @@ export interface Order {
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
+  /** Discounts and comps given, by id (discounts.ts). */
+  discounts: Record<string, Discount>;
   /** Lines on live tickets (bills): see billing.ts. Not part of `version`: billing never makes a waiter's If-Match stale. */
   billing: Billing;
   /** Lines sent to the kitchen (kept after a line is removed: the kitchen must see it cancelled). */
@@ -81,22 +85,9 @@ export type OrderEvent =
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
   | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
   | BillingEvent
+  | DiscountEvent
   /** `course`: the course fired, when the waiter fired one (absent: the lines named, or every unfired line). */
   | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
-
-/**
- * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
- * deleted, or had already been paid. The money is recorded on the order all the same.
- */
-export type PaymentFlag = 'order_completed' | 'order_cancelled' | 'order_deleted' | 'order_already_paid';
-
-function paymentFlag(state: Order): PaymentFlag | undefined {
-  if (state.deleted) return 'order_deleted';
-  if (state.status === 'completed') return 'order_completed';
-  if (state.status === 'cancelled') return 'order_cancelled';
-  if (Object.keys(state.payments).length > 0) return 'order_already_paid';
-  return undefined;
-}
 
 export type OrderCommand =
   | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[]; number?: number }
@@ -110,9 +101,11 @@ export type OrderCommand =
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
   | BillingCommand
+  | DiscountCommand
   | FireLines;
 
-export const orderTotal = (order: Pick<Order, 'lines'>): Cents => linesTotal(Object.values(order.lines));
+/** What the order comes to: its lines in menu prices, after discounts. */
+export const orderTotal = (order: Pick<Order, 'lines' | 'discounts'>): Cents => discountedTotal(order.lines, order.discounts);
 
 /**
  * Events that are not a change of the order as waiters edit it (billing and firing): its version
@@ -148,7 +141,7 @@ function transition(from: OrderStatus, to: OrderStatus, at: number, o?: Order): 
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, number: null, lines: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, number: null, lines: {}, discounts: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
   }),
 
   decide(command, state) {
@@ -176,6 +169,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const notes = command.notes ?? line.notes;
         const changes = lineChanges(line, command, o.fired[line.lineId] !== undefined);
         if (priceCents === line.priceCents && notes === line.notes && Object.keys(changes).length === 0) return [];
+        linesMayChange(o, { ...o.lines, [line.lineId]: { ...line, priceCents, ...changes } });
         return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes, ...changes } }];
       }
       case 'removeLine': {
@@ -183,6 +177,8 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         if (!o.lines[command.lineId]) throw notFound();
         mayChangeDishes(o);
         lineNotBilled(o.billing, [command.lineId]);
+        const { [command.lineId]: _gone, ...rest } = o.lines;
+        linesMayChange(o, rest);
         return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId } }];
       }
       case 'clearLines': {
@@ -190,6 +186,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         mayChangeDishes(o);
         const lineIds = Object.keys(o.lines);
         lineNotBilled(o.billing, lineIds);
+        linesMayChange(o, {});
         return lineIds.length ? [{ type: 'OrderLinesCleared', data: { lineIds } }] : [];
       }
       case 'changeStatus': {
@@ -232,6 +229,12 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const { paymentHash, amountSat, receivedAt } = command;
         const flag = paymentFlag(state);
         return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt, ...(flag ? { flag } : {}) } }];
+      }
+      case 'giveDiscount':
+      case 'removeDiscount': {
+        const o = existing(state);
+        if (!isActive(o.status)) throw conflict(`A ${o.status} order takes no discount`);
+        return decideDiscount(command, o);
       }
       case 'fireLines': {
         const o = existing(state);
@@ -276,6 +279,9 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const { paymentHash, amountSat, receivedAt } = event.data;
         return { ...state, payments: { ...state.payments, [paymentHash]: { amountSat, receivedAt } }, version };
       }
+      case 'DiscountGiven':
+      case 'DiscountRemoved':
+        return { ...state, discounts: evolveDiscounts(state.discounts, event), version };
       case 'OrderBilled':
       case 'OrderTicketCancelled':
         return { ...state, billing: evolveBilling(state.billing, event), version };

@@ -1,5 +1,5 @@
 import {
-  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, linesBySeat, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
+  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, lineDiscounts, linesBySeat, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
   validationFailed, type Menu, type Order, type TicketIssue, type TicketLine,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
@@ -27,7 +27,8 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
     case 'none':
       return [{ billId: id('bill'), ticketIds: [id('ticket')], lineIds: unbilled }];
     case 'even': {
-      const total = linesTotal(unbilled.map((l) => o.lines[l]!));
+      const discounts = lineDiscounts(o.lines, o.discounts);
+      const total = linesTotal(unbilled.map((l) => o.lines[l]!)) - unbilled.reduce((sum, l) => sum + (discounts.get(l) ?? 0), 0);
       if (unbilled.length && split.parts > total) throw validationFailed([{ field: 'parts', message: `must be at most the amount in cents (${total})` }]);
       const billId = id('bill');
       return [{ billId, ticketIds: Array.from({ length: split.parts }, () => id('ticket')), lineIds: unbilled }];
@@ -48,7 +49,10 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
  * ticket's even share of it, as always).
  */
 export function ticketsOf(o: Order, bill: Bill, meta: IssueMeta): TicketIssue[] {
-  const lines: TicketLine[] = bill.lineIds.map((l) => ({ ...o.lines[l]!, taxRateId: taxRateOf(meta.menu, o.lines[l]!.dishId)?.id ?? null }));
+  const discounts = lineDiscounts(o.lines, o.discounts);
+  const lines: TicketLine[] = bill.lineIds.map((l) => ({
+    ...o.lines[l]!, taxRateId: taxRateOf(meta.menu, o.lines[l]!.dishId)?.id ?? null, ...(discounts.get(l) ? { discountCents: discounts.get(l)! } : {}),
+  }));
   const used = new Set(lines.map((l) => l.taxRateId));
   const taxRates = Object.values(meta.menu.taxRates).filter((r) => used.has(r.id)).map((r) => ({ taxRateId: r.id, name: r.name, rateBp: r.rateBp }));
   const taxed = taxRates.length ? { taxRates, pricesIncludeTax: meta.pricesIncludeTax } : {};

@@ -56,7 +56,7 @@ async function openAmount(readStore: ReadStore, from: number, until: number): Pr
   const completed = await readStore.collection<OrderView>(ORDERS).find({ status: 'completed', completed_at: { $gte: from, $lte: until } });
   for (const o of completed) {
     const billed = new Set((await tickets.find({ order_id: o.id, status: { $ne: 3 } })).flatMap((t) => t.lines.map((l) => l.lineId)));
-    for (const l of o.lines) if (!billed.has(l.lineId)) open += lineTotal(l);
+    for (const l of o.lines) if (!billed.has(l.lineId)) open += lineTotal(l) - (l.discount_cents ?? 0);
   }
   return open;
 }

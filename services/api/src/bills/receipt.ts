@@ -37,6 +37,7 @@ function rows(d: ReceiptData): Row[] {
   for (const l of t.lines) {
     const name = d.dishNames[l.dishId] ?? 'Dish';
     out.push({ kind: 'amount', label: (l.quantity ?? 1) > 1 ? `${l.quantity} x ${name}` : name, cents: lineTotal(l) });
+    if (l.discountCents) out.push({ kind: 'amount', label: '  Discount', cents: -l.discountCents });
     for (const m of l.modifiers ?? []) out.push({ kind: 'text', text: `  + ${m.name}${m.priceDeltaCents ? ` ${amount(m.priceDeltaCents)}` : ''}` });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
     const voided = t.voided.find((v) => v.line_id === l.lineId);

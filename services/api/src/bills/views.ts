@@ -29,7 +29,8 @@ export const TicketSchema = Type.Object({
   order_number: Type.Union([Type.Integer(), Type.Null()], { description: "the order's number of its business day; null for orders placed before numbers" }),
   lines: Type.Array(Type.Object({
     id: Type.String(), dish_id: Type.String(), price: Money('one portion, as ordered'), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }),
-    quantity: Type.Integer({ description: 'portions (1 on tickets issued before quantities)' }), line_total: Money('(price + modifiers) × quantity − discounts'),
+    quantity: Type.Integer({ description: 'portions (1 on tickets issued before quantities)' }), discount: Money("its discounts and its share of the order's"),
+    line_total: Money('(price + modifiers) × quantity − discounts'),
   })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
   subtotal: Money('its lines (or share) less voids; with COMANDA_PRICES_INCLUDE_TAX=false net of tax, taxes added after it'),
@@ -83,7 +84,7 @@ export function ticketResponse(t: TicketView) {
     id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter, order_number: t.order_number ?? null,
     lines: t.lines.map((l) => ({
       id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId),
-      quantity: l.quantity ?? 1, line_total: fromCents(lineTotal(l)),
+      quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(lineTotal(l) - (l.discountCents ?? 0)),
     })),
     share: t.share, subtotal: fromCents(f.subtotal - tax.added),
     taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: fromCents(x.rateBp), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),

@@ -55,6 +55,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /modifier-groups/:id': 'getModifierGroup',
   'PUT /modifier-groups/:id': 'changeModifierGroup',
   'DELETE /modifier-groups/:id': 'removeModifierGroup',
+  'POST /orders/:id/discounts': 'giveDiscount',
+  'DELETE /orders/:id/discounts/:discountId': 'removeDiscount',
   'GET /tax-rates': 'listTaxRates',
   'POST /tax-rates': 'createTaxRate',
   'GET /tax-rates/:id': 'getTaxRate',
