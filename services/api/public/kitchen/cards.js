@@ -44,11 +44,10 @@ export const clock = (ms) => {
 };
 
 /**
- * The order's short number, once orders carry one (on the ticket or its order): the API does not
- * send it yet, so the type says it may come.
- * @param {KitchenTicket & { order_number?: number, number?: number }} t
+ * The order's number of its business day; null for orders placed before numbers.
+ * @param {KitchenTicket} t
  */
-export const orderNumber = (t) => t.order_number ?? t.number ?? null;
+export const orderNumber = (t) => t.order_number ?? null;
 /** @param {KitchenTicket} t */
 export const tableLabel = (t) => t.table_name ?? 'Take-away';
 
