@@ -21,7 +21,7 @@ t.test('split by seats: one ticket per seat that has lines, one more for the tab
   t.equal((await s.waiter('POST', `/orders/${seatsOnly.id}/tickets`, { split: 'seats' })).body.ids.length, 1, 'no seats: one ticket for the table');
 });
 
-t.test('a dinner: starters fired, then mains; split by seat with taxes; paid; the Z report adds up to the cent', async (t) => {
+t.test('a dinner: starters fired, then mains; a comp by a manager, a waiter\'s 10 %; split by seat with taxes; paid; the Z report adds up to the cent', async (t) => {
   const s = await billsService();
   t.teardown(s.close);
   await s.admin('POST', '/stations', { name: 'Grill' });
@@ -42,22 +42,28 @@ t.test('a dinner: starters fired, then mains; split by seat with taxes; paid; th
   t.equal((await s.waiter('POST', `/orders/${id}/fire`, { course: 1 })).body.tickets.length, 1, 'starters');
   t.match((await s.kitchen('GET', '/kitchen/tickets')).body, [{ order_number: 1, lines: [{ quantity: 2, course: 1 }] }]);
   t.equal((await s.waiter('POST', `/orders/${id}/fire`, { course: 2 })).body.tickets[0].line_ids.length, 2, 'then mains');
+  t.equal((await s.waiter('GET', `/orders/${id}`)).body.total, 60 + 76.5 + 44);
+  const lines = (await s.waiter('GET', `/orders/${id}/dishes`)).body as Array<{ id: string }>;
+  t.equal((await s.manager('POST', `/orders/${id}/discounts`, { line_id: lines[2]!.id, kind: 'percent', value: 100, reason: 'comp: the suadero was late' })).status, 201, 'a comp by a manager');
+  t.equal((await s.waiter('POST', `/orders/${id}/discounts`, { kind: 'percent', value: 10, reason: 'regulars' })).status, 201, "a waiter's 10 %");
   const total = (await s.waiter('GET', `/orders/${id}`)).body.total;
-  t.equal(total, 60 + 76.5 + 44);
+  t.equal(total, 122.85, 'the suadero comped, then 10 % of the 136.50 left: 13.65 off');
   const bills = (await s.waiter('POST', `/orders/${id}/tickets`, { split: 'seats' })).body.tickets as Array<{ id: string; total: number; taxes: Array<{ amount: number }> }>;
-  t.same(bills.map((b) => b.total), [76.5, 44, 60]);
+  t.same(bills.map((b) => b.total), [68.85, 0, 54]);
   t.equal(bills.reduce((sum, b) => sum + cents(b.total), 0), cents(total), 'Σ ticket totals = what the order owes');
   const taxes = bills.reduce((sum, b) => sum + b.taxes.reduce((x, y) => x + cents(y.amount), 0), 0);
+  t.same(bills.map((b) => b.taxes.map((x) => x.amount)), [[9.5], [0], [7.45]], 'the comped seat: no tax to pay');
   for (const [i, b] of bills.entries()) {
+    if (b.total === 0) continue;
     const method = i === 0 ? 'cash' : 'credit_card';
     const paid = await s.waiter('POST', `/tickets/${b.id}/payments`, { method, amount: b.total, ...(method === 'cash' ? { tendered: b.total } : {}) });
     t.equal(paid.status, 201);
   }
   t.equal((await s.waiter('GET', `/tables/${s.r.tables.t1}`)).body.status, 'occupied');
   await s.finish(id, s.r.tables.t1);
-  const z = (await s.manager('POST', '/shifts/close', { counted_cash: 276.5 })).body.report;
+  const z = (await s.manager('POST', '/shifts/close', { counted_cash: 268.85 })).body.report; // the float and the cash seat
   t.equal(cents(z.sales), cents(total));
   t.equal(z.taxes_by_rate.reduce((sum: number, x: { amount: number }) => sum + cents(x.amount), 0), taxes, 'the Z report carries every bill\'s tax');
-  t.same(z.taxes_by_rate.map((x: { name: string; amount: number }) => [x.name, x.amount]), [['IVA', 24.9]], 'per bill, rounded once each: 76.50 × 16 / 116 = 10.55, 44 × 16 / 116 = 6.07, 60 × 16 / 116 = 8.28');
+  t.same(z.taxes_by_rate.map((x: { name: string; amount: number }) => [x.name, x.amount]), [['IVA', 16.95]], 'per bill, rounded once each: 68.85 × 16 / 116 = 9.4965… → 9.50, 54 × 16 / 116 = 7.448… → 7.45');
   t.equal(z.difference, 0);
 });
