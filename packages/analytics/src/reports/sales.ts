@@ -2,7 +2,7 @@ import type { ReplayedEvent } from '@comanda/event-store';
 import { billTaxes, currencyById, type BaseCurrencyEvent, type OrderEvent, type TaxedBill, type TicketEvent } from '@comanda/domain';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
-import { type ReportDefinition, type Row, averageMoney, bucket, daysIn, eventTime, money, ratio, streamId } from '../report.js';
+import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, money, ratio, streamId } from '../report.js';
 
 interface SalesDay {
   weekday: number;
@@ -140,8 +140,6 @@ export const salesReport: ReportDefinition<SalesState> = {
       }
     }
     return {
-      tax_by_rate: [...rates].sort(([, a], [, b]) => a.rateBp - b.rateBp || a.name.localeCompare(b.name))
-        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: x.rateBp / 100, base: money(x.baseCents), tax: money(x.amountCents) })),
       totals: [{
         currency: s.currency, days: byDay.length, orders: t.orders, lines: t.lines, gross: money(t.gross), voids: money(t.voids), refunds: money(t.refunds),
         net: money(t.gross - t.voids - t.refunds), average_ticket: averageMoney(t.gross, t.orders), lines_per_order: ratio(t.lines, t.orders),
@@ -149,6 +147,9 @@ export const salesReport: ReportDefinition<SalesState> = {
       by_day: byDay,
       by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),
       by_weekday: weekdays.map((w, i) => ({ weekday: WEEKDAYS[i]!, days: w.days, orders: w.orders, net: money(w.net), average_day: averageMoney(w.net, w.days) })),
+      // Last: a restaurant without tax rates has none, and an empty section first would open the CSV with a bare header.
+      tax_by_rate: [...rates].sort(([, a], [, b]) => a.rateBp - b.rateBp || compareText(a.name, b.name))
+        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: x.rateBp / 100, base: money(x.baseCents), tax: money(x.amountCents) })),
     };
   },
   charts: [
