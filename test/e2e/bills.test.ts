@@ -79,7 +79,7 @@ t.test('a dinner paid three ways over real HTTP; the Z report adds up to the cen
       debit_card: { count: 1, amount: 155.17, tip: 0, refunds: 0 },
       credit_card: { count: 1, amount: 155.16, tip: 23.27, refunds: 0 },
     },
-    refunds: 0, net: 488.77, open: 0, cash_float: 1000, expected_cash: 1155.17, counted_cash: 1155.17, difference: 0,
+    refunds: 0, net: 488.77, open: 0, cash_float: 1000, expected_cash: 1155.17, counted_cash: 1155.17, difference: 0, taxes_by_rate: [],
   });
 
   // Everything is in the log: after a restart the read models are rebuilt to the same figures.

@@ -1,18 +1,23 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import type { OrderEvent } from '@comanda/domain';
+import { type OrderEvent, lineTotal } from '@comanda/domain';
 import { streamId } from './report.js';
 
-export interface BookLine { dishId: string; priceCents: number }
+/** `amountCents`: what the line comes to ((price + modifiers) × quantity); `optionIds`: its modifier options. */
+export interface BookLine { dishId: string; priceCents: number; quantity: number; amountCents: number; optionIds: string[] }
 export interface BookOrder {
   userId: string;
   waiter: string;
   tableId: string | null;
   lines: Map<string, BookLine>;
+  /** Discounts given, by id (absent on books saved before discounts): the total is net of them. */
+  discounts?: Map<string, number>;
   totalCents: number;
 }
 
 /** The order events that change what an order holds (OrderDeleted takes it out of the book). */
-export const ORDER_BOOK_EVENTS = ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted'] as const;
+export const ORDER_BOOK_EVENTS = [
+  'OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted', 'DiscountGiven', 'DiscountRemoved',
+] as const;
 
 /**
  * The open orders, as compact as reports need them: lines (dish, price), waiter, table. A report
@@ -69,23 +74,28 @@ export class OrderBook {
       case 'DishesAdded':
         for (const l of e.data.lines) {
           const before = o.lines.get(l.lineId);
-          if (before) o.totalCents -= before.priceCents;
-          o.lines.set(l.lineId, { dishId: l.dishId, priceCents: l.priceCents });
-          o.totalCents += l.priceCents;
+          if (before) o.totalCents -= before.amountCents;
+          const line = { dishId: l.dishId, priceCents: l.priceCents, quantity: l.quantity ?? 1, amountCents: lineTotal(l), optionIds: (l.modifiers ?? []).map((m) => m.optionId) };
+          o.lines.set(l.lineId, line);
+          o.totalCents += line.amountCents;
         }
         break;
       case 'OrderLineUpdated': {
         const l = o.lines.get(e.data.lineId);
         if (l) {
-          o.totalCents += e.data.priceCents - l.priceCents;
+          // Modifiers never change after the line is added: the portion's price moves by the dish's.
+          const portion = l.amountCents / l.quantity - l.priceCents + e.data.priceCents;
           l.priceCents = e.data.priceCents;
+          l.quantity = e.data.quantity ?? l.quantity;
+          o.totalCents += portion * l.quantity - l.amountCents;
+          l.amountCents = portion * l.quantity;
         }
         break;
       }
       case 'OrderLineRemoved': {
         const l = o.lines.get(e.data.lineId);
         if (l) {
-          o.totalCents -= l.priceCents;
+          o.totalCents -= l.amountCents;
           o.lines.delete(e.data.lineId);
         }
         break;
@@ -93,6 +103,14 @@ export class OrderBook {
       case 'OrderLinesCleared':
         o.lines.clear();
         o.totalCents = 0;
+        break;
+      case 'DiscountGiven':
+        (o.discounts ??= new Map()).set(e.data.discountId, e.data.amountCents);
+        o.totalCents -= e.data.amountCents;
+        break;
+      case 'DiscountRemoved':
+        o.totalCents += o.discounts?.get(e.data.discountId) ?? 0;
+        o.discounts?.delete(e.data.discountId);
         break;
       case 'OrderDetailsChanged':
         o.userId = e.data.userId;

@@ -72,7 +72,7 @@ t.test('nothing is restored from another time zone, an unreadable file or anothe
   await saveReports(file, fold.reports[0]!.clock, fold.reports);
   t.equal((readFileSync(file, 'utf8').match(/"version"/g) ?? []).length, ALL_REPORTS.length);
   t.same(restoreReports(file, new LocalClock('UTC'), ALL_REPORTS), []);
-  const salesV2 = { ...(salesReport as ReportDefinition<unknown>), version: 2 };
+  const salesV2 = { ...(salesReport as ReportDefinition<unknown>), version: salesReport.version + 1 };
   const restored = restoreReports(file, new LocalClock(TZ), ALL_REPORTS.map((d) => (d.name === 'sales' ? salesV2 : d)));
   t.notOk(restored.some((r) => r.definition.name === 'sales'), 'a new version of a report is folded from 0');
   t.equal(restored.length, ALL_REPORTS.length - 1);
@@ -127,7 +127,7 @@ t.test('a restart with a changed report: the others serve at once from the check
   await first.stop();
 
   // The next build changes sales (a new version); a rebuild from position 0 waits at a gate.
-  const v2: ReportDefinition<unknown> = { ...(salesReport as ReportDefinition<unknown>), version: 2 };
+  const v2: ReportDefinition<unknown> = { ...(salesReport as ReportDefinition<unknown>), version: salesReport.version + 1 };
   const definitions = ALL_REPORTS.map((d) => (d.name === 'sales' ? v2 : d));
   let open!: () => void;
   const gate = new Promise<void>((resolve) => { open = resolve; });
@@ -149,11 +149,11 @@ t.test('a restart with a changed report: the others serve at once from the check
   t.same(results(ALL_REPORTS.filter((d) => d.name !== 'sales').map((d) => second.get(d.name)!)), results(whole.reports.filter((r) => r.definition.name !== 'sales')));
   open();
   await until(() => second.get('sales') !== undefined);
-  t.equal(second.get('sales')!.definition.version, 2, 'swapped in once caught up');
+  t.equal(second.get('sales')!.definition.version, v2.version, 'swapped in once caught up');
   t.notOk(second.isRebuilding('sales'));
   t.same(second.get('sales')!.result({}).sections, whole.report('sales')!.result({}).sections);
   await second.stop();
-  t.equal(JSON.parse(readFileSync(file, 'utf8')).reports.sales.version, 2, 'saved in its new version');
+  t.equal(JSON.parse(readFileSync(file, 'utf8')).reports.sales.version, v2.version, 'saved in its new version');
 });
 
 t.test('a checkpoint beyond the log (an older log put back) is folded again from position 0', async (t) => {

@@ -116,3 +116,37 @@ t.test('a restaurant with only orders still gets sales and product mix', async (
   t.same(fold.report('product-mix')!.result({}).sections.by_dish!.map((d) => [d.dish, d.quantity]), [['Tacos', 4], ['Agua', 1]]);
   t.same(fold.report('kitchen')!.result({}).sections.by_station, []);
 });
+
+t.test('issue 44: sales show the tax by rate of the bills paid and are net of discounts; discounts and comps by reason and waiter; the product mix counts quantities and modifiers\' prices', async (t) => {
+  const rec = (n: number, stream: string, type: string, data: unknown, iso: string) => ({
+    id: `x${n}`, stream, revision: n, position: BigInt(n + 1), type, data, metadata: { occurredAt: at(iso), schemaVersion: 1 }, recordedAt: at(iso),
+  });
+  const iva = { taxRateId: 'iva', name: 'IVA', rateBp: 1600 };
+  const lines = [
+    { lineId: 'a', dishId: 'd1', priceCents: 1000, notes: '', quantity: 3, taxRateId: 'iva', modifiers: [{ groupId: 'g', optionId: 'o', name: 'Guac', priceDeltaCents: 160 }] },
+    { lineId: 'b', dishId: 'd2', priceCents: 500, notes: '', quantity: 1, taxRateId: null },
+  ];
+  const issue = { ticketId: 'k', orderId: 'o', billId: 'b', tableId: null, waiter: 'Ana', currencyId: 'mxn', lines, share: null, subtotalCents: 3980, issuedAt: at('2026-03-28T12:00:00Z'), issuedBy: null, taxRates: [iva] };
+  const fold = new ReportFold(ALL_REPORTS, TZ);
+  fold.apply([
+    rec(0, 'menu', 'CategoryAdded', { categoryId: 'c1', name: 'Mains' }, '2026-03-01T00:00:00Z'),
+    rec(1, 'menu', 'DishAdded', { dishId: 'd1', name: 'Tacos', price: 1000, categoryId: 'c1' }, '2026-03-01T00:00:00Z'),
+    rec(2, 'order-o', 'OrderPlaced', { orderId: 'o', userId: 'u1', tableId: null, waiter: 'Ana', placedAt: at('2026-03-28T11:00:00Z'), number: 1 }, '2026-03-28T11:00:00Z'),
+    rec(3, 'order-o', 'DishesAdded', { lines: lines.map(({ taxRateId: _rate, ...l }) => l) }, '2026-03-28T11:00:00Z'),
+    rec(4, 'order-o', 'DiscountGiven', { discountId: 'x1', lineId: 'b', kind: 'percent', value: 10_000, amountCents: 500, reason: 'comp: cold', by: 'u2', at: at('2026-03-28T11:50:00Z') }, '2026-03-28T11:50:00Z'),
+    rec(5, 'order-o', 'DiscountGiven', { discountId: 'x2', lineId: null, kind: 'amount', value: 100, amountCents: 100, reason: 'regular', by: 'u1', at: at('2026-03-28T11:51:00Z') }, '2026-03-28T11:51:00Z'),
+    rec(6, 'order-o', 'DiscountRemoved', { discountId: 'x2' }, '2026-03-28T11:52:00Z'),
+    rec(7, 'ticket-k', 'TicketIssued', { ...issue, subtotalCents: 3480, lines: [lines[0], { ...lines[1], discountCents: 500 }] }, '2026-03-28T12:00:00Z'),
+    rec(8, 'ticket-k', 'TicketPaid', { at: at('2026-03-28T12:05:00Z') }, '2026-03-28T12:05:00Z'),
+    rec(9, 'order-o', 'OrderStatusChanged', { from: 'ready', to: 'completed', at: at('2026-03-28T12:10:00Z') }, '2026-03-28T12:10:00Z'),
+  ]);
+  const sales = fold.report('sales')!.result({}).sections;
+  // IVA gross 3 × (10.00 + 1.60) = 34.80: tax 34.80 × 16 / 116 = 4.80, base 30.00; the agua is untaxed.
+  t.same(sales.tax_by_rate, [{ tax_rate_id: 'iva', tax_rate: 'IVA', rate: 16, base: 30, tax: 4.8 }]);
+  t.equal(sales.totals![0]!.gross, 34.8, 'net of the comp (the discount taken off again counts nothing)');
+  const cancellations = fold.report('cancellations')!.result({}).sections;
+  t.same(cancellations.discounts_by_reason, [{ kind: 'comp', reason: 'comp: cold', count: 1, amount: 5 }]);
+  t.same(cancellations.discounts_by_waiter, [{ waiter: 'Ana', count: 1, comps: 1, amount: 5 }]);
+  t.same(fold.report('cancellations')!.result({ from: '2026-03-29' }).sections.discounts_by_reason, [], 'by the day it was given');
+  t.same(fold.report('product-mix')!.result({}).sections.by_dish!.map((d) => [d.dish_id, d.quantity, d.revenue]), [['d1', 3, 34.8], ['d2', 1, 5]]);
+});

@@ -32,6 +32,10 @@ export interface Config {
   production: boolean;
   /** Completing an order needs every line on a paid ticket (COMANDA_COMPLETE_REQUIRES_PAYMENT). */
   completeRequiresPayment: boolean;
+  /** Menu prices include tax (COMANDA_PRICES_INCLUDE_TAX, default true); false: taxes are added on the bill. */
+  pricesIncludeTax: boolean;
+  /** The most a waiter may discount, in percent of what the discount applies to (COMANDA_WAITER_DISCOUNT_MAX_PERCENT, default 10). */
+  waiterDiscountMaxPercent: number;
   /** Printed on receipts (COMANDA_RESTAURANT_NAME). */
   restaurantName: string;
   /** A kitchen ticket every line of which is done is bumped after this many minutes; 0 = never (COMANDA_KITCHEN_AUTO_BUMP_MINUTES). */
@@ -286,6 +290,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     production: env.NODE_ENV === 'production',
     completeRequiresPayment: flag(env, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'),
+    pricesIncludeTax: text(env, 'COMANDA_PRICES_INCLUDE_TAX') === null || flag(env, 'COMANDA_PRICES_INCLUDE_TAX'),
+    waiterDiscountMaxPercent: integer(env, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT', 10, 0, 100),
     restaurantName: restaurantName(env),
     ...operations(env),
     trustedProxies: proxies(env),

@@ -43,11 +43,17 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_REQUEST_TIMEOUT_MS: '5' }, 'COMANDA_REQUEST_TIMEOUT_MS'],
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
     [{ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'yes' }, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'],
+    [{ COMANDA_PRICES_INCLUDE_TAX: 'no' }, 'COMANDA_PRICES_INCLUDE_TAX'],
+    [{ COMANDA_WAITER_DISCOUNT_MAX_PERCENT: '101' }, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT'],
     [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],
     [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '1441' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
     [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '2.5' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
   ];
   t.equal(loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }).kitchenAutoBumpMinutes, 5);
+  t.equal(loadConfig({}).pricesIncludeTax, true, 'menu prices include tax unless said');
+  t.equal(loadConfig({ COMANDA_PRICES_INCLUDE_TAX: 'false' }).pricesIncludeTax, false);
+  t.equal(loadConfig({}).waiterDiscountMaxPercent, 10);
+  t.equal(loadConfig({ COMANDA_WAITER_DISCOUNT_MAX_PERCENT: '0' }).waiterDiscountMaxPercent, 0);
   t.match(loadConfig({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true', COMANDA_RESTAURANT_NAME: 'La Esquina' }), { completeRequiresPayment: true, restaurantName: 'La Esquina' });
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });

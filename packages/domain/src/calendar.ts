@@ -68,3 +68,6 @@ export function dayRange(date: string, timeZone: string): { start: number; end: 
   ranges.set(key, range);
   return { ...range };
 }
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in `timeZone`: the restaurant's business day. */
+export const businessDay = (utcMs: number, timeZone: string): string => isoDay(new Date(utcMs + offsetMs(utcMs, timeZone)));

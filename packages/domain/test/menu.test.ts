@@ -113,11 +113,11 @@ t.test('state: versions count the events that touched each entity; removal forge
     { type: 'DishRemoved', data: { dishId: TACOS } },
   ];
   const state = fold(menu, events);
-  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, stationId: null, version: 2 });
+  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, stationId: null, modifierGroupIds: [], allergens: [], taxRateId: null, version: 2 });
   t.same(Object.keys(state.dishes), [LEMONADE]);
   t.equal(dishPrice(state, LEMONADE), 3900, 'the current price, in cents, for the orders that take it');
   t.equal(dishPrice(state, TACOS), null, 'a removed dish has no price any more');
   t.same(fold(menu, [...events, { type: 'DishRemoved', data: { dishId: LEMONADE } }, { type: 'CategoryRemoved', data: { categoryId: DRINKS } }]), {
-    categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0,
+    categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {},
   });
 });

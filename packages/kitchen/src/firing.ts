@@ -1,11 +1,13 @@
-import { MENU_STREAM, type FiredLine, conflict, kitchenTicketId, menu, notFound, order, orderStream, stationOf } from '@comanda/domain';
+import { MENU_STREAM, type FiredLine, conflict, kitchenTicketId, linesToFire, menu, notFound, order, orderStream, stationOf, validationFailed } from '@comanda/domain';
 import type { CommandContext, Position } from '@comanda/event-store';
 import { type KitchenCommands, latest, reconcileKitchen } from './reconcile.js';
 
 export interface FireRequest {
   orderId: string;
-  /** The lines to send; absent: every line not fired yet. */
+  /** The lines to send; absent: every line not fired yet (of `course`, when given). */
   lineIds?: string[];
+  /** Only this course's unfired lines (starters first, mains later). */
+  course?: number;
   /** Names this firing (derived from the Idempotency-Key when there is one). */
   firingId: string;
   at: number;
@@ -26,7 +28,8 @@ export interface Fired {
 export async function fireOrder(commands: KitchenCommands, request: FireRequest, context: CommandContext = {}): Promise<Fired> {
   const { state: o } = await commands.state(order, orderStream(request.orderId));
   if (!o.orderId || o.deleted) throw notFound();
-  const lineIds = request.lineIds ?? Object.keys(o.lines).filter((id) => !o.fired[id]);
+  if (request.lineIds && request.course !== undefined) throw validationFailed([{ field: 'course', message: 'name lines or a course, not both' }]);
+  const lineIds = request.lineIds ?? linesToFire(o, request.course);
   for (const id of lineIds) if (!o.lines[id]) throw notFound();
   const { state: m } = await commands.state(menu, MENU_STREAM);
   const lines: FiredLine[] = lineIds.map((lineId) => {
@@ -36,9 +39,10 @@ export async function fireOrder(commands: KitchenCommands, request: FireRequest,
     return {
       lineId, firingId: request.firingId, dishId: line.dishId, stationId: station.id,
       ticketId: kitchenTicketId(request.orderId, request.firingId, station.id), dishName: m.dishes[line.dishId]?.name ?? 'Dish no longer on the menu',
+      ...(m.dishes[line.dishId]?.allergens.length ? { allergens: m.dishes[line.dishId]!.allergens } : {}),
     };
   });
-  const result = await commands.handle(order, orderStream(request.orderId), { type: 'fireLines', firingId: request.firingId, lines, at: request.at }, context);
+  const result = await commands.handle(order, orderStream(request.orderId), { type: 'fireLines', firingId: request.firingId, lines, at: request.at, course: request.course }, context);
   const fired = result.events.flatMap((e) => (e.type === 'OrderLinesFired' ? e.data.lines : []));
   const position = await reconcileKitchen(commands, request.orderId, context);
   const tickets = new Map<string, { id: string; stationId: string; lineIds: string[] }>();

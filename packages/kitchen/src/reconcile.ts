@@ -1,5 +1,5 @@
 import {
-  FLOOR_STREAM, type Decider, type DomainEvent, type FiredLine, type Order, type TicketCloseReason, floor, isOpen, kitchenTicket, kitchenTicketStream, order, orderStream,
+  FLOOR_STREAM, type Decider, type DomainEvent, type FiredLine, type LineForCooks, type Order, type OrderLine, type TicketCloseReason, floor, isOpen, kitchenTicket, kitchenTicketStream, order, orderStream,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 
@@ -11,6 +11,12 @@ export const latest = (...positions: Array<Position | null>): Position | null =>
 
 const tableName = async (commands: KitchenCommands, tableId: string | null): Promise<string | null> =>
   tableId ? ((await commands.state(floor, FLOOR_STREAM)).state.tables[tableId]?.name ?? null) : null;
+
+/** How many, which course and seat, the modifiers' names and the dish's allergens as fired (a line removed since: as a single portion). */
+const forCooks = (line: OrderLine | undefined, fired: FiredLine): LineForCooks => ({
+  quantity: line?.quantity ?? 1, course: line?.course ?? 1, seat: line?.seat ?? null,
+  modifiers: (line?.modifiers ?? []).map((m) => m.name), allergens: fired.allergens ?? [],
+});
 
 /** Why an order that is no longer open takes its tickets off the board. */
 const closeReason = (o: Order): TicketCloseReason => (o.deleted ? 'order_deleted' : o.status === 'cancelled' ? 'order_cancelled' : 'order_completed');
@@ -39,9 +45,9 @@ export async function reconcileKitchen(commands: KitchenCommands, orderId: strin
     const stream = kitchenTicketStream(ticketId);
     const first = lines[0]!;
     await run(kitchenTicket, stream, {
-      type: 'openTicket', ticketId, orderId, stationId: first.stationId, tableId: o.tableId, tableName: table, waiter: o.waiter,
+      type: 'openTicket', ticketId, orderId, stationId: first.stationId, tableId: o.tableId, tableName: table, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }),
       firedAt: o.firings[first.firingId] ?? 0,
-      lines: lines.map((l) => ({ lineId: l.lineId, dishId: l.dishId, dishName: l.dishName, notes: o.lines[l.lineId]?.notes ?? '' })),
+      lines: lines.map((l) => ({ lineId: l.lineId, dishId: l.dishId, dishName: l.dishName, notes: o.lines[l.lineId]?.notes ?? '', ...forCooks(o.lines[l.lineId], l) })),
     });
     const { state: t } = await commands.state(kitchenTicket, stream);
     if (t.tableId !== o.tableId || t.tableName !== table) await run(kitchenTicket, stream, { type: 'moveTicket', tableId: o.tableId, tableName: table });

@@ -2,6 +2,8 @@ import type { Projection } from './projection.js';
 import { usersProjection } from './users.js';
 import { categoriesProjection } from './categories.js';
 import { dishesProjection } from './dishes.js';
+import { modifierGroupsProjection } from './modifier-groups.js';
+import { taxRatesProjection } from './tax-rates.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
 import { ordersProjection } from './orders.js';
@@ -16,6 +18,8 @@ export const allProjections: Projection[] = [
   usersProjection,
   categoriesProjection,
   dishesProjection,
+  modifierGroupsProjection,
+  taxRatesProjection,
   spacesProjection,
   tablesProjection,
   ordersProjection,

@@ -2,7 +2,10 @@ import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, type Tick
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { ORDERS, type OrderView } from './orders.js';
 
-export type KitchenTicketLineView = { line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus };
+export type KitchenTicketLineView = {
+  line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus;
+  quantity: number; course: number; seat: number | null; modifiers: string[]; allergens: string[];
+};
 
 /** A kitchen ticket as a screen shows it: self-contained, `status` open until bumped (done) or closed with its order. */
 export type KitchenTicketView = Tracked & TicketFields;
@@ -15,6 +18,7 @@ export type TicketFields = {
   table_id: string | null;
   table_name: string | null;
   waiter: string;
+  order_number: number | null;
   fired_at: number;
   started_at: number | null;
   bumped_at: number | null;
@@ -44,9 +48,12 @@ export function nextTicketView(t: TicketFields | null, e: KitchenTicketEvent): T
   if (e.type === 'KitchenTicketOpened') {
     const d = e.data;
     return {
-      _id: d.ticketId, id: d.ticketId, order_id: d.orderId, station_id: d.stationId, table_id: d.tableId, table_name: d.tableName, waiter: d.waiter,
+      _id: d.ticketId, id: d.ticketId, order_id: d.orderId, station_id: d.stationId, table_id: d.tableId, table_name: d.tableName, waiter: d.waiter, order_number: d.orderNumber ?? null,
       fired_at: d.firedAt, started_at: null, bumped_at: null, ready_at: null, closed_at: null, closed_reason: null, status: 'open', version: versionAfter(null),
-      lines: d.lines.map((l) => ({ line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent' })),
+      lines: d.lines.map((l) => ({
+        line_id: l.lineId, dish_id: l.dishId, dish_name: l.dishName, notes: l.notes, kitchen_status: 'sent',
+        quantity: l.quantity ?? 1, course: l.course ?? 1, seat: l.seat ?? null, modifiers: l.modifiers ?? [], allergens: l.allergens ?? [],
+      })),
     };
   }
   if (!t) return undefined;
@@ -77,13 +84,15 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** A ticket as screens receive it (HTTP and bus alike): times as ISO 8601, no internal fields. */
 export const ticketForScreens = (t: TicketFields) => ({
-  id: t.id, order_id: t.order_id, station_id: t.station_id, table_id: t.table_id, table_name: t.table_name, waiter: t.waiter,
+  id: t.id, order_id: t.order_id, station_id: t.station_id, table_id: t.table_id, table_name: t.table_name, waiter: t.waiter, order_number: t.order_number ?? null,
   status: t.status, fired_at: iso(t.fired_at)!, started_at: iso(t.started_at), bumped_at: iso(t.bumped_at), ready_at: iso(t.ready_at ?? null),
   closed_at: iso(t.closed_at ?? null), closed_reason: t.closed_reason ?? null, lines: t.lines, version: t.version,
 });
 
 export const kitchenTicketsProjection = projectionOf<KitchenTicketEvent>({
   name: 'kitchen-tickets',
+  // 2: lines show quantity, course, seat, modifiers and allergens; tickets their order's number.
+  version: 2,
   handles: KITCHEN_TICKET_EVENTS,
   // Each list the API and the screens read: a station's or every station's board (open, oldest
   // first), recall (done, latest bump first), closed (latest first), and the SSE catch-up by position.

@@ -1,4 +1,4 @@
-import { type KitchenStatus, type OrderEvent, type OrderLine, linesTotal, orderVersionAfter } from '@comanda/domain';
+import { type Discount, type KitchenStatus, type OrderEvent, type OrderLine, completeLine, discountedTotal, lineDiscounts, orderVersionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /**
@@ -12,10 +12,15 @@ export type OrderView = Tracked & {
   waiter: string;
   status: string;
   total_cents: number;
+  /** The order's number of its business day; null for orders placed before numbers. */
+  number: number | null;
   placed_at: number;
   created_at: string;
   completed_at: number | null;
-  lines: OrderLine[];
+  /** `discount_cents`: the line's discount, its own and its share of the order's (absent: none). */
+  lines: Array<OrderLine & { discount_cents?: number }>;
+  /** Discounts and comps given (absent on documents written before discounts: none). */
+  discounts?: Discount[];
   payments: Array<{ payment_hash: string; amount_sat: number; received_at: number }>;
   paid_sat: number;
   /** Kitchen status by line id (kitchen-tickets.ts); a line not in it is `pending`. */
@@ -25,17 +30,33 @@ export type OrderView = Tracked & {
 
 export const ORDERS = 'orders';
 
-/** Version and total as the order decider counts them (orderVersionAfter, linesTotal): the ETag a GET serves is the version If-Match checks. */
-const withLines = (order: OrderView, lines: OrderLine[], event: OrderEvent): Omit<OrderView, '_position'> => ({
-  ...order,
-  lines,
-  total_cents: linesTotal(lines),
-  version: orderVersionAfter(order.version, event),
-});
+const byId = <T>(items: T[], id: (x: T) => string): Record<string, T> => Object.fromEntries(items.map((x) => [id(x), x]));
+
+/**
+ * Version, total and each line's discount as the order decider counts them (orderVersionAfter,
+ * discountedTotal, lineDiscounts): the ETag a GET serves is the version If-Match checks.
+ */
+const withLines = (order: OrderView, lines: OrderLine[], event: OrderEvent, discounts: Discount[] = order.discounts ?? []): Omit<OrderView, '_position'> => {
+  const lineRecord = byId(lines, (l) => l.lineId);
+  const discountRecord = byId(discounts, (d) => d.discountId);
+  const shares = lineDiscounts(lineRecord, discountRecord);
+  return {
+    ...order,
+    lines: lines.map(({ discount_cents: _old, ...l }: OrderLine & { discount_cents?: number }) => (shares.get(l.lineId) ? { ...l, discount_cents: shares.get(l.lineId)! } : l)),
+    ...(discounts.length || order.discounts ? { discounts } : {}),
+    total_cents: discountedTotal(lineRecord, discountRecord),
+    version: orderVersionAfter(order.version, event),
+  };
+};
 
 export const ordersProjection = projectionOf<OrderEvent>({
   name: 'orders',
-  handles: ['OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted', 'OrderPaymentReceived'],
+  // 2: lines carry quantity, course, seat and modifiers (completed for lines written before them), the total counts them; orders carry their number.
+  version: 2,
+  handles: [
+    'OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted',
+    'OrderPaymentReceived', 'DiscountGiven', 'DiscountRemoved',
+  ],
   collections: {
     [ORDERS]: [{ placed_at: -1 }, { status: 1, placed_at: -1 }, { user_id: 1, placed_at: -1 }, { table_id: 1, placed_at: -1 }, { status: 1, completed_at: 1 }],
   },
@@ -43,22 +64,26 @@ export const ordersProjection = projectionOf<OrderEvent>({
     const orderId = e.stream.slice('order-'.length);
     await updateDocument(store.collection<OrderView>(ORDERS), orderId, e, (order) => {
       if (e.type === 'OrderPlaced') {
-        const { userId, tableId, waiter, placedAt } = e.data;
+        const { userId, tableId, waiter, placedAt, number = null } = e.data;
         return {
-          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0,
+          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0, number,
           placed_at: placedAt, created_at: new Date(placedAt).toISOString(), completed_at: null, lines: [], payments: [], paid_sat: 0, version: orderVersionAfter(0, e),
         };
       }
       if (!order) return undefined;
       switch (e.type) {
         case 'DishesAdded':
-          return withLines(order, [...order.lines, ...e.data.lines], e);
+          return withLines(order, [...order.lines, ...e.data.lines.map(completeLine)], e);
         case 'OrderLineUpdated':
-          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...l, ...e.data } : l)), e);
+          return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...completeLine(l), ...e.data } : l)), e);
         case 'OrderLineRemoved':
           return withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId), e);
         case 'OrderLinesCleared':
           return withLines(order, [], e);
+        case 'DiscountGiven':
+          return withLines(order, order.lines, e, [...(order.discounts ?? []), e.data]);
+        case 'DiscountRemoved':
+          return withLines(order, order.lines, e, (order.discounts ?? []).filter((d) => d.discountId !== e.data.discountId));
         case 'OrderStatusChanged':
           return { ...order, status: e.data.to, completed_at: e.data.to === 'completed' ? e.data.at : order.completed_at, version: orderVersionAfter(order.version, e) };
         case 'OrderMovedToTable':

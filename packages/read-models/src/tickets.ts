@@ -1,4 +1,4 @@
-import { LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
+import { type BillRate, LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 export interface PaymentView {
@@ -10,7 +10,11 @@ export interface RefundView { id: string; payment_id: string; method: PaymentMet
 /** A ticket with its payments and refunds embedded: one document per ticket, money in cents. */
 export type TicketView = Tracked & {
   id: string; order_id: string; bill_id: string; table_id: string | null; waiter: string; currency_id: string;
+  /** Absent on documents written before order numbers (the projection was not rebuilt for it): null. */
+  order_number?: number | null;
   lines: TicketLine[]; share: { part: number; parts: number } | null;
+  /** As issued (absent on documents of tickets issued before taxes: nothing taxed). */
+  tax_rates?: BillRate[]; prices_include_tax?: boolean;
   subtotal_cents: number; applied_cents: number; tip_cents: number; received_cents: number; refunded_cents: number;
   status: 1 | 2 | 3; created_at: string; issued_at: number; paid_at: number | null; cancelled_at: number | null;
   payments: PaymentView[]; refunds: RefundView[];
@@ -38,8 +42,8 @@ export const ticketsProjection = projectionOf<TicketEvent>({
       if (e.type === 'TicketIssued') {
         const d = e.data;
         return {
-          _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, currency_id: d.currencyId,
-          lines: d.lines, share: d.share, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
+          _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, order_number: d.orderNumber ?? null, currency_id: d.currencyId,
+          lines: d.lines, share: d.share, tax_rates: d.taxRates ?? [], prices_include_tax: d.pricesIncludeTax ?? true, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
           status: 1, created_at: new Date(d.issuedAt).toISOString(), issued_at: d.issuedAt, paid_at: null, cancelled_at: null,
           payments: [], refunds: [], voided: [], version: versionAfter(null),
         };

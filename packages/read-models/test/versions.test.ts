@@ -5,10 +5,10 @@ import {
 } from '@comanda/domain';
 import type { RecordedEvent } from '@comanda/event-store';
 import { MemoryReadStore } from '@comanda/read-store';
-import { CATEGORIES, DISHES, SPACES, STATIONS, TABLES, TICKETS, USERS, type Projection, allProjections } from '../src/index.js';
+import { CATEGORIES, DISHES, MODIFIER_GROUPS, SPACES, STATIONS, TABLES, TICKETS, USERS, type Projection, allProjections } from '../src/index.js';
 
 const id = (n: number) => `${String(n).repeat(8)}-0000-4000-8000-000000000000`;
-const [DRINKS, LEMONADE, BAR, TERRACE, T1, ANA, TICKET, ORDER] = [1, 2, 3, 4, 5, 6, 7, 8].map(id) as [string, string, string, string, string, string, string, string];
+const [DRINKS, LEMONADE, BAR, TERRACE, T1, ANA, TICKET, ORDER, SALSA] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(id) as [string, string, string, string, string, string, string, string, string];
 
 let position = 0n;
 const recorded = (stream: string, events: Array<{ type: string; data: unknown }>): RecordedEvent[] =>
@@ -38,6 +38,9 @@ t.test('read models count versions as the deciders do, event by event', async (t
     { type: 'StationRenamed', data: { stationId: BAR, name: 'Barra' } },
     { type: 'StationMadeDefault', data: { stationId: BAR } },
     { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 1999, categoryId: DRINKS, stationId: BAR } },
+    { type: 'ModifierGroupCreated', data: { groupId: SALSA, name: 'Salsa', minChoices: 0, maxChoices: 1, options: [{ id: 'o1', name: 'Verde', priceDeltaCents: 0 }] } },
+    { type: 'ModifierGroupChanged', data: { groupId: SALSA, name: 'Salsas', minChoices: 0, maxChoices: 1, options: [{ id: 'o1', name: 'Verde', priceDeltaCents: 50 }] } },
+    { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 1999, categoryId: DRINKS, stationId: BAR, modifierGroupIds: [SALSA], allergens: ['sulphites'] } },
   ];
   const floorEvents: FloorEvent[] = [
     { type: 'SpaceCreated', data: { spaceId: TERRACE, name: 'Terrace' } },
@@ -65,7 +68,9 @@ t.test('read models count versions as the deciders do, event by event', async (t
   t.equal(await versionIn(store, DISHES, LEMONADE), m.dishes[LEMONADE]!.version);
   t.equal(await versionIn(store, CATEGORIES, DRINKS), m.categories[DRINKS]!.version);
   t.equal(await versionIn(store, STATIONS, BAR), m.stations[BAR]!.version);
-  t.equal(m.dishes[LEMONADE]!.version, 2);
+  t.equal(await versionIn(store, MODIFIER_GROUPS, SALSA), m.modifierGroups[SALSA]!.version);
+  t.equal(m.modifierGroups[SALSA]!.version, 2);
+  t.equal(m.dishes[LEMONADE]!.version, 3);
   const f = fold(floor as Decider<unknown, FloorEvent, ReturnType<typeof floor.initialState>>, floorEvents);
   t.equal(await versionIn(store, SPACES, TERRACE), f.spaces[TERRACE]!.version);
   t.equal(await versionIn(store, TABLES, T1), f.tables[T1]!.version);

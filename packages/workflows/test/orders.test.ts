@@ -1,12 +1,12 @@
 import t from 'tap';
-import { FLOOR_STREAM, floor, newId, orderStream } from '@comanda/domain';
-import { deleteOrder, placeOrder, releaseTableUnlessSeated, updateOrder } from '../src/index.js';
+import { FLOOR_STREAM, floor, newId, orderNumbersStream, orderStream } from '@comanda/domain';
+import { deleteOrder, giveDiscount, placeOrder, releaseTableUnlessSeated, removeDiscount, updateOrder } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 type R = Awaited<ReturnType<typeof restaurant>>;
 const lineIds = (i: number) => `line-${i}`;
 const place = (r: R, changes: Partial<Parameters<typeof placeOrder>[1]> = {}) => placeOrder(r.commands, {
-  orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: ' Beto ', dishes: [{ dishId: r.ids.pastor, notes: ' sin cebolla ' }], lineId: lineIds, at: 1000, context: {}, ...changes,
+  orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: ' Beto ', dishes: [{ dishId: r.ids.pastor, notes: ' sin cebolla ' }], lineId: lineIds, at: 1000, timezone: 'UTC', context: {}, ...changes,
 });
 const policy = { completeRequiresPayment: false };
 
@@ -20,6 +20,21 @@ t.test('placing an order seats its table, then writes the order with its lines a
     { type: 'DishesAdded', data: { lines: [{ lineId: 'line-0', dishId: r.ids.pastor, priceCents: 2550, notes: 'sin cebolla' }] } },
   ]);
   t.equal(position, (await r.store.readStream(orderStream(orderId))).at(-1)!.position, 'the reader waits for the later append');
+});
+
+t.test('each order takes the next number of its business day; a refused order takes none', async (t) => {
+  const r = await restaurant();
+  const at = Date.parse('2026-11-26T05:00:00Z'); // 23:00 on the 25th in Mexico City
+  const first = await place(r, { at, timezone: 'America/Mexico_City' });
+  await t.rejects(place(r, { at, timezone: 'America/Mexico_City' }), { kind: 'conflict' }, 'T1 is taken');
+  const second = await place(r, { at, timezone: 'America/Mexico_City', tableId: null });
+  t.same(await r.appended(orderNumbersStream('2026-11-25')), [
+    { type: 'OrderNumberTaken', data: { orderId: first.orderId, number: 1, day: '2026-11-25' } },
+    { type: 'OrderNumberTaken', data: { orderId: second.orderId, number: 2, day: '2026-11-25' } },
+  ]);
+  t.match(await r.appended(orderStream(second.orderId)), [{ type: 'OrderPlaced', data: { number: 2 } }]);
+  const utc = await place(r, { at, tableId: null });
+  t.equal((await r.orderOf(utc.orderId)).number, 1, 'in UTC it is already the 26th: a new day');
 });
 
 t.test('an order on a table another open order holds is refused and writes nothing', async (t) => {
@@ -103,4 +118,21 @@ t.test('releaseTableUnlessSeated: frees a seat whose order never came, keeps a s
   await r.commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: r.ids.t2, orderId: ghost });
   t.not(await releaseTableUnlessSeated(r.commands, r.ids.t2, ghost, {}), null);
   t.match(await r.table(r.ids.t2), { orderId: null });
+});
+
+t.test('discounts: a waiter within COMANDA_WAITER_DISCOUNT_MAX_PERCENT, a manager beyond; taken off again', async (t) => {
+  const r = await restaurant();
+  const { orderId } = await place(r);
+  const give = (role: 'waiter' | 'manager', value: number, discountId: string) =>
+    giveDiscount(r.commands, { orderId, discountId, lineId: null, kind: 'percent', value, reason: 'regular', role, waiterMaxPercent: 10, at: 5, context: { userId: r.ids.waiter } });
+  await t.rejects(give('waiter', 10.01, 'd1'), { kind: 'forbidden' });
+  await t.rejects(give('waiter', 10.001, 'd1'), { kind: 'validation' }, 'two decimals at most');
+  await give('waiter', 10, 'd1');
+  await give('manager', 50, 'd2');
+  t.match(await r.appended(orderStream(orderId), 2), [
+    { type: 'DiscountGiven', data: { discountId: 'd1', value: 1000, amountCents: 255, by: r.ids.waiter } },
+    { type: 'DiscountGiven', data: { discountId: 'd2', value: 5000, amountCents: 1148 } },
+  ]);
+  await removeDiscount(r.commands, orderId, 'd1', {});
+  t.same(Object.keys((await r.orderOf(orderId)).discounts), ['d2']);
 });

@@ -23,10 +23,12 @@ export async function testApp(
   overrides: Partial<Config> = {},
   extraRoutes?: (app: FastifyInstance) => void,
   extraDeps: Pick<AppDeps, 'node' | 'metrics' | 'reports' | 'rates'> = {},
+  /** A log written beforehand (e.g. by an earlier release) to start from; a fresh one when absent. */
+  log: MemoryEventStore = new MemoryEventStore(),
 ) {
   const config = { ...loadConfig({ LOG_LEVEL: 'info', ...env }), ...overrides };
   const metrics = extraDeps.metrics;
-  const store = metrics ? instrumentStore(new MemoryEventStore(), metrics) : new MemoryEventStore();
+  const store = metrics ? instrumentStore(log, metrics) : log;
   const readStore = new MemoryReadStore();
   const bus = new InProcessBus();
   const newProjector = () => new Projector({ store, readStore, projections: allProjections, logger: pino({ level: 'silent' }) });

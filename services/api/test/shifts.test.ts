@@ -55,6 +55,7 @@ t.test('open, current, close: the Z report adds up to the cent', async (t) => {
     expected_cash: 525.84,
     counted_cash: 525,
     difference: -0.84,
+    taxes_by_rate: [],
   });
   t.same((await s.waiter('GET', `/shifts/${closed.body.id}`)).body, closed.body, 'the recorded report, read back');
   const again = await s.manager('POST', '/shifts/close', { counted_cash: 1 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLOOR_STREAM, MENU_STREAM, floor, menu, order, orderStream, type OrderLine } from '@comanda/domain';
+import { FLOOR_STREAM, MENU_STREAM, floor, menu, order, orderStream, type RecordedLine } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore } from '@comanda/event-store';
 
 /** Orders a busy restaurant takes in a day: 1k orders are 4 days of history, 100k about a year. */
@@ -46,7 +46,7 @@ export async function writeRestaurantHistory(dataDir: string, shape: RestaurantS
       const at = Math.min(day + 11 * 3_600_000 + Math.floor(((n % ORDERS_PER_DAY) / ORDERS_PER_DAY) * 12 * 3_600_000), now - 60_000);
       const orderId = randomUUID();
       const waiter = waiters[n % waiters.length]!;
-      const lines: OrderLine[] = Array.from({ length: 3 }, (_, j) => {
+      const lines: RecordedLine[] = Array.from({ length: 3 }, (_, j) => {
         const dish = dishes[(n * 7 + j * 13) % dishes.length]!;
         return { lineId: randomUUID(), dishId: dish.id, priceCents: dish.price, notes: '' };
       });

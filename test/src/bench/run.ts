@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import pino from 'pino';
-import { order, orderStream, type OrderLine } from '@comanda/domain';
+import { order, orderStream, type RecordedLine } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore, SqliteReadStore } from '@comanda/read-store';
@@ -69,7 +69,7 @@ async function buildLog(events: number) {
   while (written < events) {
     const batch = Array.from({ length: 200 }, () => {
       const orderId = randomUUID();
-      const lines: OrderLine[] = Array.from({ length: 3 }, () => ({ lineId: randomUUID(), dishId: randomUUID(), priceCents: 1250, notes: '' }));
+      const lines: RecordedLine[] = Array.from({ length: 3 }, () => ({ lineId: randomUUID(), dishId: randomUUID(), priceCents: 1250, notes: '' }));
       o++;
       return commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: randomUUID(), tableId: null, waiter: 'w', at: Date.now(), lines });
     });

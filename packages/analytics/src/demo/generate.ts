@@ -1,6 +1,6 @@
 import {
   CURRENCIES, FLOOR_STREAM, MENU_STREAM, SHIFTS_STREAM, dayRange, floor, idFromKey, kitchenTicket, kitchenTicketId,
-  kitchenTicketStream, menu, order, orderStream, shifts, ticket, ticketStream, type FiredLine, type OrderLine, type PaymentDetails,
+  kitchenTicketStream, menu, order, orderStream, shifts, ticket, ticketStream, type FiredLine, type RecordedLine, type PaymentDetails,
 } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
 import { GeneratedLog } from './generated-log.js';
@@ -112,7 +112,7 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
       const table = rnd.chance(0.9) && free.length ? rnd.pick(free) : null;
       const stay = rnd.int(40, 110) * MIN;
       if (table) table.busyUntil = seatedAt + stay + 5 * MIN;
-      const lines: Array<OrderLine & { station: string; name: string }> = [];
+      const lines: Array<RecordedLine & { station: string; name: string }> = [];
       for (let i = rnd.int(1, 6); i > 0; i--) {
         const dish = rnd.weighted(dishes, (x) => x.weight);
         lines.push({ lineId: id('line'), dishId: dish.id, priceCents: dish.price, notes: '', station: dish.station, name: dish.name });

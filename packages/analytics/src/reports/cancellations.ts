@@ -2,7 +2,7 @@ import type { ReplayedEvent } from '@comanda/event-store';
 import type { OrderEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
-import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
+import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, inRange, money, streamId } from '../report.js';
 
 type Kind = 'order_cancelled' | 'order_deleted' | 'ticket_cancelled' | 'void' | 'refund';
 const KINDS: readonly Kind[] = ['order_cancelled', 'order_deleted', 'ticket_cancelled', 'void', 'refund'];
@@ -13,6 +13,8 @@ interface CancellationsState {
   ticketTotals: Map<string, number>;
   /** day → `${kind}\n${reason}` → tally. */
   days: Map<string, Map<string, Tally>>;
+  /** Discounts and comps given, by id, until taken off: what a removal takes back. */
+  given: Map<string, { day: string; kind: 'discount' | 'comp'; reason: string; waiter: string; cents: number }>;
 }
 
 /** Orders cancelled or deleted carry no reason in the log; they are listed under this one. */
@@ -21,14 +23,16 @@ const NO_REASON = '(no reason recorded)';
 /**
  * What did not become a sale, with its reason: orders cancelled (their value when cancelled) and
  * pending orders deleted, bills cancelled, lines voided and payments refunded (a void's refund is
- * listed as a refund whose reason starts with "void:").
+ * listed as a refund whose reason starts with "void:"); and the discounts and comps still on their
+ * orders, by reason and by the order's waiter, on the day they were given.
  */
 export const cancellationsReport: ReportDefinition<CancellationsState> = {
   name: 'cancellations',
-  version: 1,
+  // 3: an order's total counts its lines' quantities, modifiers and discounts; discounts and comps by reason and by waiter.
+  version: 3,
   title: 'Cancellations, voids and refunds',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), days: new Map() }),
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), days: new Map(), given: new Map() }),
   apply(s, event: ReplayedEvent) {
     const tally = (at: number, kind: Kind, reason: string, cents: number) => {
       const t = bucket(bucket(s.days, s.clock.day(at), () => new Map<string, Tally>()), `${kind}\n${reason}`, () => ({ count: 0, cents: 0 }));
@@ -69,6 +73,19 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
         tally(eventTime(event, data.at), 'refund', data.reason, data.amountCents);
         return;
       }
+      case 'DiscountGiven': {
+        const { data } = event as Extract<OrderEvent, { type: 'DiscountGiven' }>;
+        const waiter = s.book.apply(event)?.waiter ?? '';
+        const kind = data.lineId !== null && data.kind === 'percent' && data.value === 10_000 ? 'comp' : 'discount';
+        s.given.set(data.discountId, { day: s.clock.day(eventTime(event, data.at)), kind, reason: data.reason, waiter, cents: data.amountCents });
+        return;
+      }
+      case 'DiscountRemoved': {
+        const { data } = event as Extract<OrderEvent, { type: 'DiscountRemoved' }>;
+        s.book.apply(event);
+        s.given.delete(data.discountId);
+        return;
+      }
       default: {
         s.book.apply(event);
       }
@@ -98,7 +115,24 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
       .map(([key, t]) => ({ kind: key.slice(0, key.indexOf('\n')), reason: key.slice(key.indexOf('\n') + 1), t }))
       .sort((a, b) => KINDS.indexOf(a.kind as Kind) - KINDS.indexOf(b.kind as Kind) || b.t.count - a.t.count || compareText(a.reason, b.reason))
       .map(({ kind, reason, t }) => ({ kind, reason, count: t.count, amount: money(t.cents) }));
-    return { by_reason: byReason, by_day: byDay };
+    const discounts = new Map<string, Tally>();
+    const byWaiter = new Map<string, Tally & { comps: number }>();
+    for (const g of s.given.values()) {
+      if (!inRange(g.day, range)) continue;
+      const r = bucket(discounts, `${g.kind}\n${g.reason}`, () => ({ count: 0, cents: 0 }));
+      r.count++;
+      r.cents += g.cents;
+      const w = bucket(byWaiter, g.waiter, () => ({ count: 0, cents: 0, comps: 0 }));
+      w.count++;
+      w.cents += g.cents;
+      if (g.kind === 'comp') w.comps++;
+    }
+    return {
+      by_reason: byReason, by_day: byDay,
+      discounts_by_reason: [...discounts].map(([key, t]) => ({ kind: key.slice(0, key.indexOf('\n')), reason: key.slice(key.indexOf('\n') + 1), count: t.count, amount: money(t.cents) }))
+        .sort((a, b) => compareText(a.kind, b.kind) || b.count - a.count || compareText(a.reason, b.reason)),
+      discounts_by_waiter: [...byWaiter].sort(([a], [b]) => compareText(a, b)).map(([waiter, t]) => ({ waiter, count: t.count, comps: t.comps, amount: money(t.cents) })),
+    };
   },
   charts: [{ section: 'by_day', kind: 'bar', label: 'day', values: ['order_cancelled', 'ticket_cancelled', 'void', 'refund'], title: 'Cancellations, voids and refunds by day' }],
 };

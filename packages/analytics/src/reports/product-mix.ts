@@ -12,17 +12,18 @@ interface MixState {
   menu: MenuNames;
   /** day → dish → sold. */
   days: Map<string, Map<string, Sold>>;
-  /** Lines of bills that may still be voided: ticket → line → dish. */
-  ticketLines: Map<string, Map<string, string>>;
+  /** Lines of bills that may still be voided: ticket → line → dish and how many. */
+  ticketLines: Map<string, Map<string, { dishId: string; quantity: number }>>;
 }
 
 /**
- * Quantity and revenue by dish and by category: the lines of completed orders, dated at completion;
- * a voided line is taken off (one fewer, its price less) on the day of the void.
+ * Quantity and revenue by dish and by category: the lines of completed orders (a line counts its
+ * quantity), dated at completion; a voided line is taken off (its quantity, its amount) on the day of the void.
  */
 export const productMixReport: ReportDefinition<MixState> = {
   name: 'product-mix',
-  version: 1,
+  // 2: lines count their quantity and their modifiers' prices.
+  version: 2,
   title: 'Product mix',
   handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), menu: new MenuNames(), days: new Map(), ticketLines: new Map() }),
@@ -35,8 +36,8 @@ export const productMixReport: ReportDefinition<MixState> = {
         const dishes = bucket(s.days, s.clock.day(at), () => new Map<string, Sold>());
         for (const l of o.lines.values()) {
           const sold = bucket(dishes, l.dishId, () => ({ quantity: 0, revenue: 0 }));
-          sold.quantity++;
-          sold.revenue += l.priceCents;
+          sold.quantity += l.quantity;
+          sold.revenue += l.amountCents;
         }
         return;
       }
@@ -44,15 +45,15 @@ export const productMixReport: ReportDefinition<MixState> = {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         // Lines shared by an even split are never voided (the decider refuses): nothing to remember.
         if (data.share) return;
-        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, l.dishId])));
+        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, { dishId: l.dishId, quantity: l.quantity ?? 1 }])));
         return;
       }
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
-        const dishId = s.ticketLines.get(streamId(event.stream))?.get(data.lineId);
-        if (dishId === undefined) return;
-        const sold = bucket(bucket(s.days, s.clock.day(eventTime(event, data.at)), () => new Map<string, Sold>()), dishId, () => ({ quantity: 0, revenue: 0 }));
-        sold.quantity--;
+        const voided = s.ticketLines.get(streamId(event.stream))?.get(data.lineId);
+        if (voided === undefined) return;
+        const sold = bucket(bucket(s.days, s.clock.day(eventTime(event, data.at)), () => new Map<string, Sold>()), voided.dishId, () => ({ quantity: 0, revenue: 0 }));
+        sold.quantity -= voided.quantity;
         sold.revenue -= data.amountCents;
         return;
       }

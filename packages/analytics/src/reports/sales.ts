@@ -1,8 +1,8 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import { currencyById, type BaseCurrencyEvent, type OrderEvent, type TicketEvent } from '@comanda/domain';
+import { billTaxes, currencyById, type BaseCurrencyEvent, type OrderEvent, type TaxedBill, type TicketEvent } from '@comanda/domain';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
-import { type ReportDefinition, type Row, averageMoney, bucket, daysIn, eventTime, money, ratio, streamId } from '../report.js';
+import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, money, ratio, streamId } from '../report.js';
 
 interface SalesDay {
   weekday: number;
@@ -16,7 +16,15 @@ interface SalesDay {
   hourNet: number[];
 }
 
-interface SalesState { clock: LocalClock; book: OrderBook; days: Map<string, SalesDay>; currency: string }
+/** A bill not yet paid or cancelled: what its taxes are worked out from once it is paid. */
+type OpenBill = TaxedBill & { voided: string[] };
+
+interface SalesState {
+  clock: LocalClock; book: OrderBook; days: Map<string, SalesDay>; currency: string;
+  bills: Map<string, OpenBill>;
+  /** day → rate id → the tax in the bills paid that day. */
+  taxes: Map<string, Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>>;
+}
 
 const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
 
@@ -26,14 +34,16 @@ export const isVoidRefund = (reason: string): boolean => reason.startsWith('void
 /**
  * Sales by day, hour and weekday. A sale is a completed order (its lines at completion, dated when
  * it completed); voided lines and refunds are taken off on the day they happen. Net = gross − voids −
- * refunds, in the base currency's cents. Works from order events alone; bills only subtract.
+ * refunds, in the base currency's cents. Works from order events alone; bills only subtract, and
+ * say the tax by rate: a bill's taxes as issued (less voids) count on the day it is paid.
  */
 export const salesReport: ReportDefinition<SalesState> = {
   name: 'sales',
-  version: 1,
+  // 2: an order's total counts its lines' quantities and modifiers.
+  version: 2,
   title: 'Sales',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN' }),
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'TicketPaid', 'TicketCancelled'],
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), taxes: new Map() }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
@@ -55,6 +65,29 @@ export const salesReport: ReportDefinition<SalesState> = {
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
         d.voids += data.amountCents;
         d.hourNet[p.hour] -= data.amountCents;
+        s.bills.get(streamId(event.stream))?.voided.push(data.lineId);
+        return;
+      }
+      case 'TicketIssued': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
+        // A bill with no rates (untaxed, or issued before taxes) has nothing to say here.
+        if (data.taxRates?.length) s.bills.set(streamId(event.stream), { lines: data.lines, share: data.share, taxRates: data.taxRates, pricesIncludeTax: data.pricesIncludeTax, voided: [] });
+        return;
+      }
+      case 'TicketCancelled':
+        s.bills.delete(streamId(event.stream));
+        return;
+      case 'TicketPaid': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketPaid' }>;
+        const bill = s.bills.get(streamId(event.stream));
+        if (!bill) return;
+        s.bills.delete(streamId(event.stream));
+        const day = bucket(s.taxes, s.clock.day(eventTime(event, data.at)), () => new Map());
+        for (const x of billTaxes(bill, new Set(bill.voided)).taxes) {
+          const row = bucket(day, x.taxRateId, () => ({ name: x.name, rateBp: x.rateBp, baseCents: 0, amountCents: 0 }));
+          row.baseCents += x.baseCents;
+          row.amountCents += x.amountCents;
+        }
         return;
       }
       case 'PaymentRefunded': {
@@ -98,6 +131,14 @@ export const salesReport: ReportDefinition<SalesState> = {
       t.voids += d.voids;
       t.refunds += d.refunds;
     }
+    const rates = new Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>();
+    for (const [, day] of daysIn(s.taxes, range)) {
+      for (const [id, x] of day) {
+        const row = bucket(rates, id, () => ({ name: x.name, rateBp: x.rateBp, baseCents: 0, amountCents: 0 }));
+        row.baseCents += x.baseCents;
+        row.amountCents += x.amountCents;
+      }
+    }
     return {
       totals: [{
         currency: s.currency, days: byDay.length, orders: t.orders, lines: t.lines, gross: money(t.gross), voids: money(t.voids), refunds: money(t.refunds),
@@ -106,6 +147,9 @@ export const salesReport: ReportDefinition<SalesState> = {
       by_day: byDay,
       by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),
       by_weekday: weekdays.map((w, i) => ({ weekday: WEEKDAYS[i]!, days: w.days, orders: w.orders, net: money(w.net), average_day: averageMoney(w.net, w.days) })),
+      // Last: a restaurant without tax rates has none, and an empty section first would open the CSV with a bare header.
+      tax_by_rate: [...rates].sort(([, a], [, b]) => a.rateBp - b.rateBp || compareText(a.name, b.name))
+        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: x.rateBp / 100, base: money(x.baseCents), tax: money(x.amountCents) })),
     };
   },
   charts: [

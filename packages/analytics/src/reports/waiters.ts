@@ -43,7 +43,8 @@ function closeOrder(s: WaitersState, orderId: string, at: number): void {
  */
 export const waitersReport: ReportDefinition<WaitersState> = {
   name: 'waiters',
-  version: 2,
+  // 3: an order's total counts its lines' quantities and modifiers.
+  version: 3,
   title: 'Waiters',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), orderWaiter: new Map(), closedAt: new Map(), ticketWaiter: new Map(), names: new Map(), days: new Map() }),

@@ -1,6 +1,8 @@
 import type { Decider } from '../decider.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
 import { versionAfter } from '../versions.js';
+import type { RecordedLine } from '../order/lines.js';
+import { type BillRate, billTaxes } from './taxes.js';
 import { type Cents, fromCents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentDetails, type PaymentMethod, type TillMethod } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning } from './ticket-lightning.js';
@@ -18,7 +20,12 @@ export const TICKET_STATUS = { pending: 1, paid: 2, cancelled: 3 } as const;
 export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
 export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATUS> = { 1: 'pending', 2: 'paid', 3: 'cancelled' };
 
-export interface TicketLine { lineId: string; dishId: string; priceCents: Cents; notes: string }
+/**
+ * A ticket carries its order's lines as they were billed (tickets issued before quantities read as one
+ * portion), each with the tax rate it was billed at (absent before taxes: untaxed) and its discount
+ * (its own and its share of the order's; absent: none).
+ */
+export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents };
 
 export interface TicketPayment {
   paymentId: string;
@@ -47,11 +54,18 @@ export interface TicketIssue {
   billId: string;
   tableId: string | null;
   waiter: string;
+  /** The order's number of its business day (absent for orders placed before numbers). */
+  orderNumber?: number;
   currencyId: string;
   lines: TicketLine[];
   /** Part i of n of an even split; null when the ticket carries its lines whole. */
   share: { part: number; parts: number } | null;
+  /** What the ticket asks before tips: its lines (or share), and with exclusive prices their taxes too (`billTaxes`). */
   subtotalCents: Cents;
+  /** The rates its lines are taxed at, as they were at issue; absent before taxes. */
+  taxRates?: BillRate[];
+  /** COMANDA_PRICES_INCLUDE_TAX at issue; absent: true. */
+  pricesIncludeTax?: boolean;
   issuedAt: number;
   issuedBy: string | null;
 }
@@ -137,14 +151,17 @@ function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, comm
   const live = t.issue.lines.filter((l) => !t.voided[l.lineId]);
   if (live.length === 1) throw conflict('The last line of a ticket cannot be voided; refund and cancel the ticket instead');
   const { subtotal } = ticketFigures(t);
-  const newSubtotal = subtotal - line.priceCents;
+  // The line leaves with its tax: the bill's taxes are worked out again without it.
+  const before = new Set(Object.keys(t.voided));
+  const amountCents = billTaxes(t.issue, before).dueCents - billTaxes(t.issue, new Set([...before, line.lineId])).dueCents;
+  const newSubtotal = subtotal - amountCents;
   const applied = sum(Object.values(t.payments), (p) => p.amountCents);
   // What was paid beyond what the bill now asks is given back, from the payment the manager names
   // (refunds made before, e.g. a goodwill gesture, stand apart from the void).
   const refundDue = Math.max(0, applied - newSubtotal);
   const { by, at } = command;
   const reason = command.reason.trim();
-  const events: TicketEvent[] = [{ type: 'TicketLineVoided', data: { lineId: line.lineId, amountCents: line.priceCents, reason, by, at } }];
+  const events: TicketEvent[] = [{ type: 'TicketLineVoided', data: { lineId: line.lineId, amountCents, reason, by, at } }];
   if (refundDue > 0) {
     if (!command.paymentId) throw validationFailed([{ field: 'payment_id', message: `is required: ${money(refundDue)} was paid for this line` }]);
     const payment = t.payments[command.paymentId];

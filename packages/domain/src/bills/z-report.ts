@@ -2,7 +2,11 @@ import type { Cents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods.js';
 
 /** A payment as the Z report counts it. */
-export interface CountedPayment { id: string; method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string }
+export interface CountedPayment {
+  id: string; method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string;
+  /** The tax in what went to the bill, per rate (`paymentTaxes`); absent: none. */
+  taxes?: Array<{ taxRateId: string; name: string; rateBp: number; amountCents: Cents }>;
+}
 export interface CountedRefund { id: string; method: PaymentMethod; amountCents: Cents }
 
 export interface ZReport {
@@ -22,6 +26,8 @@ export interface ZReport {
   countedCashCents: Cents;
   /** Counted less expected: negative when the drawer is short. */
   differenceCents: Cents;
+  /** The tax in the sales, per rate (absent on reports recorded before taxes). */
+  taxesByRate?: Array<{ taxRateId: string; name: string; rateBp: number; amountCents: Cents }>;
   /** What this report counted, so the next shift counts what arrived late and nothing twice. */
   counted: { paymentIds: string[]; refundIds: string[] };
 }
@@ -37,7 +43,13 @@ export function zReport(input: {
   const tipsByWaiter: Record<string, Cents> = {};
   const row = (m: PaymentMethod) => (byMethod[m] ??= { count: 0, amountCents: 0, tipCents: 0, refundsCents: 0 });
   let salesCents = 0, tipsCents = 0, overpaidCents = 0, refundsCents = 0, drawer = 0;
+  const taxes = new Map<string, { taxRateId: string; name: string; rateBp: number; amountCents: Cents }>();
   for (const p of input.payments) {
+    for (const x of p.taxes ?? []) {
+      const row = taxes.get(x.taxRateId) ?? { taxRateId: x.taxRateId, name: x.name, rateBp: x.rateBp, amountCents: 0 };
+      row.amountCents += x.amountCents;
+      taxes.set(x.taxRateId, row);
+    }
     const r = row(p.method);
     r.count += 1;
     r.amountCents += p.amountCents + p.overpaidCents;
@@ -62,6 +74,7 @@ export function zReport(input: {
     expectedCashCents,
     countedCashCents: input.countedCashCents,
     differenceCents: input.countedCashCents - expectedCashCents,
+    taxesByRate: [...taxes.values()].sort((a, b) => a.rateBp - b.rateBp || a.name.localeCompare(b.name)),
     counted: { paymentIds: input.payments.map((p) => p.id), refundIds: input.refunds.map((r) => r.id) },
   };
 }

@@ -19,12 +19,25 @@ export const kitchenTicketId = (orderId: string, firingId: string, stationId: st
 export const KITCHEN_STATUSES = ['pending', 'sent', 'in_progress', 'done', 'cancelled'] as const;
 export type KitchenStatus = (typeof KITCHEN_STATUSES)[number];
 
-export interface KitchenLine {
+export interface KitchenLine extends LineForCooks {
   lineId: string;
   dishId: string;
   dishName: string;
   notes: string;
   status: Exclude<KitchenStatus, 'pending'>;
+}
+
+/**
+ * What a cook needs besides the dish: how many, which course and seat, the modifiers chosen (their
+ * names) and the dish's allergens. Absent on tickets opened before they existed (one portion, course
+ * 1, no seat, nothing else).
+ */
+export interface LineForCooks {
+  quantity?: number;
+  course?: number;
+  seat?: number | null;
+  modifiers?: string[];
+  allergens?: string[];
 }
 
 /** Everything a screen shows about a ticket, carried by the event that opens it. */
@@ -35,6 +48,8 @@ export interface TicketOpening {
   tableId: string | null;
   tableName: string | null;
   waiter: string;
+  /** The order's number of its business day (absent for orders placed before numbers). */
+  orderNumber?: number;
   firedAt: number;
   lines: Array<Omit<KitchenLine, 'status'>>;
 }

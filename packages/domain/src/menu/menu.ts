@@ -3,6 +3,11 @@ import { type FieldError, conflict, notFound, validationFailed } from '../errors
 import type { Cents } from '../money.js';
 import { nameErrors, sameName } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
+import { type Allergen, allergenSet } from './allergens.js';
+import { dishData, sameDetails, stationErrors, validDish } from './dish-rules.js';
+import { categoryNameFree, defaultStation, stationNameFree } from './lookups.js';
+import { type TaxRate, type TaxRateCommand, type TaxRateEvent, decideTaxRate, evolveTaxRates, taxRateErrors } from './tax-rates.js';
+import { type ModifierGroup, type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
 
 /**
  * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
@@ -18,6 +23,8 @@ export interface Category {
   name: string;
   /** The kitchen station its dishes are cooked at; null: the default station. */
   stationId: string | null;
+  /** The tax rate of its dishes (a dish may override it); null: untaxed. */
+  taxRateId: string | null;
   version: number;
 }
 
@@ -37,6 +44,12 @@ export interface Dish {
   categoryId: string;
   /** Overrides the category's station; null: the category decides. */
   stationId: string | null;
+  /** The modifier groups a waiter chooses from for this dish ([] before modifiers existed). */
+  modifierGroupIds: string[];
+  /** Of the EU's 14, in their list's order ([] before allergens were kept). */
+  allergens: Allergen[];
+  /** Overrides the category's tax rate; null: the category's. */
+  taxRateId: string | null;
   version: number;
 }
 
@@ -47,6 +60,8 @@ export interface Menu {
   /** The station chosen as default; null: the first one created (see defaultStation). */
   defaultStationId: string | null;
   stationSeq: number;
+  modifierGroups: Record<string, ModifierGroup>;
+  taxRates: Record<string, TaxRate>;
 }
 
 /** What a dish is, as the kitchen and the bill see it. */
@@ -56,10 +71,17 @@ export interface DishDetails {
   categoryId: string;
   /** Absent in events written before stations existed, and in commands that keep the current one. */
   stationId?: string | null;
+  /** Absent: none (events written before modifiers, and dishes without any). */
+  modifierGroupIds?: string[];
+  /** Absent: none declared. */
+  allergens?: string[];
+  /** Absent: the category's rate (on a change: unchanged); null: the category's. */
+  taxRateId?: string | null;
 }
 
 export type MenuEvent =
-  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null } }
+  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null } }
+  | { type: 'CategoryTaxRateChanged'; data: { categoryId: string; taxRateId: string | null } }
   | { type: 'CategoryRenamed'; data: { categoryId: string; name: string } }
   | { type: 'CategoryStationChanged'; data: { categoryId: string; stationId: string | null } }
   | { type: 'StationAdded'; data: { stationId: string; name: string } }
@@ -69,19 +91,23 @@ export type MenuEvent =
   | { type: 'CategoryRemoved'; data: { categoryId: string } }
   | { type: 'DishAdded'; data: { dishId: string } & DishDetails }
   | { type: 'DishUpdated'; data: { dishId: string } & DishDetails }
-  | { type: 'DishRemoved'; data: { dishId: string } };
+  | { type: 'DishRemoved'; data: { dishId: string } }
+  | ModifierGroupEvent
+  | TaxRateEvent;
 
 export type MenuCommand =
-  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null }
-  /** stationId undefined keeps the category's station. */
-  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null }
+  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null }
+  /** stationId (taxRateId) undefined keeps the category's station (tax rate). */
+  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null; taxRateId?: string | null }
   | { type: 'addStation'; stationId: string; name: string; makeDefault?: boolean }
   | { type: 'renameStation'; stationId: string; name: string; ifMatch?: number; makeDefault?: boolean }
   | { type: 'removeStation'; stationId: string }
   | { type: 'removeCategory'; categoryId: string }
   | ({ type: 'addDish'; dishId: string } & DishDetails)
   | ({ type: 'updateDish'; dishId: string; ifMatch?: number } & DishDetails)
-  | { type: 'removeDish'; dishId: string };
+  | { type: 'removeDish'; dishId: string }
+  | ModifierGroupCommand
+  | TaxRateCommand;
 
 /** The current price of a dish, or null when it is not (or no longer) on the menu. */
 export const dishPrice = (state: Menu, dishId: string): Cents | null => state.dishes[dishId]?.price ?? null;
@@ -104,74 +130,28 @@ function station(state: Menu, stationId: string): Station {
   return s;
 }
 
-function stationErrors(state: Menu, stationId: string | null | undefined): FieldError[] {
-  return stationId && !state.stations[stationId] ? [{ field: 'station_id', message: 'must reference an existing kitchen station' }] : [];
-}
-
-function stationNameFree(state: Menu, name: string, except?: string): void {
-  const holder = Object.values(state.stations).find((s) => sameName(s.name, name));
-  if (holder && holder.id !== except) throw conflict(`A kitchen station named ${holder.name} already exists`);
-}
-
-/** The station for lines whose dish and category name none: the chosen one, else the first created. */
-export function defaultStation(state: Menu): Station | null {
-  if (state.defaultStationId && state.stations[state.defaultStationId]) return state.stations[state.defaultStationId]!;
-  return Object.values(state.stations).sort((a, b) => a.seq - b.seq)[0] ?? null;
-}
-
-/** Where a dish is cooked: its own station, else its category's, else the default station. */
-export function stationOf(state: Menu, dishId: string): Station | null {
-  const d = state.dishes[dishId];
-  const own = d?.stationId ? state.stations[d.stationId] : undefined;
-  const c = d ? state.categories[d.categoryId] : undefined;
-  const viaCategory = c?.stationId ? state.stations[c.stationId] : undefined;
-  return own ?? viaCategory ?? defaultStation(state);
-}
-
-function categoryNameFree(state: Menu, name: string, except?: string): void {
-  const holder = Object.values(state.categories).find((c) => sameName(c.name, name));
-  if (holder && holder.id !== except) throw conflict(`A dish category named ${holder.name} already exists`);
-}
-
-function validDish(state: Menu, details: DishDetails, current?: Dish): DishDetails & { stationId: string | null } {
-  const errors: FieldError[] = [...nameErrors(details.name), ...stationErrors(state, details.stationId)];
-  if (!Number.isSafeInteger(details.price) || details.price <= 0) {
-    errors.push({ field: 'price', message: 'must be a positive amount with at most two decimals' });
-  }
-  if (!state.categories[details.categoryId]) {
-    errors.push({ field: 'category_id', message: 'must reference an existing dish category' });
-  }
-  if (errors.length > 0) throw validationFailed(errors);
-  const stationId = details.stationId === undefined ? (current?.stationId ?? null) : details.stationId;
-  return { name: details.name, price: details.price, categoryId: details.categoryId, stationId };
-}
-
 const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes).filter((d) => d.categoryId === categoryId);
 
-/** Event payload: a dish routed by its category carries no stationId (as before stations existed). */
-const dishData = ({ stationId, ...rest }: DishDetails): DishDetails => (stationId ? { ...rest, stationId } : rest);
-
-const sameDetails = (a: DishDetails, b: Dish) =>
-  a.name === b.name && a.price === b.price && a.categoryId === b.categoryId && a.stationId === b.stationId;
-
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
-  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0 }),
-  snapshot: { name: 'menu', version: 2 },
+  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {} }),
+  // 3: modifier groups and tax rates; dishes carry their groups, allergens and rate, categories their rate.
+  snapshot: { name: 'menu', version: 3 },
 
   decide(command, state) {
     switch (command.type) {
       case 'addCategory': {
-        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId)];
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId)];
         if (errors.length > 0) throw validationFailed(errors);
         if (state.categories[command.categoryId]) throw conflict('This dish category already exists');
         categoryNameFree(state, command.name);
         const station = command.stationId ? { stationId: command.stationId } : {};
-        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station } }];
+        const rate = command.taxRateId ? { taxRateId: command.taxRateId } : {};
+        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station, ...rate } }];
       }
       case 'renameCategory': {
         const c = category(state, command.categoryId);
         unchangedSince(c.version, command.ifMatch);
-        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId)];
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId)];
         if (errors.length > 0) throw validationFailed(errors);
         const events: MenuEvent[] = [];
         if (command.name !== c.name) {
@@ -180,6 +160,9 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         }
         if (command.stationId !== undefined && command.stationId !== c.stationId) {
           events.push({ type: 'CategoryStationChanged', data: { categoryId: c.id, stationId: command.stationId } });
+        }
+        if (command.taxRateId !== undefined && command.taxRateId !== c.taxRateId) {
+          events.push({ type: 'CategoryTaxRateChanged', data: { categoryId: c.id, taxRateId: command.taxRateId } });
         }
         return events;
       }
@@ -239,14 +222,24 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         const d = dish(state, command.dishId);
         return [{ type: 'DishRemoved', data: { dishId: d.id } }];
       }
+      case 'createTaxRate':
+      case 'changeTaxRate':
+      case 'removeTaxRate':
+        return decideTaxRate(command, state);
+      default:
+        return decideModifierGroup(command, state);
     }
   },
 
   evolve(state, event) {
     switch (event.type) {
       case 'CategoryAdded': {
-        const { categoryId, name, stationId = null } = event.data;
-        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, version: versionAfter(null) } } };
+        const { categoryId, name, stationId = null, taxRateId = null } = event.data;
+        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, taxRateId, version: versionAfter(null) } } };
+      }
+      case 'CategoryTaxRateChanged': {
+        const c = state.categories[event.data.categoryId]!;
+        return { ...state, categories: { ...state.categories, [c.id]: { ...c, taxRateId: event.data.taxRateId, version: versionAfter(c) } } };
       }
       case 'CategoryStationChanged': {
         const c = state.categories[event.data.categoryId]!;
@@ -277,19 +270,23 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         const { [event.data.categoryId]: _removed, ...categories } = state.categories;
         return { ...state, categories };
       }
-      case 'DishAdded': {
-        const { dishId, name, price, categoryId, stationId = null } = event.data;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { id: dishId, name, price, categoryId, stationId, version: versionAfter(null) } } };
-      }
+      case 'DishAdded':
       case 'DishUpdated': {
-        const { dishId, name, price, categoryId, stationId = null } = event.data;
-        const d = state.dishes[dishId]!;
-        return { ...state, dishes: { ...state.dishes, [dishId]: { ...d, name, price, categoryId, stationId, version: versionAfter(d) } } };
+        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null } = event.data;
+        const d = state.dishes[dishId];
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;
         return { ...state, dishes };
       }
+      case 'TaxRateCreated':
+      case 'TaxRateChanged':
+      case 'TaxRateRemoved':
+        return { ...state, taxRates: evolveTaxRates(state.taxRates, event) };
+      default:
+        return { ...state, modifierGroups: evolveModifierGroups(state.modifierGroups, event) };
     }
   },
 };

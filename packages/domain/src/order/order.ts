@@ -2,6 +2,10 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
+import { type FireLines, decideFiring } from './firing.js';
+import { type Discount, type DiscountCommand, type DiscountEvent, decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
+import { type PaymentFlag, paymentFlag } from './payment-flags.js';
+import { type LineChanges, type OrderLine, type RecordedLine, checkLines, completeLine, lineChanges } from './lines.js';
 import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 
 /**
@@ -30,13 +34,6 @@ export const isOpen = (o: Pick<Order, 'orderId' | 'deleted' | 'status'>): boolea
   o.orderId !== null && !o.deleted && o.status !== null && isActive(o.status);
 const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing';
 
-export interface OrderLine {
-  lineId: string;
-  dishId: string;
-  priceCents: Cents;
-  notes: string;
-}
-
 /** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
 export interface FiredLine {
   lineId: string;
@@ -46,6 +43,8 @@ export interface FiredLine {
   ticketId: string;
   /** The dish's name when fired, so the ticket never depends on a menu that may change. */
   dishName: string;
+  /** The dish's allergens when fired (absent on lines fired before allergens were kept). */
+  allergens?: string[];
 }
 
 export interface Order {
@@ -56,9 +55,13 @@ export interface Order {
   tableId: string | null;
   waiter: string;
   placedAt: number;
+  /** The order's number of its business day; null for orders placed before numbers. */
+  number: number | null;
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
+  /** Discounts and comps given, by id (discounts.ts). */
+  discounts: Record<string, Discount>;
   /** Lines on live tickets (bills): see billing.ts. Not part of `version`: billing never makes a waiter's If-Match stale. */
   billing: Billing;
   /** Lines sent to the kitchen (kept after a line is removed: the kitchen must see it cancelled). */
@@ -69,9 +72,11 @@ export interface Order {
 }
 
 export type OrderEvent =
-  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number } }
-  | { type: 'DishesAdded'; data: { lines: OrderLine[] } }
-  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } }
+  /** `number`: the order's number of its business day (absent on orders placed before numbers). */
+  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number } }
+  | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
+  /** quantity, course and seat: only when the update changed them (never on events written before them). */
+  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } & LineChanges }
   | { type: 'OrderLineRemoved'; data: { lineId: string } }
   | { type: 'OrderLinesCleared'; data: { lineIds: string[] } }
   | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
@@ -80,26 +85,14 @@ export type OrderEvent =
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
   | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
   | BillingEvent
-  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number } };
-
-/**
- * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
- * deleted, or had already been paid. The money is recorded on the order all the same.
- */
-export type PaymentFlag = 'order_completed' | 'order_cancelled' | 'order_deleted' | 'order_already_paid';
-
-function paymentFlag(state: Order): PaymentFlag | undefined {
-  if (state.deleted) return 'order_deleted';
-  if (state.status === 'completed') return 'order_completed';
-  if (state.status === 'cancelled') return 'order_cancelled';
-  if (Object.keys(state.payments).length > 0) return 'order_already_paid';
-  return undefined;
-}
+  | DiscountEvent
+  /** `course`: the course fired, when the waiter fired one (absent: the lines named, or every unfired line). */
+  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
 
 export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: OrderLine[] }
-  | { type: 'addDishes'; lines: OrderLine[] }
-  | { type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string }
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[]; number?: number }
+  | { type: 'addDishes'; lines: RecordedLine[] }
+  | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string } & LineChanges)
   | { type: 'removeLine'; lineId: string }
   | { type: 'clearLines' }
   | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
@@ -108,20 +101,11 @@ export type OrderCommand =
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
   | BillingCommand
-  /**
-   * Sends lines to the kitchen. Lines fired meanwhile (two waiters tapping "fire") are left out, so a
-   * line reaches the kitchen once; a line that does not exist (any more) is not found.
-   */
-  | { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number };
+  | DiscountCommand
+  | FireLines;
 
-/** What some lines come to, in cents: the one sum the decider, the projection and the bills use. */
-export const linesTotal = (lines: Iterable<Pick<OrderLine, 'priceCents'>>): Cents => {
-  let sum = 0;
-  for (const line of lines) sum += line.priceCents;
-  return sum;
-};
-
-export const orderTotal = (order: Pick<Order, 'lines'>): Cents => linesTotal(Object.values(order.lines));
+/** What the order comes to: its lines in menu prices, after discounts. */
+export const orderTotal = (order: Pick<Order, 'lines' | 'discounts'>): Cents => discountedTotal(order.lines, order.discounts);
 
 /**
  * Events that are not a change of the order as waiters edit it (billing and firing): its version
@@ -157,20 +141,22 @@ function transition(from: OrderStatus, to: OrderStatus, at: number, o?: Order): 
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, lines: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, number: null, lines: {}, discounts: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
   }),
 
   decide(command, state) {
     switch (command.type) {
       case 'placeOrder': {
         if (state.orderId) throw conflict('This order already exists');
-        const { orderId, userId, tableId, waiter, at, lines } = command;
-        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at } };
+        const { orderId, userId, tableId, waiter, at, lines, number } = command;
+        checkLines(lines);
+        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at, ...(number === undefined ? {} : { number }) } };
         return lines.length ? [placed, { type: 'DishesAdded', data: { lines } }] : [placed];
       }
       case 'addDishes': {
         const o = existing(state);
         mayChangeDishes(o);
+        checkLines(command.lines);
         return command.lines.length ? [{ type: 'DishesAdded', data: { lines: command.lines } }] : [];
       }
       case 'updateLine': {
@@ -181,14 +167,18 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         lineNotBilled(o.billing, [line.lineId]);
         const priceCents = command.priceCents ?? line.priceCents;
         const notes = command.notes ?? line.notes;
-        if (priceCents === line.priceCents && notes === line.notes) return [];
-        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes } }];
+        const changes = lineChanges(line, command, o.fired[line.lineId] !== undefined);
+        if (priceCents === line.priceCents && notes === line.notes && Object.keys(changes).length === 0) return [];
+        linesMayChange(o, { ...o.lines, [line.lineId]: { ...line, priceCents, ...changes } });
+        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes, ...changes } }];
       }
       case 'removeLine': {
         const o = existing(state);
         if (!o.lines[command.lineId]) throw notFound();
         mayChangeDishes(o);
         lineNotBilled(o.billing, [command.lineId]);
+        const { [command.lineId]: _gone, ...rest } = o.lines;
+        linesMayChange(o, rest);
         return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId } }];
       }
       case 'clearLines': {
@@ -196,6 +186,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         mayChangeDishes(o);
         const lineIds = Object.keys(o.lines);
         lineNotBilled(o.billing, lineIds);
+        linesMayChange(o, {});
         return lineIds.length ? [{ type: 'OrderLinesCleared', data: { lineIds } }] : [];
       }
       case 'changeStatus': {
@@ -239,13 +230,17 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const flag = paymentFlag(state);
         return [{ type: 'OrderPaymentReceived', data: { paymentHash, amountSat, receivedAt, ...(flag ? { flag } : {}) } }];
       }
+      case 'giveDiscount':
+      case 'removeDiscount': {
+        const o = existing(state);
+        if (!isActive(o.status)) throw conflict(`A ${o.status} order takes no discount`);
+        return decideDiscount(command, o);
+      }
       case 'fireLines': {
         const o = existing(state);
         if (o.firings[command.firingId] !== undefined) return [];
         mayChangeDishes(o);
-        for (const l of command.lines) if (!o.lines[l.lineId]) throw notFound();
-        const lines = command.lines.filter((l) => !o.fired[l.lineId]);
-        return lines.length ? [{ type: 'OrderLinesFired', data: { firingId: command.firingId, lines, at: command.at } }] : [];
+        return decideFiring(o, command);
       }
     }
   },
@@ -254,12 +249,12 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
     const version = orderVersionAfter(state.version, event);
     switch (event.type) {
       case 'OrderPlaced': {
-        const { orderId, userId, tableId, waiter, placedAt } = event.data;
-        return { ...state, orderId, userId, tableId, waiter, placedAt, status: 'pending', version };
+        const { orderId, userId, tableId, waiter, placedAt, number = null } = event.data;
+        return { ...state, orderId, userId, tableId, waiter, placedAt, number, status: 'pending', version };
       }
       case 'DishesAdded': {
         const lines = { ...state.lines };
-        for (const line of event.data.lines) lines[line.lineId] = line;
+        for (const line of event.data.lines) lines[line.lineId] = completeLine(line);
         return { ...state, lines, version };
       }
       case 'OrderLineUpdated': {
@@ -284,6 +279,9 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const { paymentHash, amountSat, receivedAt } = event.data;
         return { ...state, payments: { ...state.payments, [paymentHash]: { amountSat, receivedAt } }, version };
       }
+      case 'DiscountGiven':
+      case 'DiscountRemoved':
+        return { ...state, discounts: evolveDiscounts(state.discounts, event), version };
       case 'OrderBilled':
       case 'OrderTicketCancelled':
         return { ...state, billing: evolveBilling(state.billing, event), version };

@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   /** Moving an order through the kitchen states (preparing, ready). */
   'orders:status': ['admin', 'manager', 'waiter', 'kitchen'],
   'orders:delete': ['admin', 'manager'],
+  /** Discounts and comps beyond COMANDA_WAITER_DISCOUNT_MAX_PERCENT (waiters give up to it under orders:write). */
+  'discounts:unlimited': ['admin', 'manager'],
   'sales:read': ['admin', 'manager'],
   /** The owner's reports (GET /reports/{name}): sales, product mix, waiters, payments, tables, kitchen, cancellations. */
   'reports:read': ['admin', 'manager'],

@@ -1,13 +1,17 @@
 import {
-  CURRENCY_STREAM, baseCurrency, conflict, idFromKey, newId, notFound, order, orderStream, splitEvenly, ticket, ticketStream,
-  validationFailed, type Order, type TicketIssue,
+  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, lineDiscounts, linesBySeat, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
+  validationFailed, type Menu, type Order, type TicketIssue, type TicketLine,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { later } from '../orders/seating.js';
 
-export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] };
+export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] } | { split: 'seats' };
 
-export interface BillDeps { commands: CommandHandler; now: () => number }
+/** `pricesIncludeTax`: COMANDA_PRICES_INCLUDE_TAX (absent: true). */
+export interface BillDeps { commands: CommandHandler; now: () => number; pricesIncludeTax?: boolean }
+
+/** What a ticket is issued with besides the order: when, by whom, in which currency, at which tax rates. */
+interface IssueMeta { currencyId: string; at: number; by: string | null; menu: Menu; pricesIncludeTax: boolean }
 
 type Bill = { billId: string; ticketIds: string[]; lineIds: string[] };
 
@@ -23,27 +27,49 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
     case 'none':
       return [{ billId: id('bill'), ticketIds: [id('ticket')], lineIds: unbilled }];
     case 'even': {
-      const total = unbilled.reduce((sum, l) => sum + o.lines[l]!.priceCents, 0);
+      const discounts = lineDiscounts(o.lines, o.discounts);
+      const total = linesTotal(unbilled.map((l) => o.lines[l]!)) - unbilled.reduce((sum, l) => sum + (discounts.get(l) ?? 0), 0);
       if (unbilled.length && split.parts > total) throw validationFailed([{ field: 'parts', message: `must be at most the amount in cents (${total})` }]);
       const billId = id('bill');
       return [{ billId, ticketIds: Array.from({ length: split.parts }, () => id('ticket')), lineIds: unbilled }];
     }
     case 'lines':
       return split.groups.map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+    case 'seats': {
+      const groups = linesBySeat(unbilled.map((l) => o.lines[l]!));
+      return (groups.length ? groups : [[]]).map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+    }
   }
 }
 
-/** The tickets of one bill, from the order as billed: the lines whole, or each ticket's share of them. */
-export function ticketsOf(o: Order, bill: Bill, meta: { currencyId: string; at: number; by: string | null }): TicketIssue[] {
-  const lines = bill.lineIds.map((l) => ({ ...o.lines[l]! }));
-  const amount = lines.reduce((sum, l) => sum + l.priceCents, 0);
-  const parts = bill.ticketIds.length;
-  const shares = splitEvenly(amount, parts);
-  return bill.ticketIds.map((ticketId, i) => ({
-    ticketId, orderId: o.orderId!, billId: bill.billId, tableId: o.tableId, waiter: o.waiter, currencyId: meta.currencyId,
-    lines, share: parts > 1 ? { part: i + 1, parts } : null, subtotalCents: shares[i]!, issuedAt: meta.at, issuedBy: meta.by,
+/**
+ * The tickets of one bill, from the order as billed: the lines whole, or each ticket's share of them.
+ * Each line is billed at its dish's tax rate now (the dish's own, else its category's); the rates are
+ * copied onto the ticket, and what it asks is `billTaxes`' due (with no rates: the lines' sum, or the
+ * ticket's even share of it, as always).
+ */
+export function ticketsOf(o: Order, bill: Bill, meta: IssueMeta): TicketIssue[] {
+  const discounts = lineDiscounts(o.lines, o.discounts);
+  const lines: TicketLine[] = bill.lineIds.map((l) => ({
+    ...o.lines[l]!, taxRateId: taxRateOf(meta.menu, o.lines[l]!.dishId)?.id ?? null, ...(discounts.get(l) ? { discountCents: discounts.get(l)! } : {}),
   }));
+  const used = new Set(lines.map((l) => l.taxRateId));
+  const taxRates = Object.values(meta.menu.taxRates).filter((r) => used.has(r.id)).map((r) => ({ taxRateId: r.id, name: r.name, rateBp: r.rateBp }));
+  const taxed = taxRates.length ? { taxRates, pricesIncludeTax: meta.pricesIncludeTax } : {};
+  const parts = bill.ticketIds.length;
+  return bill.ticketIds.map((ticketId, i) => {
+    const share = parts > 1 ? { part: i + 1, parts } : null;
+    return {
+      ticketId, orderId: o.orderId!, billId: bill.billId, tableId: o.tableId, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }), currencyId: meta.currencyId,
+      lines, share, subtotalCents: billTaxes({ lines, share, ...taxed }).dueCents, ...taxed, issuedAt: meta.at, issuedBy: meta.by,
+    };
+  });
 }
+
+const issueMeta = async (deps: BillDeps, at: number, by: string | null): Promise<IssueMeta> => ({
+  currencyId: (await deps.commands.state(baseCurrency, CURRENCY_STREAM)).state.currencyId, at, by,
+  menu: (await deps.commands.state(menu, MENU_STREAM)).state, pricesIncludeTax: deps.pricesIncludeTax ?? true,
+});
 
 /**
  * Issues the tickets for an order's unbilled lines. The order's stream is written first (it decides
@@ -55,13 +81,12 @@ export async function issueTickets(deps: BillDeps, orderId: string, split: Split
   let position = await settleBilling(deps, orderId, { ...context, idempotency: undefined });
   const { state: o } = await deps.commands.state(order, orderStream(orderId));
   if (!o.orderId || o.deleted) throw notFound();
-  const { state: currency } = await deps.commands.state(baseCurrency, CURRENCY_STREAM);
   const bills = plan(o, split, ids(context));
   const billed = await deps.commands.handle(order, orderStream(orderId), { type: 'billLines', bills }, context);
   // On a replay the bills are the ones the first request recorded: its events say which.
   const recorded = billed.events.flatMap((e) => (e.type === 'OrderBilled' ? [e.data] : []));
   if (recorded.length === 0) throw conflict('The order has no unbilled lines');
-  const meta = { currencyId: currency.currencyId, at: deps.now(), by: context.userId ?? null };
+  const meta = await issueMeta(deps, deps.now(), context.userId ?? null);
   const ticketIds: string[] = [];
   for (const bill of recorded) {
     for (const issue of ticketsOf(billed.state, bill, meta)) {
@@ -81,8 +106,8 @@ export async function settleBilling(deps: BillDeps, orderId: string, context: Co
     for (const ticketId of bill.live) {
       const { state: t } = await deps.commands.state(ticket, ticketStream(ticketId));
       if (!t.issue) {
-        const { state: currency } = await deps.commands.state(baseCurrency, CURRENCY_STREAM);
-        const issue = ticketsOf(o, { billId, ticketIds: bill.ticketIds, lineIds: bill.lineIds }, { currencyId: currency.currencyId, at: deps.now(), by: null }).find((i) => i.ticketId === ticketId)!;
+        const meta = await issueMeta(deps, deps.now(), null);
+        const issue = ticketsOf(o, { billId, ticketIds: bill.ticketIds, lineIds: bill.lineIds }, meta).find((i) => i.ticketId === ticketId)!;
         position = later(position, (await deps.commands.handle(ticket, ticketStream(ticketId), { type: 'issueTicket', issue }, context)).position);
       } else if (t.status === 3) {
         position = later(position, (await deps.commands.handle(order, orderStream(orderId), { type: 'releaseTicket', ticketId }, context)).position);

@@ -1,4 +1,4 @@
-import { SHIFTS_STREAM, noOpenShift, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type Shifts, type ZReport } from '@comanda/domain';
+import { SHIFTS_STREAM, billTaxes, lineTotal, noOpenShift, paymentTaxes, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type Shifts, type ZReport } from '@comanda/domain';
 import type { CommandContext } from '@comanda/event-store';
 import { ORDERS, TICKETS, type OrderView, type TicketView } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
@@ -34,8 +34,14 @@ export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenS
   const payments: CountedPayment[] = [];
   const refunds: CountedRefund[] = [];
   for (const t of touched) {
+    const { taxes } = billTaxes({ lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true }, new Set(t.voided.map((v) => v.line_id)));
+    let covered = 0;
     for (const p of t.payments) {
-      if (mine(p.id, p.shift_id, p.taken_at)) payments.push({ id: p.id, method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, waiter: t.waiter });
+      const inPayment = paymentTaxes(taxes, t.subtotal_cents, covered, p.amount_cents);
+      covered += p.amount_cents;
+      if (mine(p.id, p.shift_id, p.taken_at)) {
+        payments.push({ id: p.id, method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, waiter: t.waiter, taxes: inPayment });
+      }
     }
     for (const r of t.refunds) if (mine(r.id, r.shift_id, r.at)) refunds.push({ id: r.id, method: r.method, amountCents: r.amount_cents });
   }
@@ -50,7 +56,7 @@ async function openAmount(readStore: ReadStore, from: number, until: number): Pr
   const completed = await readStore.collection<OrderView>(ORDERS).find({ status: 'completed', completed_at: { $gte: from, $lte: until } });
   for (const o of completed) {
     const billed = new Set((await tickets.find({ order_id: o.id, status: { $ne: 3 } })).flatMap((t) => t.lines.map((l) => l.lineId)));
-    for (const l of o.lines) if (!billed.has(l.lineId)) open += l.priceCents;
+    for (const l of o.lines) if (!billed.has(l.lineId)) open += lineTotal(l) - (l.discount_cents ?? 0);
   }
   return open;
 }

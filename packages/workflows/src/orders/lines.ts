@@ -1,17 +1,23 @@
-import { MENU_STREAM, type FieldError, type OrderLine, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
+import { MENU_STREAM, type FieldError, type OrderLine, chooseModifiers, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
 
-/** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes. */
+/** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes, how many, which course and seat. */
 export interface DishRequest {
   dishId: string;
   priceAtOrder?: number;
   notes?: string;
+  quantity?: number;
+  course?: number;
+  seat?: number | null;
+  /** Modifier option ids, from the groups the dish carries. */
+  modifiers?: readonly string[];
 }
 
 /**
- * Order lines from a request: every dish must be on the menu and every price valid, or the whole
- * request is rejected with one error per offending field (`<field>[i].dish_id`, `….price_at_order`).
- * Prices are copied into the line, so a later menu change never rewrites an order.
+ * Order lines from a request: every dish must be on the menu, every price valid and every dish's
+ * modifier groups chosen within their bounds, or the whole request is rejected with one error per
+ * offending field (`<field>[i].dish_id`, `….price_at_order`, `….modifiers` naming the group).
+ * Prices and modifiers' deltas are copied into the line, so a later menu change never rewrites an order.
  */
 export async function linesFrom(
   commands: CommandHandler,
@@ -31,7 +37,11 @@ export async function linesFrom(
       if (cents === null || cents <= 0) errors.push({ field: `${at}.price_at_order`, message: 'must be a positive amount with at most two decimals' });
       else priceCents = cents;
     }
-    return { lineId: lineId(i), dishId: d.dishId, priceCents, notes: (d.notes ?? '').trim() };
+    const chosen = menuPrice === null ? { modifiers: [], errors: [] } : chooseModifiers(state, d.dishId, d.modifiers ?? [], at);
+    errors.push(...chosen.errors);
+    return {
+      lineId: lineId(i), dishId: d.dishId, priceCents, notes: (d.notes ?? '').trim(), quantity: d.quantity ?? 1, course: d.course ?? 1, seat: d.seat ?? null, modifiers: chosen.modifiers,
+    };
   });
   if (errors.length) throw validationFailed(errors);
   return lines;

@@ -1,4 +1,4 @@
-import { type FieldError, order, orderStream, validationFailed } from '@comanda/domain';
+import { type FieldError, businessDay, order, orderNumbers, orderNumbersStream, orderStream, validationFailed } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { type DishRequest, linesFrom } from './lines.js';
 import { later, seat, unseat } from './seating.js';
@@ -16,12 +16,14 @@ export interface PlaceOrder {
   /** The id of the i-th line (derived from the Idempotency-Key when the request has one). */
   lineId: (index: number) => string;
   at: number;
+  /** COMANDA_TIMEZONE: the business day that numbers the order. */
+  timezone: string;
   context: CommandContext;
 }
 
 /**
  * Places an order: checks the user and the dishes, seats the table (floor stream, refusing a table
- * another open order holds), then writes the order (its own stream). If the order's append fails the
+ * another open order holds), takes the day's next order number, then writes the order (its own stream). If the order's append fails the
  * seat is given back, so a refused order never keeps a table. Returns the position a reader must wait for.
  */
 export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Promise<{ orderId: string; position: Position | null }> {
@@ -32,13 +34,26 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
   const lines = await linesFrom(commands, cmd.dishes, cmd.lineId);
   const seated = await seat(commands, cmd.tableId, cmd.orderId, cmd.context);
   let placed;
+  let numbered;
   try {
+    numbered = await takeOrderNumber(commands, cmd);
     placed = await commands.handle(order, orderStream(cmd.orderId), {
-      type: 'placeOrder', orderId: cmd.orderId, userId: cmd.userId, tableId: cmd.tableId, waiter: cmd.waiter.trim(), at: cmd.at, lines,
+      type: 'placeOrder', orderId: cmd.orderId, userId: cmd.userId, tableId: cmd.tableId, waiter: cmd.waiter.trim(), at: cmd.at, lines, number: numbered.number,
     }, cmd.context);
   } catch (error) {
     await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);
     throw error;
   }
-  return { orderId: cmd.orderId, position: later(seated, placed.position) };
+  return { orderId: cmd.orderId, position: later(seated, numbered.position, placed.position) };
+}
+
+/**
+ * The order's number of its business day. Taken after the table is held, just before the order is
+ * written: a refused order (table taken, unknown user) uses no number; a crash between the two
+ * appends leaves a gap, never a duplicate. The same order (a retried request) gets the same number.
+ */
+async function takeOrderNumber(commands: CommandHandler, cmd: PlaceOrder): Promise<{ number: number; position: Position | null }> {
+  const day = businessDay(cmd.at, cmd.timezone);
+  const r = await commands.handle(orderNumbers, orderNumbersStream(day), { type: 'takeOrderNumber', orderId: cmd.orderId, day }, cmd.context);
+  return { number: r.state.byOrder[cmd.orderId]!, position: r.position };
 }

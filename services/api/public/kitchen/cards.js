@@ -44,11 +44,10 @@ export const clock = (ms) => {
 };
 
 /**
- * The order's short number, once orders carry one (on the ticket or its order): the API does not
- * send it yet, so the type says it may come.
- * @param {KitchenTicket & { order_number?: number, number?: number }} t
+ * The order's number of its business day; null for orders placed before numbers.
+ * @param {KitchenTicket} t
  */
-export const orderNumber = (t) => t.order_number ?? t.number ?? null;
+export const orderNumber = (t) => t.order_number ?? null;
 /** @param {KitchenTicket} t */
 export const tableLabel = (t) => t.table_name ?? 'Take-away';
 
@@ -64,7 +63,8 @@ export function groupLines(lines) {
   /** @type {Map<string, LineGroup>} */
   const byKey = new Map();
   for (const l of lines) {
-    const key = l.notes ? null : `${l.dish_id}|${l.kitchen_status}`;
+    // Lines the cook makes the same way, for the same course and seat, show as one with their portions added.
+    const key = l.notes ? null : `${l.dish_id}|${l.kitchen_status}|${l.course ?? 1}|${l.seat ?? ''}|${(l.modifiers ?? []).join(',')}`;
     const known = key && byKey.get(key);
     if (known) known.lines.push(l);
     else {
@@ -75,6 +75,20 @@ export function groupLines(lines) {
   }
   return groups;
 }
+
+/**
+ * Portions of a group of lines: each line carries its quantity (1 on tickets fired before quantities).
+ * @param {LineGroup} g
+ */
+const portions = (g) => g.lines.reduce((n, l) => n + (l.quantity ?? 1), 0);
+
+/**
+ * Seat, course (after the first), modifiers and allergens: what the cook reads after the dish's name.
+ * @param {TicketLine} l
+ */
+const detail = (l) => [
+  l.seat ? `seat ${l.seat}` : '', (l.course ?? 1) > 1 ? `course ${l.course}` : '', ...(l.modifiers ?? []), ...(l.allergens ?? []).map((a) => `⚠ ${a}`),
+].filter(Boolean).join(' · ');
 
 /**
  * A station's ticket: header (tap = bump) and its lines (tap = one more done).
@@ -97,8 +111,9 @@ export function ticketCard(t, { autoBumpMs }) {
       ...(open ? {} : { 'aria-disabled': 'true' }),
     },
     el('span', { class: 'status' }, LABEL[l.kitchen_status] ?? l.kitchen_status),
-    g.lines.length > 1 ? el('span', { class: 'qty' }, `${g.lines.length} × `) : null,
+    portions(g) > 1 ? el('span', { class: 'qty' }, `${portions(g)} × `) : null,
     el('span', { class: 'dish' }, l.dish_name),
+    detail(l) ? el('span', { class: 'notes' }, detail(l)) : null,
     l.notes ? el('span', { class: 'notes' }, l.notes) : null));
   }));
   return el('article', { class: `ticket${ticketReady(t) ? ' ready' : ''}`, dataset: { ticketId: t.id } }, header, lines);
@@ -122,7 +137,7 @@ export function orderCard(order, stationName) {
     el('h3', {}, stationName(t.station_id), ticketReady(t) ? ' ✓' : ''),
     el('ul', { class: 'lines' }, ...groupLines(t.lines).map((g) => el('li', { class: `line ${g.first.kitchen_status}` },
       el('span', { class: 'status' }, LABEL[g.first.kitchen_status]),
-      g.lines.length > 1 ? el('span', { class: 'qty' }, `${g.lines.length} × `) : null,
+      portions(g) > 1 ? el('span', { class: 'qty' }, `${portions(g)} × `) : null,
       el('span', { class: 'dish' }, g.first.dish_name))))));
   return el('article', { class: `ticket order${ready ? ' ready' : ''}`, dataset: { orderId: order.id } }, header, ...sections);
 }

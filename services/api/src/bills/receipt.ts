@@ -1,6 +1,6 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal } from '@comanda/domain';
 import type { TicketView } from '@comanda/read-models';
-import { ticketFiguresOf } from './views.js';
+import { ticketFiguresOf, ticketTaxesOf } from './views.js';
 
 /** An 80 mm thermal printer prints 42 columns of its standard font. */
 export const RECEIPT_WIDTH = 42;
@@ -30,19 +30,25 @@ function rows(d: ReceiptData): Row[] {
   const out: Row[] = [
     { kind: 'title', text: d.restaurant },
     { kind: 'center', text: when(t.issued_at, d.timezone) },
-    { kind: 'text', text: `Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
+    { kind: 'text', text: `${t.order_number ? `Order #${t.order_number}  ` : ''}Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
     { kind: 'text', text: `Waiter ${t.waiter}` },
     { kind: 'rule' },
   ];
   for (const l of t.lines) {
-    out.push({ kind: 'amount', label: d.dishNames[l.dishId] ?? 'Dish', cents: l.priceCents });
+    const name = d.dishNames[l.dishId] ?? 'Dish';
+    out.push({ kind: 'amount', label: (l.quantity ?? 1) > 1 ? `${l.quantity} x ${name}` : name, cents: lineTotal(l) });
+    if (l.discountCents) out.push({ kind: 'amount', label: '  Discount', cents: -l.discountCents });
+    for (const m of l.modifiers ?? []) out.push({ kind: 'text', text: `  + ${m.name}${m.priceDeltaCents ? ` ${amount(m.priceDeltaCents)}` : ''}` });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
     const voided = t.voided.find((v) => v.line_id === l.lineId);
     if (voided) out.push({ kind: 'amount', label: `  VOID: ${voided.reason}`, cents: -voided.amount_cents });
   }
   out.push({ kind: 'rule' });
   if (t.share) out.push({ kind: 'text', text: `Split evenly: part ${t.share.part} of ${t.share.parts}` });
-  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal });
+  const tax = ticketTaxesOf(t);
+  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal - tax.added });
+  const included = tax.added === 0 ? ' incl.' : '';
+  for (const x of tax.taxes) out.push({ kind: 'amount', label: `${x.name} ${x.rateBp / 100}%${included}`, cents: x.amountCents });
   if (f.tip) out.push({ kind: 'amount', label: 'Tip', cents: f.tip });
   out.push({ kind: 'amount', label: 'TOTAL', cents: f.total, strong: true });
   if (t.payments.length || t.refunds.length) out.push({ kind: 'rule' });

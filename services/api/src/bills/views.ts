@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, fromCents, type ZReport } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, fromCents, lineTotal, type ZReport } from '@comanda/domain';
 import type { PaymentView, ShiftView, TicketView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
@@ -26,9 +26,19 @@ export const TicketSchema = Type.Object({
   order_id: Type.String(),
   table_id: Type.Union([Type.String(), Type.Null()]),
   waiter: Type.String(),
-  lines: Type.Array(Type.Object({ id: Type.String(), dish_id: Type.String(), price: Money(), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }) })),
+  order_number: Type.Union([Type.Integer(), Type.Null()], { description: "the order's number of its business day; null for orders placed before numbers" }),
+  lines: Type.Array(Type.Object({
+    id: Type.String(), dish_id: Type.String(), price: Money('one portion, as ordered'), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }),
+    quantity: Type.Integer({ description: 'portions (1 on tickets issued before quantities)' }), discount: Money("its discounts and its share of the order's"),
+    line_total: Money('(price + modifiers) × quantity − discounts'),
+  })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
-  subtotal: Money(), tip: Money(), total: Money('subtotal + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
+  subtotal: Money('its lines (or share) less voids; with COMANDA_PRICES_INCLUDE_TAX=false net of tax, taxes added after it'),
+  taxes: Type.Array(Type.Object({
+    tax_rate_id: Type.String(), name: Type.String(), rate: Type.Number({ description: 'percent' }), base: Money('net of tax'), amount: Money('the tax'),
+  }), { description: 'per rate, as issued: inclusive prices: amount = round half up of gross × rate / (100 + rate); exclusive: of net × rate / 100' }),
+  tip: Money(),
+  total: Money('subtotal (+ taxes when prices exclude them) + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
   status: Type.Union([
     Type.Literal(1, { title: 'pending', description: 'issued, not fully paid' }),
     Type.Literal(2, { title: 'paid', description: 'paid in full' }),
@@ -55,6 +65,13 @@ export const paymentResponse = (p: PaymentView) => ({
   refunded: fromCents(p.refunded_cents), shift_id: p.shift_id, taken_at: iso(p.taken_at),
 });
 
+/** A ticket's taxes per rate from its lines as issued, less voids (`billTaxes`, the rule the ticket decider applies). */
+export function ticketTaxesOf(t: TicketView) {
+  const { taxes } = billTaxes({ lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true }, new Set(t.voided.map((v) => v.line_id)));
+  const added = t.prices_include_tax === false ? taxes.reduce((sum, x) => sum + x.amountCents, 0) : 0;
+  return { taxes, added };
+}
+
 export function ticketFiguresOf(t: TicketView) {
   const due = t.status === 1 ? Math.max(0, t.subtotal_cents - t.applied_cents) : 0;
   return { subtotal: t.subtotal_cents, tip: t.tip_cents, total: t.subtotal_cents + t.tip_cents, paid: t.received_cents - t.refunded_cents, due, refunded: t.refunded_cents };
@@ -62,10 +79,15 @@ export function ticketFiguresOf(t: TicketView) {
 
 export function ticketResponse(t: TicketView) {
   const f = ticketFiguresOf(t);
+  const tax = ticketTaxesOf(t);
   return {
-    id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter,
-    lines: t.lines.map((l) => ({ id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId) })),
-    share: t.share, subtotal: fromCents(f.subtotal), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
+    id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter, order_number: t.order_number ?? null,
+    lines: t.lines.map((l) => ({
+      id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId),
+      quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(lineTotal(l) - (l.discountCents ?? 0)),
+    })),
+    share: t.share, subtotal: fromCents(f.subtotal - tax.added),
+    taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: fromCents(x.rateBp), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
     refunds: t.refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: fromCents(r.amount_cents), reason: r.reason, at: iso(r.at) })),
@@ -80,6 +102,9 @@ export const ZReportSchema = Type.Object({
   overpaid: Money(), by_method: Type.Record(Type.String(), MethodRow), refunds: Money(), net: Money('received less refunded'),
   open: Money('unpaid: due on pending tickets and unbilled lines of orders completed in the shift'),
   cash_float: Money(), expected_cash: Money(), counted_cash: Type.Union([Money(), Type.Null()]), difference: Type.Union([Money(), Type.Null()]),
+  taxes_by_rate: Type.Array(Type.Object({ tax_rate_id: Type.String(), name: Type.String(), rate: Type.Number(), amount: Money() }), {
+    description: "the tax in the sales, per rate: each payment carries its bill's taxes in proportion to what it paid",
+  }),
 });
 
 export function zReportResponse(r: ZReport, counted = true) {
@@ -91,6 +116,7 @@ export function zReportResponse(r: ZReport, counted = true) {
     overpaid: fromCents(r.overpaidCents), by_method: byMethod, refunds: fromCents(r.refundsCents), net: fromCents(r.netCents),
     open: fromCents(r.openCents), cash_float: fromCents(r.cashFloatCents), expected_cash: fromCents(r.expectedCashCents),
     counted_cash: counted ? fromCents(r.countedCashCents) : null, difference: counted ? fromCents(r.differenceCents) : null,
+    taxes_by_rate: (r.taxesByRate ?? []).map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: fromCents(x.rateBp), amount: fromCents(x.amountCents) })),
   };
 }
 

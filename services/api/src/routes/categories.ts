@@ -15,17 +15,22 @@ export default async function categoryRoutes(fastify: FastifyInstance) {
     path: '/categories', tags: ['categories'], plural: 'dish categories', noun: 'Category', kind: 'category',
     permission: 'menu:read', writePermission: 'menu:write', collection: CATEGORIES,
     decider: menu, stream: MENU_STREAM,
-    add: (categoryId, name, body) => ({ type: 'addCategory', categoryId, name, stationId: body.station_id as string | null | undefined }),
-    rename: (categoryId, name, ifMatch, body) => ({ type: 'renameCategory', categoryId, name, ifMatch, stationId: body.station_id as string | null | undefined }),
+    add: (categoryId, name, body) => ({ type: 'addCategory', categoryId, name, stationId: body.station_id as string | null | undefined, taxRateId: body.tax_rate_id as string | null | undefined }),
+    rename: (categoryId, name, ifMatch, body) => ({
+      type: 'renameCategory', categoryId, name, ifMatch, stationId: body.station_id as string | null | undefined, taxRateId: body.tax_rate_id as string | null | undefined,
+    }),
     fields: {
       station_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
         description: 'The kitchen station its dishes are sent to; null: the default station. Absent on PUT: unchanged',
+      }),
+      tax_rate_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'The tax rate of its dishes (a dish may override it); null: untaxed. Absent on PUT: unchanged',
       }),
     },
     remove: (categoryId) => ({ type: 'removeCategory', categoryId }),
     createdId: (event) => (event.data as { categoryId: string }).categoryId,
     describe: {
-      add: 'Names are unique ignoring case: a duplicate answers 409. station_id must name an existing kitchen station (400).',
+      add: 'Names are unique ignoring case: a duplicate answers 409. station_id must name an existing kitchen station, tax_rate_id an existing tax rate (400).',
       remove: 'Refused with 409 while dishes use the category: move or delete those dishes first.',
       conflict: 'Another category has this name (ignoring case), or dishes still use the category (counted by dish_count)',
       conflictFields: { dish_count: Type.Integer() },

@@ -1,4 +1,4 @@
-import { type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
+import { ALLERGENS, type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
 import { DISHES, type DishView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,6 +16,9 @@ const Dish = Type.Object({
   price: Type.Number({ description: 'Decimal number, at most two decimals' }),
   category_id: Type.String({ format: 'uuid' }),
   station_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's kitchen station; null: the category decides" }),
+  modifier_group_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'the modifier groups a waiter chooses from for this dish' }),
+  allergens: Type.Array(Type.Enum([...ALLERGENS]), { description: "of the EU's 14, in the list's order" }),
+  tax_rate_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's tax rate; null: the category's" }),
 });
 const Body = Type.Object({
   name: PlaceName,
@@ -24,16 +27,27 @@ const Body = Type.Object({
   station_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
     description: "A kitchen station overriding the category's; null: the category's. Absent on PUT: unchanged",
   })),
-});
+  modifier_group_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), {
+    maxItems: 20, uniqueItems: true, description: 'Existing modifier groups (400 otherwise). Absent on PUT: unchanged; [] takes them all off',
+  })),
+  allergens: Type.Optional(Type.Array(Type.Enum([...ALLERGENS]), {
+    maxItems: ALLERGENS.length, uniqueItems: true, description: "Of the EU's 14 (anything else 400). Absent on PUT: unchanged; [] declares none",
+  })),
+  tax_rate_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: "An existing tax rate overriding the category's (400 otherwise); null: the category's. Absent on PUT: unchanged",
+  })),
+}, { examples: [{ name: 'Taco al pastor', price: 25.5, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21' }, { name: 'Quesadilla', price: 40, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', allergens: ['gluten', 'milk'] }] });
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
-const view = (d: DishView) => ({ id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null });
+const view = (d: DishView) => ({
+  id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null,
+});
 
 /** The body as the menu decider takes it: the name trimmed and the price in exact cents. */
 function dishDetails(body: Static<typeof Body>): DishDetails {
   const price = toCents(body.price);
   if (price === null) throw validationFailed([{ field: 'price', message: 'must have at most two decimals' }]);
-  return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id };
+  return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id, modifierGroupIds: body.modifier_group_ids, allergens: body.allergens, taxRateId: body.tax_rate_id };
 }
 
 /** The seed's dishes, answering its bare JSON strings. */

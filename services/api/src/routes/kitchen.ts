@@ -9,12 +9,16 @@ import { findPage } from '../http/pages.js';
 import { IdempotencyHeaders } from '../http/resources.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 import { KitchenTicketSchema, ticketResponse } from '../kitchen/views.js';
+import { Course } from '../orders/lines.js';
 
 const tags = ['kitchen'];
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'The line was cancelled by the waiter; or the Idempotency-Key was used for another request' }) };
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), lineId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
 const FireBody = Type.Union([
-  Type.Object({ line_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 200, uniqueItems: true })) }),
+  Type.Object({
+    line_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 200, uniqueItems: true })),
+    course: Type.Optional(Course()),
+  }, { examples: [{ course: 1 }, {}] }),
   Type.Null(),
 ]);
 const Fired = Type.Object({
@@ -37,13 +41,13 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: {
       tags, summary: "Send an order's lines to the kitchen",
-      description: 'Body optional: `{line_ids}` fires those lines; without it every line not yet fired. One kitchen ticket per station (the dish\'s station, else its category\'s, else the default station). A line already fired is left out, so tapping twice (or two waiters at once) sends each line once; nothing left to fire answers 200 with no tickets. 409 when no kitchen station exists or the order is no longer pending or preparing.',
+      description: 'Body optional: `{line_ids}` fires those lines; `{course: n}` fires that course\'s lines not yet fired; without either every line not yet fired (both at once: 400). One kitchen ticket per station (the dish\'s station, else its category\'s, else the default station). A line already fired is left out, so tapping twice (or two waiters at once) sends each line once; nothing left to fire answers 200 with no tickets. 409 when no kitchen station exists or the order is no longer pending or preparing.',
       headers: IdempotencyHeaders, params: IdParams, body: FireBody, response: { 200: Fired, ...errors },
     },
   }, async (request) => {
     const { id } = request.params;
     const body = request.body;
-    const fired = await fireOrder(commands, { orderId: id, lineIds: body?.line_ids, firingId: newResourceId(request, 'firing'), at: app.now() }, writeContext(request));
+    const fired = await fireOrder(commands, { orderId: id, lineIds: body?.line_ids, course: body?.course, firingId: newResourceId(request, 'firing'), at: app.now() }, writeContext(request));
     await app.readYourWrite(fired.position);
     return {
       message: fired.tickets.length ? 'Dishes sent to the kitchen' : 'Nothing left to send to the kitchen',

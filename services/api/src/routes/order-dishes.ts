@@ -9,7 +9,7 @@ import { paramOf } from '../http/representation.js';
 import { arrayPage } from '../http/pages.js';
 import { writeContext } from '../http/write-context.js';
 import { linesFrom } from '@comanda/workflows';
-import { NewOrderDish, dishRequests, lineIds } from '../orders/lines.js';
+import { Course, NewOrderDish, Quantity, Seat, dishRequests, lineIds } from '../orders/lines.js';
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
 
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
@@ -62,8 +62,12 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
     config: { representation: storedLine },
     onRequest: app.authorize('orders:write'),
     schema: {
-      tags: ['order dishes'], summary: 'Change the price or notes of one line', description: rule, params: LineParams,
-      body: Type.Object({ price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })) }, { minProperties: 1 }),
+      tags: ['order dishes'], summary: 'Change the price, notes, quantity, course or seat of one line',
+      description: `${rule} A line already sent to the kitchen keeps its quantity, course and seat (409: remove it and add a new one).`, params: LineParams,
+      body: Type.Object({
+        price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })),
+        quantity: Type.Optional(Quantity()), course: Type.Optional(Course()), seat: Type.Optional(Seat()),
+      }, { minProperties: 1, examples: [{ notes: 'sin cebolla' }, { quantity: 3 }] }),
       response: { 200: Type.Object({ message: Type.Literal('Order dish updated successfully'), id: Type.String() }), ...errors },
     },
   }, async (request) => {
@@ -75,7 +79,7 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
       if (cents === null || cents <= 0) throw validationFailed([{ field: 'price_at_order', message: 'must be a positive amount with at most two decimals' }]);
       priceCents = cents;
     }
-    const result = await commands.handle(order, orderStream(id), { type: 'updateLine', lineId: dishId, priceCents, notes: body.notes?.trim() }, writeContext(request));
+    const result = await commands.handle(order, orderStream(id), { type: 'updateLine', lineId: dishId, priceCents, notes: body.notes?.trim(), quantity: body.quantity, course: body.course, seat: body.seat }, writeContext(request));
     await app.readYourWrite(result.position);
     return { message: 'Order dish updated successfully', id: dishId };
   });

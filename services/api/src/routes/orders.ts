@@ -41,7 +41,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
     const { orderId, position } = await placeOrder(commands, {
       orderId: newResourceId(request, 'order'), userId: body.user_id, tableId: body.table_id, waiter: body.waiter, status: body.status,
       dishes: dishRequests(dishes), lineId: lineIds(context),
-      at: app.now(), context,
+      at: app.now(), timezone: app.deps.config.timezone, context,
     });
     await app.readYourWrite(position);
     return orderId;

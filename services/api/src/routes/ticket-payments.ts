@@ -25,7 +25,7 @@ const PaymentBody = Strict({
 export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
-  const deps = { commands: app.deps.commands, now: () => app.now() };
+  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax };
 
   const current = async (id: string) => {
     const t = await tickets.get(id);

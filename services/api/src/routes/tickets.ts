@@ -14,12 +14,14 @@ import { TicketSchema, ticketResponse } from '../bills/views.js';
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Lines already on a ticket, nothing to bill, or a ticket that cannot be cancelled' }) };
 
 const IssueBody = Strict({
-  split: Type.Union([Type.Literal('none'), Type.Literal('even'), Type.Literal('lines')], { description: 'none: one ticket; even: `parts` tickets; lines: one ticket per group' }),
+  split: Type.Union([Type.Literal('none'), Type.Literal('even'), Type.Literal('lines'), Type.Literal('seats')], {
+    description: 'none: one ticket; even: `parts` tickets; lines: one ticket per group; seats: one ticket per seat that has lines, and one more for the lines with no seat',
+  }),
   parts: Type.Optional(Type.Integer({ minimum: 2, maximum: 50, description: 'even split: how many tickets' })),
   groups: Type.Optional(Type.Array(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 200 }), { minItems: 1, maxItems: 50, description: 'lines split: line ids per ticket (by item or seat)' })),
 });
 
-function splitOf(body: { split: 'none' | 'even' | 'lines'; parts?: number; groups?: string[][] }): Split {
+function splitOf(body: { split: 'none' | 'even' | 'lines' | 'seats'; parts?: number; groups?: string[][] }): Split {
   if (body.split === 'even') {
     if (body.parts === undefined) throw validationFailed([{ field: 'parts', message: 'is required for an even split' }]);
     if (body.groups) throw validationFailed([{ field: 'groups', message: 'is only for a split by lines' }]);
@@ -31,14 +33,14 @@ function splitOf(body: { split: 'none' | 'even' | 'lines'; parts?: number; group
     return { split: 'lines', groups: body.groups };
   }
   if (body.groups) throw validationFailed([{ field: 'groups', message: 'is only for a split by lines' }]);
-  return { split: 'none' };
+  return body.split === 'seats' ? { split: 'seats' } : { split: 'none' };
 }
 
 /** Tickets (bills): issued from an order's unbilled lines, read, listed, cancelled. Payments: ticket-payments.ts. */
 export default async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
-  const deps = { commands: app.deps.commands, now: () => app.now() };
+  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax };
 
   app.post('/orders/:id/tickets', {
     onRequest: app.authorize('bills:write'),

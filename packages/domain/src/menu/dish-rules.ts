@@ -1,0 +1,58 @@
+import { type FieldError, validationFailed } from '../errors.js';
+import { nameErrors } from '../names.js';
+import { allergenErrors, allergenSet } from './allergens.js';
+import { taxRateErrors } from './tax-rates.js';
+import type { Dish, DishDetails, Menu } from './menu.js';
+
+export function stationErrors(state: Menu, stationId: string | null | undefined): FieldError[] {
+  return stationId && !state.stations[stationId] ? [{ field: 'station_id', message: 'must reference an existing kitchen station' }] : [];
+}
+
+function groupErrors(state: Menu, groupIds: readonly string[] | undefined): FieldError[] {
+  const unknown = (groupIds ?? []).filter((id) => !state.modifierGroups[id]);
+  const twice = (groupIds ?? []).filter((id, i) => groupIds!.indexOf(id) < i);
+  return [
+    ...(unknown.length ? [{ field: 'modifier_group_ids', message: `must name existing modifier groups: ${unknown.join(', ')}` }] : []),
+    ...(twice.length ? [{ field: 'modifier_group_ids', message: `names a group twice: ${twice.join(', ')}` }] : []),
+  ];
+}
+
+export type ValidDish = DishDetails & { stationId: string | null; modifierGroupIds: string[]; allergens: string[]; taxRateId: string | null };
+
+/**
+ * A dish as the menu keeps it, or every reason it cannot be. Station, modifier groups, allergens and
+ * tax rate left out of a change keep the dish's current ones (a seed client's PUT names none of them).
+ */
+export function validDish(state: Menu, details: DishDetails, current?: Dish): ValidDish {
+  const errors: FieldError[] = [
+    ...nameErrors(details.name), ...stationErrors(state, details.stationId), ...groupErrors(state, details.modifierGroupIds), ...allergenErrors(details.allergens),
+    ...taxRateErrors(state, details.taxRateId),
+  ];
+  if (!Number.isSafeInteger(details.price) || details.price <= 0) {
+    errors.push({ field: 'price', message: 'must be a positive amount with at most two decimals' });
+  }
+  if (!state.categories[details.categoryId]) {
+    errors.push({ field: 'category_id', message: 'must reference an existing dish category' });
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  const stationId = details.stationId === undefined ? (current?.stationId ?? null) : details.stationId;
+  const modifierGroupIds = details.modifierGroupIds ?? current?.modifierGroupIds ?? [];
+  const allergens = details.allergens === undefined ? (current?.allergens ?? []) : allergenSet(details.allergens);
+  const taxRateId = details.taxRateId === undefined ? (current?.taxRateId ?? null) : details.taxRateId;
+  return { name: details.name, price: details.price, categoryId: details.categoryId, stationId, modifierGroupIds, allergens, taxRateId };
+}
+
+/**
+ * Event payload: a dish routed by its category carries no stationId, a dish without modifier groups
+ * or allergens carries neither field: the events a seed request writes are the ones it always wrote.
+ */
+export const dishData = ({ stationId, modifierGroupIds, allergens, taxRateId, ...rest }: ValidDish): DishDetails => ({
+  ...rest, ...(stationId ? { stationId } : {}), ...(modifierGroupIds.length ? { modifierGroupIds } : {}), ...(allergens.length ? { allergens } : {}),
+  ...(taxRateId ? { taxRateId } : {}),
+});
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+export const sameDetails = (a: ValidDish, b: Dish) =>
+  a.name === b.name && a.price === b.price && a.categoryId === b.categoryId && a.stationId === b.stationId
+  && sameList(a.modifierGroupIds, b.modifierGroupIds) && sameList(a.allergens, b.allergens) && a.taxRateId === b.taxRateId;

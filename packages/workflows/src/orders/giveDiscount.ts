@@ -1,0 +1,33 @@
+import { type DiscountKind, type Role, may, order, orderStream, toCents, validationFailed } from '@comanda/domain';
+import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
+
+export interface GiveDiscount {
+  orderId: string;
+  discountId: string;
+  /** null: the whole order. */
+  lineId: string | null;
+  kind: DiscountKind;
+  /** A percent (10 = 10 %) or an amount, in the base currency; at most two decimals. */
+  value: number;
+  reason: string;
+  role: Role;
+  /** COMANDA_WAITER_DISCOUNT_MAX_PERCENT: what a member of staff without `discounts:unlimited` may give. */
+  waiterMaxPercent: number;
+  at: number;
+  context: CommandContext;
+}
+
+/**
+ * Gives a discount or a comp (a 100 % line discount). The value is made exact (basis points for a
+ * percent, cents for an amount); the order's decider works out the amount, refuses one that would take
+ * a line or the order below zero, touches a billed line, or exceeds the giver's limit (403).
+ */
+export async function giveDiscount(commands: CommandHandler, cmd: GiveDiscount): Promise<{ discountId: string; position: Position | null }> {
+  const value = toCents(cmd.value);
+  if (value === null) throw validationFailed([{ field: 'value', message: 'must have at most two decimals' }]);
+  const limitBp = may(cmd.role, 'discounts:unlimited') ? null : cmd.waiterMaxPercent * 100;
+  const r = await commands.handle(order, orderStream(cmd.orderId), {
+    type: 'giveDiscount', discountId: cmd.discountId, lineId: cmd.lineId, kind: cmd.kind, value, reason: cmd.reason, by: cmd.context.userId ?? null, at: cmd.at, limitBp,
+  }, cmd.context);
+  return { discountId: cmd.discountId, position: r.position };
+}
