@@ -23,6 +23,17 @@ t.test('issuing: once; re-issuing for the same bill changes nothing', async (t) 
   t.match(given(ticket, []).when(pay()), { error: { kind: 'not_found' } });
 });
 
+t.test('a bill that owes nothing (every line comped) is issued settled: no payment, nothing to pay', async (t) => {
+  const comped: TicketIssue = { ...issue, lines: [{ ...issue.lines[0]!, discountCents: 6000 }], subtotalCents: 0 };
+  const g = given(ticket, []);
+  t.same(g.when({ type: 'issueTicket', issue: comped }), { events: [{ type: 'TicketIssued', data: comped }, { type: 'TicketPaid', data: { at: 1 } }] });
+  const settled = fold(ticket, [{ type: 'TicketIssued', data: comped }, { type: 'TicketPaid', data: { at: 1 } }]);
+  t.equal(settled.status, TICKET_STATUS.paid);
+  t.same(ticketFigures(settled), { subtotal: 0, tip: 0, total: 0, paid: 0, refunded: 0, due: 0 });
+  t.match(given(ticket, [{ type: 'TicketIssued', data: comped }, { type: 'TicketPaid', data: { at: 1 } }]).when(pay({ amountCents: 1 })), { error: { kind: 'conflict', message: 'The ticket is already paid' } });
+  t.same(given(ticket, [{ type: 'TicketIssued', data: comped }, { type: 'TicketPaid', data: { at: 1 } }]).when({ type: 'issueTicket', issue: comped }), { events: [] }, 're-issued after a crash: nothing more');
+});
+
 t.test('card payment in full: paid; partial: still pending with the rest due', async (t) => {
   t.same(given(ticket, [issued]).when(pay({ tipCents: 1500 })), {
     events: [{ type: 'PaymentTaken', data: card(10000, 1500) }, { type: 'TicketPaid', data: { at: 5 } }],

@@ -53,6 +53,7 @@ t.test('a dinner: starters fired, then mains; a comp by a manager, a waiter\'s 1
   t.equal(bills.reduce((sum, b) => sum + cents(b.total), 0), cents(total), 'Σ ticket totals = what the order owes');
   const taxes = bills.reduce((sum, b) => sum + b.taxes.reduce((x, y) => x + cents(y.amount), 0), 0);
   t.same(bills.map((b) => b.taxes.map((x) => x.amount)), [[9.5], [0], [7.45]], 'the comped seat: no tax to pay');
+  t.match((await s.waiter('GET', `/tickets/${bills[1]!.id}`)).body, { status: 2, status_name: 'paid', payments: [] }, 'the comped seat owes nothing: issued settled');
   for (const [i, b] of bills.entries()) {
     if (b.total === 0) continue;
     const method = i === 0 ? 'cash' : 'credit_card';
@@ -66,4 +67,27 @@ t.test('a dinner: starters fired, then mains; a comp by a manager, a waiter\'s 1
   t.equal(z.taxes_by_rate.reduce((sum: number, x: { amount: number }) => sum + cents(x.amount), 0), taxes, 'the Z report carries every bill\'s tax');
   t.same(z.taxes_by_rate.map((x: { name: string; amount: number }) => [x.name, x.amount]), [['IVA', 16.95]], 'per bill, rounded once each: 68.85 × 16 / 116 = 9.4965… → 9.50, 54 × 16 / 116 = 7.448… → 7.45');
   t.equal(z.difference, 0);
+});
+
+t.test('a seat whose lines are all comped: its 0.00 bill is issued settled, nothing pending, the order completes', async (t) => {
+  const s = await billsService({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true' });
+  t.teardown(s.close);
+  t.equal((await s.manager('POST', '/shifts/open', { cash_float: 0 })).status, 201);
+  const placed = await s.waiter('POST', '/orders/with-dishes', {
+    order: { user_id: s.waiterId, table_id: s.r.tables.t1, waiter: 'Marisol' },
+    dishes: [{ dish_id: s.r.dishes.agua, seat: 1 }, { dish_id: s.r.dishes.suadero, seat: 2, quantity: 2 }],
+  });
+  const id = placed.body.id as string;
+  const lines = (await s.waiter('GET', `/orders/${id}/dishes`)).body as Array<{ id: string }>;
+  t.equal((await s.manager('POST', `/orders/${id}/discounts`, { line_id: lines[1]!.id, kind: 'percent', value: 100, reason: 'comp: birthday' })).status, 201);
+  const bills = (await s.waiter('POST', `/orders/${id}/tickets`, { split: 'seats' })).body.tickets as Array<{ id: string; total: number; status: number }>;
+  t.same(bills.map((b) => [b.total, b.status]), [[30, 1], [0, 2]], 'seat 1 to pay, seat 2 settled at issue');
+  t.same((await s.waiter('GET', '/tickets?status=1')).body.map((x: { id: string }) => x.id), [bills[0]!.id], 'no 0.00 left pending');
+  t.equal((await s.waiter('POST', `/tickets/${bills[1]!.id}/payments`, { method: 'cash', amount: 0.01 })).status, 409, 'nothing to pay on it');
+  t.equal((await s.finish(id, s.r.tables.t1)).status, 409, 'seat 1 still owes');
+  t.equal((await s.waiter('POST', `/tickets/${bills[0]!.id}/payments`, { method: 'cash', amount: 30 })).status, 201);
+  t.equal((await s.finish(id, s.r.tables.t1)).status, 200, 'every line on a paid ticket: completed');
+  const z = (await s.manager('POST', '/shifts/close', { counted_cash: 30 })).body.report;
+  t.match(z, { sales: 30, open: 0, difference: 0 }, 'the comp took no payment and leaves nothing open');
+  t.equal(z.by_method.cash.count, 1, 'one payment: the settled bill records none');
 });

@@ -186,7 +186,11 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
           if (state.issue.billId === command.issue.billId) return [];
           throw conflict('This ticket already exists');
         }
-        return [{ type: 'TicketIssued', data: command.issue }];
+        // A bill that owes nothing (a seat whose every line is comped) needs no payment: it is issued
+        // settled, so it never waits as a pending 0.00, the order can be completed, and the comped lines
+        // still reach the reports that count paid bills. No payment is recorded: the Z report is unchanged.
+        const settled: TicketEvent[] = command.issue.subtotalCents === 0 ? [{ type: 'TicketPaid', data: { at: command.issue.issuedAt } }] : [];
+        return [{ type: 'TicketIssued', data: command.issue }, ...settled];
       }
       case 'takePayment': {
         const t = live(state);
