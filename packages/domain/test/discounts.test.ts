@@ -39,6 +39,10 @@ t.test('never below zero, a reason 1–200, a line of the order, a waiter within
   t.match(g.when(give({ limitBp: 1000, kind: 'amount', value: 283 })), { events: [{ type: 'DiscountGiven' }] });
   const line100 = given(order, [placed, added, given1({ lineId: 'b', kind: 'amount', value: 500, amountCents: 500 })]);
   t.match(line100.when(give({ discountId: 'x2', lineId: 'b', kind: 'amount', value: 1 })), { error: { kind: 'validation' } }, 'a comped line takes no more');
+  // Found by the property test through ticket issuing: an order discount first, then a comp of the line it was spread on.
+  const one = given(order, [placed, { type: 'DishesAdded', data: { lines: [line('a', 1000)] } }, given1({ kind: 'amount', value: 100, amountCents: 100 })]);
+  t.match(one.when(give({ discountId: 'x2', lineId: 'a', value: 10_000 })), { error: { kind: 'validation', details: { errors: [{ field: 'value', message: /order below zero \(at most 9.00\)/ }] } } }, 'a comp after an order discount: the order would owe -1.00');
+  t.match(one.when(give({ discountId: 'x2', lineId: 'a', value: 9_000 })), { events: [{ type: 'DiscountGiven', data: { amountCents: 900 } }] }, 'up to what the order has left');
 });
 
 t.test('billed lines: a discount touching one is 409; discounted lines keep price and quantity', async (t) => {

@@ -96,6 +96,10 @@ export function decideDiscount(command: DiscountCommand, o: { lines: Lines; disc
   const appliesTo = line ? lineTotal(line) - ownDiscounts(o.discounts, line.lineId) : discountedTotal(o.lines, o.discounts);
   const amountCents = command.kind === 'percent' ? roundHalfUp(appliesTo * command.value, 10_000) : command.value;
   if (amountCents > appliesTo) throw validationFailed([{ field: 'value', message: `would take the ${line ? 'line' : 'order'} below zero (at most ${(appliesTo / 100).toFixed(2)})` }]);
+  // A line's discount must also leave room for the order's discounts already given (spread over every
+  // line, they would otherwise take the order below zero).
+  const orderLeft = discountedTotal(o.lines, o.discounts);
+  if (line && amountCents > orderLeft) throw validationFailed([{ field: 'value', message: `would take the order below zero (at most ${(orderLeft / 100).toFixed(2)})` }]);
   // A percent is held to the limit as given, an amount to the limit's share of what it applies to.
   const limit = command.limitBp;
   if (limit !== null && (command.kind === 'percent' ? command.value > limit : amountCents * 10_000 > appliesTo * limit)) {
