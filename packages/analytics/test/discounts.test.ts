@@ -1,0 +1,48 @@
+import t from 'tap';
+import { ALL_REPORTS, ReportFold } from '../src/index.js';
+import { TZ, at } from './restaurant-day.js';
+
+// One dinner: three tacos with guacamole (+1.60), a second order's taco with guacamole and cheese,
+// a manager's comp of the agua, a waiter's 10 % on the tacos, and a discount given then taken off.
+const rec = (n: number, stream: string, type: string, data: unknown, iso: string, userId?: string) => ({
+  id: `x${n}`, stream, revision: n, position: BigInt(n + 1), type, data, metadata: { occurredAt: at(iso), schemaVersion: 1, ...(userId ? { userId } : {}) }, recordedAt: at(iso),
+});
+const guac = { groupId: 'g', optionId: 'guac', name: 'Guacamole', priceDeltaCents: 160 };
+const cheese = { groupId: 'g', optionId: 'cheese', name: 'Queso', priceDeltaCents: 50 };
+const dinner = () => [
+  rec(0, 'menu', 'CategoryAdded', { categoryId: 'c1', name: 'Mains' }, '2026-03-01T00:00:00Z'),
+  rec(1, 'menu', 'DishAdded', { dishId: 'd1', name: 'Tacos', price: 1000, categoryId: 'c1' }, '2026-03-01T00:00:00Z'),
+  rec(2, 'order-o', 'OrderPlaced', { orderId: 'o', userId: 'u1', tableId: null, waiter: 'Ana', placedAt: at('2026-03-28T11:00:00Z'), number: 1 }, '2026-03-28T11:00:00Z'),
+  rec(3, 'order-o', 'DishesAdded', { lines: [
+    { lineId: 'a', dishId: 'd1', priceCents: 1000, notes: '', quantity: 3, modifiers: [guac] },
+    { lineId: 'b', dishId: 'd2', priceCents: 500, notes: '', quantity: 1 },
+  ] }, '2026-03-28T11:00:00Z'),
+  // The manager's comp carries no `by`: the giver is the metadata's user.
+  rec(4, 'order-o', 'DiscountGiven', { discountId: 'c', lineId: 'b', kind: 'percent', value: 10_000, amountCents: 500, reason: 'cold', by: null, at: at('2026-03-28T11:50:00Z') }, '2026-03-28T11:50:00Z', 'u9'),
+  rec(5, 'order-o', 'DiscountGiven', { discountId: 'w', lineId: 'a', kind: 'percent', value: 1000, amountCents: 348, reason: 'regular', by: 'u1', at: at('2026-03-28T11:51:00Z') }, '2026-03-28T11:51:00Z', 'u1'),
+  rec(6, 'order-o', 'DiscountGiven', { discountId: 'x', lineId: null, kind: 'amount', value: 100, amountCents: 100, reason: 'regular', by: 'u1', at: at('2026-03-28T11:52:00Z') }, '2026-03-28T11:52:00Z', 'u1'),
+  rec(7, 'order-o', 'DiscountRemoved', { discountId: 'x' }, '2026-03-28T11:53:00Z', 'u1'),
+  rec(8, 'order-o', 'OrderStatusChanged', { from: 'ready', to: 'completed', at: at('2026-03-28T12:10:00Z') }, '2026-03-28T12:10:00Z'),
+  rec(9, 'order-p', 'OrderPlaced', { orderId: 'p', userId: 'u2', tableId: null, waiter: 'Beto', placedAt: at('2026-03-29T11:00:00Z'), number: 1 }, '2026-03-29T11:00:00Z'),
+  rec(10, 'order-p', 'DishesAdded', { lines: [{ lineId: 'c', dishId: 'd1', priceCents: 1000, notes: '', quantity: 1, modifiers: [guac, cheese] }] }, '2026-03-29T11:00:00Z'),
+  rec(11, 'order-p', 'OrderStatusChanged', { from: 'ready', to: 'completed', at: at('2026-03-29T12:10:00Z') }, '2026-03-29T12:10:00Z'),
+];
+const report = (name: string, range = {}) => {
+  const fold = new ReportFold(ALL_REPORTS, TZ);
+  fold.apply(dinner());
+  return fold.report(name)!.result(range).sections;
+};
+
+t.test('the discounts report: by reason, by who gave them and by day; a discount taken off counts nothing', async (t) => {
+  const s = report('discounts');
+  t.same(s.by_reason, [
+    { kind: 'comp', reason: 'cold', count: 1, amount: 5 },
+    { kind: 'discount', reason: 'regular', count: 1, amount: 3.48 },
+  ]);
+  t.same(s.by_giver, [
+    { user_id: 'u1', name: 'Ana', discounts: 1, discounts_amount: 3.48, comps: 0, comps_amount: 0, count: 1, amount: 3.48 },
+    { user_id: 'u9', name: null, discounts: 0, discounts_amount: 0, comps: 1, comps_amount: 5, count: 1, amount: 5 },
+  ]);
+  t.same(s.by_day, [{ day: '2026-03-28', discounts: 1, discounts_amount: 3.48, comps: 1, comps_amount: 5, count: 2, amount: 8.48 }]);
+  t.same(report('discounts', { from: '2026-03-29' }).by_reason, [], 'by the day given');
+});
