@@ -33,6 +33,12 @@ const report = (name: string, range = {}) => {
   return fold.report(name)!.result(range).sections;
 };
 
+t.test('the sales report: gross before discounts, discounts and comps apart, net after them', async (t) => {
+  const [totals] = report('sales').totals!;
+  t.match(totals, { orders: 2, gross: 51.9, discounts: 3.48, comps: 5, voids: 0, refunds: 0, net: 43.42, average_ticket: 21.71 });
+  t.match(report('sales', { to: '2026-03-28' }).by_day, [{ day: '2026-03-28', gross: 39.8, discounts: 3.48, comps: 5, net: 31.32 }]);
+});
+
 t.test('the discounts report: by reason, by who gave them and by day; a discount taken off counts nothing', async (t) => {
   const s = report('discounts');
   t.same(s.by_reason, [
