@@ -33,6 +33,34 @@ const report = (name: string, range = {}) => {
   return fold.report(name)!.result(range).sections;
 };
 
+t.test('the product mix lists modifier options: portions that chose each, revenue of its price delta', async (t) => {
+  const mix = report('product-mix');
+  t.same(mix.by_modifier, [
+    { option_id: 'guac', modifier: 'Guacamole', quantity: 4, revenue: 6.4 },
+    { option_id: 'cheese', modifier: 'Queso', quantity: 1, revenue: 0.5 },
+  ]);
+  t.same(mix.by_dish!.map((d) => [d.dish_id, d.quantity, d.revenue]), [['d1', 4, 46.9], ['d2', 1, 5]], 'dishes as before: before discounts, modifiers inside');
+  t.same(report('product-mix', { to: '2026-03-28' }).by_modifier, [{ option_id: 'guac', modifier: 'Guacamole', quantity: 3, revenue: 4.8 }], 'by the day the order completed');
+});
+
+t.test('a voided line takes its modifier options off, at the deltas its bill charged, on the day of the void', async (t) => {
+  const fold = new ReportFold(ALL_REPORTS, TZ);
+  const line = { lineId: 'c', dishId: 'd1', priceCents: 1000, notes: '', quantity: 1, modifiers: [guac, cheese] };
+  fold.apply([...dinner(),
+    rec(12, 'ticket-k', 'TicketIssued', { ticketId: 'k', orderId: 'p', billId: 'b', tableId: null, waiter: 'Beto', currencyId: 'mxn', lines: [line], share: null, subtotalCents: 1210, issuedAt: at('2026-03-29T12:20:00Z'), issuedBy: null }, '2026-03-29T12:20:00Z'),
+    rec(13, 'ticket-k', 'TicketLineVoided', { lineId: 'c', amountCents: 1210, reason: 'wrong dish', by: 'u9', at: at('2026-03-30T10:00:00Z') }, '2026-03-30T10:00:00Z'),
+  ]);
+  const mix = fold.report('product-mix')!;
+  t.same(mix.result({}).sections.by_modifier, [
+    { option_id: 'guac', modifier: 'Guacamole', quantity: 3, revenue: 4.8 },
+    { option_id: 'cheese', modifier: 'Queso', quantity: 0, revenue: 0 },
+  ]);
+  t.same(mix.result({ from: '2026-03-30' }).sections.by_modifier, [
+    { option_id: 'cheese', modifier: 'Queso', quantity: -1, revenue: -0.5 },
+    { option_id: 'guac', modifier: 'Guacamole', quantity: -1, revenue: -1.6 },
+  ]);
+});
+
 t.test('the sales report: gross before discounts, discounts and comps apart, net after them', async (t) => {
   const [totals] = report('sales').totals!;
   t.match(totals, { orders: 2, gross: 51.9, discounts: 3.48, comps: 5, voids: 0, refunds: 0, net: 43.42, average_ticket: 21.71 });
