@@ -25,7 +25,7 @@ export const ORDER_BOOK_EVENTS = [
  *
  * Reports folded together share one book (`FoldParts`): each applies the same event to it, and
  * every call after the first answers what the first did, so an order event costs one update however
- * many reports read it (four of the seven do; they were a fifth of a replay's fold).
+ * many reports read it (four of the eight do; they were a fifth of a replay's fold).
  */
 export class OrderBook {
   readonly orders = new Map<string, BookOrder>();

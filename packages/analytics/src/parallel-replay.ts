@@ -10,14 +10,14 @@ import type { ReplayOutcome, ReplayProgress } from './replay.js';
 import { findReport } from './reports/index.js';
 import { takeOver } from './state-codec.js';
 
-/** At most this many threads: 7 reports fall in fewer natural groups, and the search below is k^7. */
+/** At most this many threads: 8 reports fall in fewer natural groups, and the search below is k^8. */
 const MAX_THREADS = 4;
 
 /**
  * Reports in at most `groups` groups, so that the busiest thread has the least to read: a group
  * reads the union of its reports' event types once (reports sharing the order book's events belong
  * together), and a type weighs what `weight` says (the log's recent mix: events and bytes). Every
- * assignment is tried (at most 4^7); ties go to the least total reading, then the first found.
+ * assignment is tried (at most 4^8); ties go to the least total reading, then the first found.
  */
 export function partition(
   definitions: ReadonlyArray<ReportDefinition<unknown>>,

@@ -41,7 +41,7 @@ t.test('arguments are checked', async (t) => {
 t.test('JSON of one report: the hand-computed figures, replayed from the SQLite log', async (t) => {
   const json = JSON.parse(await run('--report', 'sales', '--format', 'json', '--from', '2026-03-29')) as { report: string; sections: { totals: Array<Record<string, unknown>> } };
   t.equal(json.report, 'sales');
-  t.same(json.sections.totals[0], { currency: 'MXN', days: 1, orders: 2, lines: 4, gross: 315, voids: 25, refunds: 30, net: 260, average_ticket: 157.5, lines_per_order: 2 });
+  t.same(json.sections.totals[0], { currency: 'MXN', days: 1, orders: 2, lines: 4, gross: 315, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 260, average_ticket: 157.5, lines_per_order: 2 });
 });
 
 t.test('deterministic: the same log gives byte-identical JSON and CSV', async (t) => {
@@ -49,7 +49,7 @@ t.test('deterministic: the same log gives byte-identical JSON and CSV', async (t
   const [csv1, csv2] = [await run('--format', 'csv'), await run('--format', 'csv')];
   t.equal(json1, json2);
   t.equal(csv1, csv2);
-  t.equal(JSON.parse(json1).reports.length, 7);
+  t.equal(JSON.parse(json1).reports.length, 8);
   // Pinned byte for byte: a change of output is a change of the report's version.
   t.equal(await run('--format', 'csv', '--report', 'payments'), [
     'report,section,method,name,payments,amount,share,tips,refunds,net,sats',

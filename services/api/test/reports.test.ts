@@ -74,3 +74,31 @@ t.test('GET /reports/{name}: a report being rebuilt in a new version (none of it
   const nope = await h.app.inject({ method: 'GET', url: '/reports/nope', headers: { cookie } });
   t.equal(nope.statusCode, 400, 'not a report');
 });
+
+t.test('GET /reports/discounts: discounts and comps by reason and by who gave them', async (t) => {
+  const s = await service();
+  t.teardown(s.close);
+  await s.start();
+  s.clock.now = at('2026-11-21T18:00:00Z');
+  const [waiter, manager] = [await s.as('waiter'), await s.as('manager')];
+  const idOf = async (cookie: string) => (await s.call('GET', '/auth/me', undefined, cookie)).body.id as string;
+  const [waiterId, managerId] = [await idOf(waiter), await idOf(manager)];
+  const order = { user_id: waiterId, table_id: null, waiter: 'Marta' };
+  const id = (await s.call('POST', '/orders/with-dishes', { order, dishes: [{ dish_id: s.r.dishes.pastor }, { dish_id: s.r.dishes.agua }] }, waiter)).body.id as string;
+  const lines = ((await s.call('GET', `/orders/${id}/dishes`, undefined, waiter)).body as Array<{ id: string }>).map((l) => l.id);
+  // 10 % of 55.50 = 5.55 by the waiter; the agua (30) comped by the manager on the waiter's order.
+  t.equal((await s.call('POST', `/orders/${id}/discounts`, { kind: 'percent', value: 10, reason: 'regular' }, waiter)).status, 201);
+  t.equal((await s.call('POST', `/orders/${id}/discounts`, { line_id: lines[1], kind: 'percent', value: 100, reason: 'spilt' }, manager)).status, 201);
+  const until = Date.now() + 5000;
+  let res = await s.call('GET', '/reports/discounts', undefined, manager);
+  while (Date.now() < until && res.body.sections.by_reason.length < 2) {
+    await new Promise((r) => setTimeout(r, 20));
+    res = await s.call('GET', '/reports/discounts', undefined, manager);
+  }
+  t.equal(res.status, 200);
+  t.same(res.body.sections.by_reason, [{ kind: 'comp', reason: 'spilt', count: 1, amount: 30 }, { kind: 'discount', reason: 'regular', count: 1, amount: 5.55 }]);
+  t.same(res.body.sections.by_giver.map((g: { user_id: string; comps: number; discounts: number; amount: number }) => [g.user_id, g.discounts, g.comps, g.amount]).sort(),
+    [[managerId, 0, 1, 30], [waiterId, 1, 0, 5.55]].sort(), 'the manager\'s comp is the manager\'s, not the order\'s waiter\'s');
+  t.same(res.body.sections.by_day.map((d: { day: string; amount: number }) => [d.day, d.amount]), [['2026-11-21', 35.55]]);
+  t.equal((await s.call('GET', '/reports/discounts', undefined, waiter)).status, 403);
+});

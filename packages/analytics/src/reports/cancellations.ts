@@ -1,6 +1,7 @@
 import type { ReplayedEvent } from '@comanda/event-store';
 import type { OrderEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
+import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, inRange, money, streamId } from '../report.js';
 
@@ -76,7 +77,7 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
       case 'DiscountGiven': {
         const { data } = event as Extract<OrderEvent, { type: 'DiscountGiven' }>;
         const waiter = s.book.apply(event)?.waiter ?? '';
-        const kind = data.lineId !== null && data.kind === 'percent' && data.value === 10_000 ? 'comp' : 'discount';
+        const kind = isComp(data) ? 'comp' : 'discount';
         s.given.set(data.discountId, { day: s.clock.day(eventTime(event, data.at)), kind, reason: data.reason, waiter, cents: data.amountCents });
         return;
       }

@@ -6,14 +6,15 @@ import { paymentsReport } from './payments.js';
 import { tablesReport } from './tables.js';
 import { kitchenReport } from './kitchen.js';
 import { cancellationsReport } from './cancellations.js';
+import { discountsReport } from './discounts.js';
 
 /** Every report, in the order they are printed. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const ALL_REPORTS: ReadonlyArray<ReportDefinition<any>> = [
-  salesReport, productMixReport, waitersReport, paymentsReport, tablesReport, kitchenReport, cancellationsReport,
+  salesReport, productMixReport, waitersReport, paymentsReport, tablesReport, kitchenReport, cancellationsReport, discountsReport,
 ];
 
 export const reportNames = (): string[] => ALL_REPORTS.map((r) => r.name);
 export const findReport = (name: string) => ALL_REPORTS.find((r) => r.name === name);
 
-export { salesReport, productMixReport, waitersReport, paymentsReport, tablesReport, kitchenReport, cancellationsReport };
+export { salesReport, productMixReport, waitersReport, paymentsReport, tablesReport, kitchenReport, cancellationsReport, discountsReport };

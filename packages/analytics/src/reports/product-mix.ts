@@ -6,38 +6,58 @@ import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
 
 interface Sold { quantity: number; revenue: number }
+const newSold = (): Sold => ({ quantity: 0, revenue: 0 });
 interface MixState {
   clock: LocalClock;
   book: OrderBook;
   menu: MenuNames;
   /** day → dish → sold. */
   days: Map<string, Map<string, Sold>>;
-  /** Lines of bills that may still be voided: ticket → line → dish and how many. */
-  ticketLines: Map<string, Map<string, { dishId: string; quantity: number }>>;
+  /** day → modifier option → sold (how many portions chose it; revenue: its price delta × those portions). */
+  modifierDays: Map<string, Map<string, Sold>>;
+  /**
+   * Each modifier option's name and price delta as last charged on a line: the book keeps a line's
+   * option ids only, and an option's delta changes only when the menu reprices it.
+   */
+  options: Map<string, { name: string; deltaCents: number }>;
+  /** Lines of bills that may still be voided: ticket → line → dish, how many and the modifiers' options. */
+  ticketLines: Map<string, Map<string, VoidableLine>>;
 }
+
+interface VoidableLine { dishId: string; quantity: number; options: Array<{ optionId: string; deltaCents: number }> }
+
+const sell = (sold: Sold, quantity: number, cents: number) => {
+  sold.quantity += quantity;
+  sold.revenue += cents;
+};
 
 /**
  * Quantity and revenue by dish and by category: the lines of completed orders (a line counts its
  * quantity), dated at completion; a voided line is taken off (its quantity, its amount) on the day of the void.
+ * Modifier options are rows of their own (`by_modifier`): the portions that chose each and the revenue
+ * of its price delta, already inside its dishes' revenue (so not added to the revenue shares).
  */
 export const productMixReport: ReportDefinition<MixState> = {
   name: 'product-mix',
-  // 2: lines count their quantity and their modifiers' prices.
-  version: 2,
+  // 2: lines count their quantity and their modifiers' prices. 3: modifier options by_modifier.
+  version: 3,
   title: 'Product mix',
   handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), menu: new MenuNames(), days: new Map(), ticketLines: new Map() }),
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), menu: new MenuNames(), days: new Map(), modifierDays: new Map(), options: new Map(), ticketLines: new Map() }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);
         if (closed?.to !== 'completed') return;
         const { order: o, at } = closed;
-        const dishes = bucket(s.days, s.clock.day(at), () => new Map<string, Sold>());
+        const day = s.clock.day(at);
+        const dishes = bucket(s.days, day, () => new Map<string, Sold>());
         for (const l of o.lines.values()) {
-          const sold = bucket(dishes, l.dishId, () => ({ quantity: 0, revenue: 0 }));
-          sold.quantity += l.quantity;
-          sold.revenue += l.amountCents;
+          sell(bucket(dishes, l.dishId, newSold), l.quantity, l.amountCents);
+          for (const optionId of l.optionIds) {
+            const modifiers = bucket(s.modifierDays, day, () => new Map<string, Sold>());
+            sell(bucket(modifiers, optionId, newSold), l.quantity, (s.options.get(optionId)?.deltaCents ?? 0) * l.quantity);
+          }
         }
         return;
       }
@@ -45,16 +65,20 @@ export const productMixReport: ReportDefinition<MixState> = {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         // Lines shared by an even split are never voided (the decider refuses): nothing to remember.
         if (data.share) return;
-        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, { dishId: l.dishId, quantity: l.quantity ?? 1 }])));
+        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, {
+          dishId: l.dishId, quantity: l.quantity ?? 1, options: (l.modifiers ?? []).map((m) => ({ optionId: m.optionId, deltaCents: m.priceDeltaCents })),
+        }])));
         return;
       }
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
         const voided = s.ticketLines.get(streamId(event.stream))?.get(data.lineId);
         if (voided === undefined) return;
-        const sold = bucket(bucket(s.days, s.clock.day(eventTime(event, data.at)), () => new Map<string, Sold>()), voided.dishId, () => ({ quantity: 0, revenue: 0 }));
-        sold.quantity -= voided.quantity;
-        sold.revenue -= data.amountCents;
+        const day = s.clock.day(eventTime(event, data.at));
+        sell(bucket(bucket(s.days, day, () => new Map<string, Sold>()), voided.dishId, newSold), -voided.quantity, -data.amountCents);
+        for (const o of voided.options) {
+          sell(bucket(bucket(s.modifierDays, day, () => new Map<string, Sold>()), o.optionId, newSold), -voided.quantity, -o.deltaCents * voided.quantity);
+        }
         return;
       }
       case 'TicketCancelled':
@@ -62,8 +86,14 @@ export const productMixReport: ReportDefinition<MixState> = {
         return;
       case 'TicketPaid':
         return;
+      case 'DishesAdded': {
+        const { data } = event as Extract<OrderEvent, { type: 'DishesAdded' }>;
+        for (const m of data.lines.flatMap((l) => l.modifiers ?? [])) s.options.set(m.optionId, { name: m.name, deltaCents: m.priceDeltaCents });
+        s.book.apply(event);
+        return;
+      }
       default:
-        if (event.type.startsWith('Order') || event.type === 'DishesAdded') s.book.apply(event);
+        if (event.type.startsWith('Order') || event.type.startsWith('Discount')) s.book.apply(event);
         else s.menu.apply(event);
     }
   },
@@ -92,7 +122,14 @@ export const productMixReport: ReportDefinition<MixState> = {
     });
     const categoryRows: Row[] = [...categories].map(([id, sold]) => [id, sold, s.menu.categories.get(id) ?? (id || '(unknown)')] as [string, Sold, string]).sort(byRevenue)
       .map(([id, sold, name]) => ({ category_id: id || null, category: name, quantity: sold.quantity, revenue: money(sold.revenue), revenue_share: share(sold.revenue) }));
-    return { by_dish: dishRows, by_category: categoryRows };
+    const modifiers = new Map<string, Sold>();
+    for (const [, day] of daysIn(s.modifierDays, range)) {
+      for (const [optionId, sold] of day) sell(bucket(modifiers, optionId, newSold), sold.quantity, sold.revenue);
+    }
+    const modifierRows: Row[] = [...modifiers].map(([id, sold]) => [id, sold, s.options.get(id)?.name ?? id] as [string, Sold, string]).sort(byRevenue)
+      .map(([id, sold, name]) => ({ option_id: id, modifier: name, quantity: sold.quantity, revenue: money(sold.revenue) }));
+    // Last: a menu without modifiers has none, and an empty section first would open the CSV with a bare header.
+    return { by_dish: dishRows, by_category: categoryRows, by_modifier: modifierRows };
   },
   charts: [
     { section: 'by_dish', kind: 'bar', label: 'dish', values: ['revenue'], title: 'Revenue by dish' },

@@ -1,6 +1,7 @@
 import type { ReplayedEvent } from '@comanda/event-store';
 import { billTaxes, currencyById, type BaseCurrencyEvent, type OrderEvent, type TaxedBill, type TicketEvent } from '@comanda/domain';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
+import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, money, ratio, streamId } from '../report.js';
 
@@ -8,7 +9,10 @@ interface SalesDay {
   weekday: number;
   orders: number;
   lines: number;
+  /** What the lines came to before discounts; the discounts and comps on them, counted apart. */
   gross: number;
+  discounts: number;
+  comps: number;
   voids: number;
   refunds: number;
   /** Per local hour: orders completed, and net cents. */
@@ -22,39 +26,53 @@ type OpenBill = TaxedBill & { voided: string[] };
 interface SalesState {
   clock: LocalClock; book: OrderBook; days: Map<string, SalesDay>; currency: string;
   bills: Map<string, OpenBill>;
+  /** The comps on open orders, by discount id: the book knows a discount's amount, not whether it was a comp. */
+  comps: Map<string, true>;
   /** day → rate id → the tax in the bills paid that day. */
   taxes: Map<string, Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>>;
 }
 
-const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
+const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
+
+/** What the sales' orders owed: the average ticket is of what guests were asked to pay. */
+const owed = (x: { gross: number; discounts: number; comps: number }): number => x.gross - x.discounts - x.comps;
 
 /** A refund written by a void repeats the void's money: counted once, as the void. */
 export const isVoidRefund = (reason: string): boolean => reason.startsWith('void: ');
 
 /**
  * Sales by day, hour and weekday. A sale is a completed order (its lines at completion, dated when
- * it completed); voided lines and refunds are taken off on the day they happen. Net = gross − voids −
- * refunds, in the base currency's cents. Works from order events alone; bills only subtract, and
+ * it completed); voided lines and refunds are taken off on the day they happen. Gross is before
+ * discounts; the discounts and comps on a sale count with it (on the day it completed). Net = gross −
+ * discounts − comps − voids − refunds, in the base currency's cents. Works from order events alone; bills only subtract, and
  * say the tax by rate: a bill's taxes as issued (less voids) count on the day it is paid.
  */
 export const salesReport: ReportDefinition<SalesState> = {
   name: 'sales',
-  // 2: an order's total counts its lines' quantities and modifiers.
-  version: 2,
+  // 2: an order's total counts its lines' quantities and modifiers. 3: gross before discounts; discounts and comps apart.
+  version: 3,
   title: 'Sales',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'TicketPaid', 'TicketCancelled'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), taxes: new Map() }),
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), comps: new Map(), taxes: new Map() }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);
-        if (closed?.to !== 'completed') return;
+        if (!closed) return;
         const { order: o, at } = closed;
+        // Forgotten whether the order completed or was cancelled: a closed order takes no more discounts.
+        const given = [...(o.discounts ?? [])].map(([id, cents]) => ({ comp: s.comps.delete(id), cents }));
+        if (closed.to !== 'completed') return;
         const p = s.clock.place(at);
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
         d.orders++;
         d.lines += o.lines.size;
         d.gross += o.totalCents;
+        for (const g of given) {
+          d.gross += g.cents;
+          if (g.comp) d.comps += g.cents;
+          else d.discounts += g.cents;
+        }
         d.hourOrders[p.hour]++;
         d.hourNet[p.hour] += o.totalCents;
         return;
@@ -104,6 +122,21 @@ export const salesReport: ReportDefinition<SalesState> = {
         s.currency = currencyById(data.to)?.acronym ?? s.currency;
         return;
       }
+      case 'DiscountGiven': {
+        const { data } = event as Extract<OrderEvent, { type: 'DiscountGiven' }>;
+        s.book.apply(event);
+        if (isComp(data)) s.comps.set(data.discountId, true);
+        return;
+      }
+      case 'DiscountRemoved': {
+        const { data } = event as Extract<OrderEvent, { type: 'DiscountRemoved' }>;
+        s.book.apply(event);
+        s.comps.delete(data.discountId);
+        return;
+      }
+      case 'OrderDeleted':
+        for (const id of s.book.apply(event)?.discounts?.keys() ?? []) s.comps.delete(id);
+        return;
       default:
         s.book.apply(event);
     }
@@ -112,10 +145,13 @@ export const salesReport: ReportDefinition<SalesState> = {
     const byDay: Row[] = [];
     const hours = Array.from({ length: 24 }, () => ({ orders: 0, net: 0 }));
     const weekdays = Array.from({ length: 7 }, () => ({ days: 0, orders: 0, gross: 0, net: 0 }));
-    const t = { orders: 0, lines: 0, gross: 0, voids: 0, refunds: 0 };
+    const t = { orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0 };
     for (const [day, d] of daysIn(s.days, range)) {
-      const net = d.gross - d.voids - d.refunds;
-      byDay.push({ day, weekday: WEEKDAYS[d.weekday]!, orders: d.orders, gross: money(d.gross), voids: money(d.voids), refunds: money(d.refunds), net: money(net), average_ticket: averageMoney(d.gross, d.orders), lines_per_order: ratio(d.lines, d.orders) });
+      const net = owed(d) - d.voids - d.refunds;
+      byDay.push({
+        day, weekday: WEEKDAYS[d.weekday]!, orders: d.orders, gross: money(d.gross), discounts: money(d.discounts), comps: money(d.comps), voids: money(d.voids), refunds: money(d.refunds), net: money(net),
+        average_ticket: averageMoney(owed(d), d.orders), lines_per_order: ratio(d.lines, d.orders),
+      });
       for (let h = 0; h < 24; h++) {
         hours[h]!.orders += d.hourOrders[h]!;
         hours[h]!.net += d.hourNet[h]!;
@@ -128,6 +164,8 @@ export const salesReport: ReportDefinition<SalesState> = {
       t.orders += d.orders;
       t.lines += d.lines;
       t.gross += d.gross;
+      t.discounts += d.discounts;
+      t.comps += d.comps;
       t.voids += d.voids;
       t.refunds += d.refunds;
     }
@@ -141,8 +179,8 @@ export const salesReport: ReportDefinition<SalesState> = {
     }
     return {
       totals: [{
-        currency: s.currency, days: byDay.length, orders: t.orders, lines: t.lines, gross: money(t.gross), voids: money(t.voids), refunds: money(t.refunds),
-        net: money(t.gross - t.voids - t.refunds), average_ticket: averageMoney(t.gross, t.orders), lines_per_order: ratio(t.lines, t.orders),
+        currency: s.currency, days: byDay.length, orders: t.orders, lines: t.lines, gross: money(t.gross), discounts: money(t.discounts), comps: money(t.comps),
+        voids: money(t.voids), refunds: money(t.refunds), net: money(owed(t) - t.voids - t.refunds), average_ticket: averageMoney(owed(t), t.orders), lines_per_order: ratio(t.lines, t.orders),
       }],
       by_day: byDay,
       by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),

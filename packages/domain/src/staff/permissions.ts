@@ -24,7 +24,7 @@ export const PERMISSIONS = {
   /** Discounts and comps beyond COMANDA_WAITER_DISCOUNT_MAX_PERCENT (waiters give up to it under orders:write). */
   'discounts:unlimited': ['admin', 'manager'],
   'sales:read': ['admin', 'manager'],
-  /** The owner's reports (GET /reports/{name}): sales, product mix, waiters, payments, tables, kitchen, cancellations. */
+  /** The owner's reports (GET /reports/{name}): sales, product mix, waiters, payments, tables, kitchen, cancellations, discounts. */
   'reports:read': ['admin', 'manager'],
   /** Bills: waiters issue tickets and take payments at the table; refunds, cancels and the till are managers'. */
   'bills:read': ['admin', 'manager', 'waiter'],
