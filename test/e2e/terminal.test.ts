@@ -60,6 +60,7 @@ t.test('on a terminal: readable log lines, the announcement and the generated PI
   const url = /Comanda is running at (http:\/\/\S+)/.exec(out)?.[1];
   t.ok(url, 'the URL');
   t.match(out, `API documentation:  ${url}/swagger`);
+  t.match(out, `POS (waiters, till): ${url}/pos`);
   t.match(out, `Kitchen screen:     ${url}/kitchen`);
   t.match(out, 'First admin:        "admin", PIN shown once on this terminal');
   t.match(out, /First admin "admin" created with a generated PIN and wallet password \(shown only this once\):\n {2}PIN: +\d{6,}/);

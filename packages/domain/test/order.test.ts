@@ -43,12 +43,12 @@ t.test('every transition of the lifecycle, allowed and forbidden', async (t) => 
   t.same(TRANSITIONS.cancelled, []);
 });
 
-t.test('dishes change only while pending or preparing', async (t) => {
+t.test('dishes change only while the order is open: pending, preparing or ready (the next course)', async (t) => {
   for (const s of ORDER_STATUSES) {
     const outcome = given(order, inStatus(s)).when({ type: 'addDishes', lines: [line('l9')] });
-    if (s === 'pending' || s === 'preparing') t.same(outcome, { events: [{ type: 'DishesAdded', data: { lines: [line('l9')] } }] });
-    else t.match(outcome, { error: { kind: 'conflict', message: `Dishes can change only while the order is pending or preparing; it is ${s}` } });
-    t.match(given(order, inStatus(s)).when({ type: 'removeLine', lineId: 'l1' }), s === 'pending' || s === 'preparing' ? { events: [{ type: 'OrderLineRemoved' }] } : { error: { kind: 'conflict' } });
+    if (s === 'pending' || s === 'preparing' || s === 'ready') t.same(outcome, { events: [{ type: 'DishesAdded', data: { lines: [line('l9')] } }] });
+    else t.match(outcome, { error: { kind: 'conflict', message: `Dishes can change only while the order is open (pending, preparing or ready); it is ${s}` } });
+    t.match(given(order, inStatus(s)).when({ type: 'removeLine', lineId: 'l1' }), s === 'pending' || s === 'preparing' || s === 'ready' ? { events: [{ type: 'OrderLineRemoved' }] } : { error: { kind: 'conflict' } });
   }
 });
 

@@ -69,4 +69,17 @@ t.test('firing lines: each line once, whatever the races; only while dishes may 
   const s = given(order, [placed, added, fired, { type: 'OrderLineRemoved', data: { lineId: 'l1' } }]).state;
   t.same(s.fired.l1, f('l1'), 'a removed line stays known as fired');
   t.equal(s.version, 3, 'firing does not move the order version (its ETag)');
+
+  // The starters are ready; the mains are fired: the order is preparing again, and only then.
+  const ready: OrderEvent[] = [
+    { type: 'OrderStatusChanged', data: { from: 'pending', to: 'preparing', at: 6 } },
+    { type: 'OrderStatusChanged', data: { from: 'preparing', to: 'ready', at: 7 } },
+  ];
+  t.same(given(order, [placed, added, fired, ...ready]).when({ type: 'fireLines', firingId: 'f2', lines: [f('l2', 'f2')], at: 8 }), {
+    events: [
+      { type: 'OrderLinesFired', data: { firingId: 'f2', lines: [f('l2', 'f2')], at: 8 } },
+      { type: 'OrderStatusChanged', data: { from: 'ready', to: 'preparing', at: 8 } },
+    ],
+  }, 'the next course of a ready order');
+  t.same(given(order, [placed, added, fired, ...ready]).when({ type: 'fireLines', firingId: 'f2', lines: [f('l1', 'f2')], at: 8 }), { events: [] }, 'nothing new fired: still ready');
 });

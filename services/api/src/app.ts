@@ -44,6 +44,7 @@ import stationRoutes from './routes/stations.js';
 import kitchenRoutes from './routes/kitchen.js';
 import kitchenEventRoutes from './routes/kitchen-events.js';
 import kitchenPage from './routes/kitchen-page.js';
+import posPage from './routes/pos-page.js';
 import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 import lightningRoutes from './routes/lightning.js';
 import reportRoutes from './routes/reports.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(kitchenRoutes);
   await app.register(kitchenEventRoutes);
   await app.register(kitchenPage);
+  await app.register(posPage);
   await app.register(walletUnmatchedRoutes);
   await app.register(lightningRoutes);
   await app.register(reportRoutes);

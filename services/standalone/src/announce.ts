@@ -28,6 +28,7 @@ export function startLines(info: StartInfo): string[] {
   return [
     `Comanda is running at ${info.url}`,
     `  API documentation:  ${info.url}/swagger`,
+    `  POS (waiters, till): ${info.url}/pos`,
     `  Kitchen screen:     ${info.url}/kitchen`,
     `  Health:             ${info.url}/health`,
     `  First admin:        "${info.adminName}", PIN ${info.pinAt}`,
@@ -47,8 +48,8 @@ export function announceStart(info: StartInfo, announcements: Logger, format: Lo
     return;
   }
   announcements.info(
-    { event: 'listening', url: info.url, swagger: `${info.url}/swagger`, kitchen: `${info.url}/kitchen`, firstAdmin: info.adminName, pinAt: info.pinAt, dataDir: info.dataDir },
-    `Comanda is listening on ${info.url} (API docs at ${info.url}/swagger, kitchen screen at ${info.url}/kitchen; first admin "${info.adminName}", PIN ${info.pinAt})`,
+    { event: 'listening', url: info.url, swagger: `${info.url}/swagger`, pos: `${info.url}/pos`, kitchen: `${info.url}/kitchen`, firstAdmin: info.adminName, pinAt: info.pinAt, dataDir: info.dataDir },
+    `Comanda is listening on ${info.url} (API docs at ${info.url}/swagger, POS at ${info.url}/pos, kitchen screen at ${info.url}/kitchen; first admin "${info.adminName}", PIN ${info.pinAt})`,
   );
   // Whoever waits for this line (a supervisor, a test) gets it now, not with the next 4 kB of logs.
   announcements.flush();

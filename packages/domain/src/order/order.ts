@@ -18,11 +18,15 @@ export const orderStream = (orderId: string) => `order-${orderId}`;
 export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** The lifecycle: forward through the kitchen, or cancelled before completion; the ends are final. */
+/**
+ * The lifecycle: forward through the kitchen, or cancelled before completion; the ends are final. A
+ * ready order goes back to preparing when the next course is fired (the starters were ready, the mains
+ * are now cooking).
+ */
 export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['preparing', 'cancelled'],
   preparing: ['ready', 'cancelled'],
-  ready: ['completed', 'cancelled'],
+  ready: ['preparing', 'completed', 'cancelled'],
   completed: [],
   cancelled: [],
 };
@@ -32,7 +36,8 @@ export const isActive = (status: OrderStatus) => status !== 'completed' && statu
 /** An order is open while it exists, is not deleted and has not finished: it holds its table. */
 export const isOpen = (o: Pick<Order, 'orderId' | 'deleted' | 'status'>): boolean =>
   o.orderId !== null && !o.deleted && o.status !== null && isActive(o.status);
-const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing';
+/** A dinner goes course by course: dessert is ordered when the mains are ready. */
+const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing' || status === 'ready';
 
 /** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
 export interface FiredLine {
@@ -77,7 +82,8 @@ export type OrderEvent =
   | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
   /** quantity, course and seat: only when the update changed them (never on events written before them). */
   | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } & LineChanges }
-  | { type: 'OrderLineRemoved'; data: { lineId: string } }
+  /** `reason`: why a line the kitchen had was voided (the POS asks a manager for it). */
+  | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string } }
   | { type: 'OrderLinesCleared'; data: { lineIds: string[] } }
   | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
@@ -93,7 +99,7 @@ export type OrderCommand =
   | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[]; number?: number }
   | { type: 'addDishes'; lines: RecordedLine[] }
   | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string } & LineChanges)
-  | { type: 'removeLine'; lineId: string }
+  | { type: 'removeLine'; lineId: string; reason?: string }
   | { type: 'clearLines' }
   | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
   | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number }
@@ -123,7 +129,7 @@ function existing(state: Order): Order & { status: OrderStatus } {
 
 function mayChangeDishes(order: Order & { status: OrderStatus }): void {
   if (!dishesMayChange(order.status)) {
-    throw conflict(`Dishes can change only while the order is pending or preparing; it is ${order.status}`);
+    throw conflict(`Dishes can change only while the order is open (pending, preparing or ready); it is ${order.status}`);
   }
 }
 
@@ -179,7 +185,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         lineNotBilled(o.billing, [command.lineId]);
         const { [command.lineId]: _gone, ...rest } = o.lines;
         linesMayChange(o, rest);
-        return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId } }];
+        return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId, ...(command.reason ? { reason: command.reason } : {}) } }];
       }
       case 'clearLines': {
         const o = existing(state);
@@ -240,7 +246,9 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const o = existing(state);
         if (o.firings[command.firingId] !== undefined) return [];
         mayChangeDishes(o);
-        return decideFiring(o, command);
+        const fired = decideFiring(o, command);
+        // The kitchen has work for a ready order again: it is preparing until that is done too.
+        return fired.length && o.status === 'ready' ? [...fired, ...transition('ready', 'preparing', command.at)] : fired;
       }
     }
   },

@@ -41,7 +41,7 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: {
       tags, summary: "Send an order's lines to the kitchen",
-      description: 'Body optional: `{line_ids}` fires those lines; `{course: n}` fires that course\'s lines not yet fired; without either every line not yet fired (both at once: 400). One kitchen ticket per station (the dish\'s station, else its category\'s, else the default station). A line already fired is left out, so tapping twice (or two waiters at once) sends each line once; nothing left to fire answers 200 with no tickets. 409 when no kitchen station exists or the order is no longer pending or preparing.',
+      description: 'Body optional: `{line_ids}` fires those lines; `{course: n}` fires that course\'s lines not yet fired; without either every line not yet fired (both at once: 400). One kitchen ticket per station (the dish\'s station, else its category\'s, else the default station). A line already fired is left out, so tapping twice (or two waiters at once) sends each line once; nothing left to fire answers 200 with no tickets. 409 when no kitchen station exists or the order is no longer open. Firing lines of a ready order (the next course) takes it back to preparing.',
       headers: IdempotencyHeaders, params: IdParams, body: FireBody, response: { 200: Fired, ...errors },
     },
   }, async (request) => {

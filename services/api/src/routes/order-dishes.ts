@@ -13,8 +13,9 @@ import { Course, NewOrderDish, Quantity, Seat, dishRequests, lineIds } from '../
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
 
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
-const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is pending or preparing' }) };
-const rule = 'Dishes may change only while the order is pending or preparing (409 otherwise). The total is recomputed in integer cents on every change.';
+const VoidQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200, description: 'why a fired line is voided' })) });
+const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready)' }) };
+const rule = 'Dishes may change only while the order is open: pending, preparing or ready (409 otherwise). The total is recomputed in integer cents on every change.';
 
 /** The dishes of an order (its lines). Adding commutes: concurrent waiters never lose a line. */
 export default async function orderDishRoutes(fastify: FastifyInstance) {
@@ -86,10 +87,13 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
 
   app.delete('/orders/:id/dishes/:dishId', {
     onRequest: app.authorize('orders:write'),
-    schema: { tags: ['order dishes'], summary: 'Remove one line', description: rule, params: LineParams, response: { 200: Type.Object({ message: Type.Literal('Order dish deleted successfully'), id: Type.String() }), ...errors } },
+    schema: {
+      tags: ['order dishes'], summary: 'Remove one line', params: LineParams, querystring: VoidQuery,
+      description: `${rule} A line the kitchen already has is voided: its ticket shows it cancelled, and \`reason\` (the POS asks a manager for one) is kept with it.`,
+      response: { 200: Type.Object({ message: Type.Literal('Order dish deleted successfully'), id: Type.String() }), ...errors } },
   }, async (request) => {
     const { id, dishId } = request.params;
-    const result = await commands.handle(order, orderStream(id), { type: 'removeLine', lineId: dishId }, writeContext(request));
+    const result = await commands.handle(order, orderStream(id), { type: 'removeLine', lineId: dishId, reason: request.query.reason?.trim() || undefined }, writeContext(request));
     await app.readYourWrite(result.position);
     return { message: 'Order dish deleted successfully', id: dishId };
   });

@@ -1,0 +1,183 @@
+import { createComandaClient, type Schema } from '@comanda/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+export type { Schema };
+
+/** A value the screens watch: the network state, the signed-in user. */
+export interface Signal<T> {
+  get(): T;
+  set(value: T): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function signal<T>(initial: T): Signal<T> {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set(next) {
+      if (Object.is(next, value)) return;
+      value = next;
+      for (const l of listeners) l();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export function useSignal<T>(s: Signal<T>): T {
+  const [, setSeen] = useState(0);
+  useEffect(() => s.subscribe(() => setSeen((n) => n + 1)), [s]);
+  return s.get();
+}
+
+/** False from a request the network refused until one goes through: the banner shows meanwhile. */
+export const online = signal(true);
+/** Writes sent and not answered yet (a tablet may not be put down while one is in flight). */
+export const writesInFlight = signal(0);
+/** The session ended (logout elsewhere, revoked, refresh refused): back to the PIN pad. */
+export const signedOut = signal(0);
+
+const watchedFetch = async (request: Request): Promise<Response> => {
+  try {
+    const res = await fetch(request);
+    online.set(true);
+    return res;
+  } catch (error) {
+    online.set(false);
+    throw error;
+  }
+};
+
+/**
+ * The one client of the screens: cookies (the browser keeps the HttpOnly session), refreshed on a 401.
+ * A write that meets a cut network is sent again with the same Idempotency-Key for about two minutes
+ * (the server applies it once, and answers a repeat with the first answer); after that the screen
+ * keeps the key, so tapping again still cannot apply it twice.
+ */
+export const comanda = createComandaClient({
+  baseUrl: location.origin,
+  session: 'cookies',
+  retries: 40,
+  maxRetryWaitMs: 3_000,
+  fetch: watchedFetch,
+  onSignedOut: () => signedOut.set(signedOut.get() + 1),
+});
+export const api = comanda.api;
+
+/** A manager's own session on the waiter's screen: tokens in memory, never the device's cookies. */
+export const managerClient = () => createComandaClient({ baseUrl: location.origin, session: 'tokens', retries: 3, fetch: watchedFetch });
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+/** The answer's body, or an ApiError with the server's message (and its field errors, if any). */
+export async function ok<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok && data !== undefined) return data;
+  if (response.ok) throw new ApiError(response.status, 'empty answer');
+  throw new ApiError(response.status, messageOf(error) ?? `${response.status} ${response.statusText}`);
+}
+
+function messageOf(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object' || !('message' in error)) return undefined;
+  const fields = 'errors' in error && Array.isArray(error.errors) ? error.errors : [];
+  const details = fields.map((f: { field?: string; message?: string }) => `${f.field}: ${f.message}`).join('; ');
+  return details ? `${String(error.message)} (${details})` : String(error.message);
+}
+
+/**
+ * A 202: the write is recorded but the lists do not show it yet (a replica behind). The screens then
+ * work out what they show themselves or read it again: the write itself is never sent twice.
+ */
+export const accepted = (answer: object): answer is { message: string; location?: string } => Object.keys(answer).every((k) => k === 'message' || k === 'location');
+
+/** One key per thing the waiter means to do once: kept across retries, renewed after it is done. */
+export const newKey = () => crypto.randomUUID();
+
+/** Counts a write in flight while it runs. */
+export async function writing<T>(run: () => Promise<T>): Promise<T> {
+  writesInFlight.set(writesInFlight.get() + 1);
+  try {
+    return await run();
+  } finally {
+    writesInFlight.set(writesInFlight.get() - 1);
+  }
+}
+
+/**
+ * A write from a screen: busy while it runs (its buttons disabled, so a second tap cannot send it
+ * again), the server's message when refused, `after` once it is done.
+ */
+export function useWrite() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const run = async (what: () => Promise<unknown>, after?: () => void): Promise<void> => {
+    setBusy(true);
+    setError('');
+    try {
+      await writing(what);
+      after?.();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, setError };
+}
+
+/**
+ * A read kept fresh: asked again every `everyMs` with the ETag of the last answer, so an unchanged
+ * floor costs a 304 and no rendering. `refresh` asks at once (after a write).
+ */
+export function usePolled<T>(read: (etag: string | undefined) => Promise<Answer<T>>, everyMs: number, deps: unknown[] = []): { data: T | undefined; status: number | undefined; refresh: () => void } {
+  const [data, setData] = useState<T | undefined>(undefined);
+  // The last answer's status: undefined until the first arrives (loading), 404 for "there is none".
+  const [status, setStatus] = useState<number | undefined>(undefined);
+  const [tick, setTick] = useState(0);
+  const bump = () => setTick((n) => n + 1);
+  const etag = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    etag.current = undefined;
+    setData(undefined);
+    setStatus(undefined);
+  }, deps);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const once = async () => {
+      try {
+        const { data: body, response } = await read(etag.current);
+        if (stopped) return;
+        if (response.status === 304) return;
+        setStatus(response.status);
+        if (response.ok) {
+          etag.current = response.headers.get('etag') ?? undefined;
+          setData(body);
+        }
+      } catch {
+        // The banner says the network is away; the next turn asks again.
+      } finally {
+        if (!stopped) timer = setTimeout(once, everyMs);
+      }
+    };
+    void once();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [tick, ...deps]);
+  return { data, status, refresh: bump };
+}
+
+/** Headers of a conditional read. */
+export const ifNoneMatch = (etag: string | undefined) => (etag ? { 'if-none-match': etag } : {});

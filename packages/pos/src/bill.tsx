@@ -1,0 +1,143 @@
+import { useState } from 'preact/hooks';
+import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { type OrderLine, type Ticket, dishName } from './menu.js';
+import { money } from './money.js';
+import { Stepper } from './order.js';
+import { PaySheet } from './pay.js';
+import { go } from './route.js';
+
+type Split = 'none' | 'even' | 'seats' | 'lines';
+
+/** The order's bills: issue them (whole, even parts, by seat, by lines), take payments, print, close. */
+export function BillScreen(props: { orderId: string }) {
+  const { orderId } = props;
+  const complete = usePolled((etag) => api.GET('/orders/{id}/complete', { params: { path: { id: orderId } }, headers: ifNoneMatch(etag) }), 3_000, [orderId]);
+  const ticketsRead = usePolled((etag) => api.GET('/orders/{id}/tickets', { params: { path: { id: orderId }, query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000, [orderId]);
+  const [split, setSplit] = useState<Split>('none');
+  const [parts, setParts] = useState(2);
+  const [groupOf, setGroupOf] = useState<Record<string, number>>({});
+  const [paying, setPaying] = useState<Ticket | null>(null);
+  const w = useWrite();
+  const [issueKey, setIssueKey] = useState(newKey);
+
+  const order = complete.data?.order;
+  // Oldest first as the server lists them; the parts of one split in their order (1 of 3, 2 of 3…).
+  const tickets = [...(ticketsRead.data ?? [])].sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.share?.part ?? 0) - (b.share?.part ?? 0));
+  const billed = new Set(tickets.filter((t) => t.status_name !== 'cancelled').flatMap((t) => t.lines.map((l) => l.id)));
+  const unbilled = (complete.data?.dishes ?? []).filter((l) => !billed.has(l.id));
+  const seatOf = Object.fromEntries((complete.data?.dishes ?? []).map((l) => [l.id, l.seat]));
+  const allPaid = tickets.some((t) => t.status_name === 'paid') && tickets.every((t) => t.status_name !== 'pending') && unbilled.length === 0;
+  const refresh = () => {
+    complete.refresh();
+    ticketsRead.refresh();
+  };
+  const run = (what: () => Promise<unknown>, after?: () => void) => w.run(what, () => {
+    after?.();
+    refresh();
+  });
+  const issue = () => {
+    const bills = [...new Set(unbilled.map((l) => groupOf[l.id] ?? 1))].sort((a, b) => a - b);
+    const groups = bills.map((g) => unbilled.filter((l) => (groupOf[l.id] ?? 1) === g).map((l) => l.id));
+    const body = split === 'even' ? { split, parts } : split === 'lines' ? { split, groups } : { split };
+    void run(() => ok(api.POST('/orders/{id}/tickets', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': issueKey } })), () => setIssueKey(newKey()));
+  };
+  const completeOrder = () => order && void run(() => ok(api.PUT('/orders/{id}', {
+    params: { path: { id: orderId } }, body: { user_id: order.user_id, table_id: order.table_id, waiter: order.waiter, status: 'completed' }, headers: { 'idempotency-key': newKey() },
+  })), () => go('/floor'));
+
+  if (!order) return <main class="bill"><p class="muted">Loading the bill…</p></main>;
+  return (
+    <main class="bill">
+      <header class="order-head">
+        <button type="button" class="secondary" onClick={() => go(`/order/${orderId}`)}>← Order</button>
+        <h2>Bill {order.number ? `#${order.number}` : ''} <span class="muted">{money(order.total)}</span></h2>
+        <span class={`badge status-${order.status}`}>{order.status}</span>
+      </header>
+      {w.error && <p class="error" role="alert">{w.error}</p>}
+      {unbilled.length > 0 && (
+        <section class="issue">
+          <h3>{unbilled.length} line{unbilled.length === 1 ? '' : 's'} not billed yet</h3>
+          <div class="segmented" role="radiogroup">
+            {(['none', 'even', 'seats', 'lines'] as const).map((s) => (
+              <button type="button" key={s} data-split={s} class={split === s ? 'active' : ''} onClick={() => setSplit(s)}>{{ none: 'Whole', even: 'Even split', seats: 'By seat', lines: 'By lines' }[s]}</button>
+            ))}
+          </div>
+          {split === 'even' && <label>Parts <Stepper value={parts} min={2} max={20} onChange={setParts} /></label>}
+          {split === 'lines' && <LineGroups lines={unbilled} groupOf={groupOf} onChange={setGroupOf} />}
+          <button type="button" id="issue-bill" disabled={w.busy} onClick={issue}>Issue {split === 'none' ? 'the bill' : 'the bills'}</button>
+        </section>
+      )}
+      <section class="tickets">
+        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPaying(t)} />)}
+      </section>
+      {allPaid && ['pending', 'preparing', 'ready'].includes(order.status) && (
+        <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={completeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
+      )}
+      {paying && (
+        <div class="sheet-backdrop">
+          <div class="sheet" role="dialog">
+            <PaySheet ticket={paying} onDone={() => { setPaying(null); refresh(); }} />
+          </div>
+        </div>
+      )}
+    </main>
+  );
+}
+
+/** By lines: each line is tapped into bill 1, 2, 3… */
+function LineGroups(props: { lines: OrderLine[]; groupOf: Record<string, number>; onChange: (g: Record<string, number>) => void }) {
+  return (
+    <ul class="line-groups">
+      {props.lines.map((l) => (
+        <li key={l.id}>
+          <span>{l.quantity} × {dishName(l.dish_id)} <small class="muted">{money(l.line_total)}</small></span>
+          <label>Bill <Stepper value={props.groupOf[l.id] ?? 1} min={1} max={9} onChange={(n) => props.onChange({ ...props.groupOf, [l.id]: n })} /></label>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "Bill 2 of 3" for an even split, "Seat 2" or "Table" for one by seat, else "Bill". */
+function labelOf(t: Ticket, seatOf: Record<string, number | null>): string {
+  if (t.share) return `Bill ${t.share.part} of ${t.share.parts}`;
+  const seats = [...new Set(t.lines.map((l) => seatOf[l.id]))];
+  if (seats.length !== 1 || seats[0] === undefined) return 'Bill';
+  return seats[0] === null ? 'Table' : `Seat ${seats[0]}`;
+}
+
+function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void }) {
+  const t = props.ticket;
+  return (
+    <article class={`ticket-card ${t.status_name}`} data-ticket-id={t.id}>
+      <header>
+        <strong>{props.label}</strong>
+        <span class={`badge ${t.status_name}`}>{t.status_name}</span>
+      </header>
+      <ul>
+        {t.lines.map((l) => <li key={l.id} class={l.voided ? 'voided' : ''}>{l.quantity} × {dishName(l.dish_id)} <span>{money(l.line_total)}</span></li>)}
+      </ul>
+      <dl>
+        {t.taxes.map((x) => <div key={x.tax_rate_id}><dt>{x.name} {x.rate} %</dt><dd>{money(x.amount)}</dd></div>)}
+        {t.tip > 0 && <div><dt>Tip</dt><dd>{money(t.tip)}</dd></div>}
+        <div class="strong"><dt>Total</dt><dd class="ticket-total">{money(t.total)}</dd></div>
+        <div><dt>Paid</dt><dd>{money(t.paid)}</dd></div>
+        <div class="strong"><dt>Due</dt><dd class="ticket-due">{money(t.due)}</dd></div>
+      </dl>
+      {t.payments.length > 0 && (
+        <ul class="payments">
+          {t.payments.map((p) => (
+            <li key={p.id} data-method={p.method}>
+              {p.method.replace('_', ' ')} {money(p.amount)}{p.tip > 0 ? ` + tip ${money(p.tip)}` : ''}{p.change ? ` (change ${money(p.change)})` : ''}
+              {p.sats !== undefined && <small> · {p.sats.toLocaleString('en-US')} sats</small>}{p.flag && <small class="flag"> · {p.flag}</small>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="actions">
+        {t.status_name === 'pending' && <button type="button" class="pay" onClick={props.onPay}>Pay {money(t.due)}</button>}
+        <button type="button" class="secondary receipt-button" onClick={() => go(`/receipt/${t.id}`)}>Receipt</button>
+      </div>
+    </article>
+  );
+}

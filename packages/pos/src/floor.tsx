@@ -1,0 +1,88 @@
+import { useState } from 'preact/hooks';
+import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import type { Member } from './login.js';
+import type { Order, Table } from './menu.js';
+import { age, money } from './money.js';
+import { go } from './route.js';
+
+const OPEN = ['pending', 'preparing', 'ready'] as const;
+
+/** The open orders by id, read from the three open states' lists (each revalidated by its ETag). */
+function useOpenOrders(): Record<string, Order> {
+  const lists = OPEN.map((status) =>
+    usePolled((etag) => api.GET('/orders/status/{status}', { params: { path: { status }, query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data);
+  const byId: Record<string, Order> = {};
+  for (const list of lists) for (const o of list ?? []) byId[o.id] = o;
+  return byId;
+}
+
+/** Spaces as tabs, tables as tiles: free, seated (number, age, total) or reserved; "ready" when the kitchen is done. */
+export function Floor(props: { me: Member }) {
+  const spaces = usePolled((etag) => api.GET('/spaces', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 10_000).data ?? [];
+  const tables = usePolled((etag) => api.GET('/tables', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data ?? [];
+  const orders = useOpenOrders();
+  const [spaceId, setSpaceId] = useState<string | null>(null);
+  const w = useWrite();
+  const current = spaces.find((s) => s.id === spaceId) ?? spaces[0];
+  const shown = tables.filter((t) => t.space_id === current?.id);
+  const takeAway = Object.values(orders).filter((o) => o.table_id === null);
+
+  const open = (table: Table | null) => {
+    if (table?.order_id) return go(`/order/${table.order_id}`);
+    const body = { user_id: props.me.id, table_id: table?.id ?? null, waiter: props.me.name };
+    return w.run(async () => go(`/order/${(await ok(api.POST('/orders', { body, headers: { 'idempotency-key': newKey() } }))).id}`));
+  };
+
+  return (
+    <main class="floor">
+      <nav class="tabs" role="tablist">
+        {spaces.map((s) => (
+          <button type="button" role="tab" key={s.id} class={s.id === current?.id ? 'tab active' : 'tab'} aria-selected={s.id === current?.id} onClick={() => setSpaceId(s.id)}>{s.name}</button>
+        ))}
+        <button type="button" class="tab take-away" disabled={w.busy} onClick={() => void open(null)}>+ Take-away</button>
+      </nav>
+      {w.error && <p class="error" role="alert">{w.error}</p>}
+      <section class="tiles">
+        {shown.map((t) => <TableTile key={t.id} table={t} order={t.order_id ? orders[t.order_id] : undefined} disabled={w.busy} onOpen={() => void open(t)} />)}
+        {shown.length === 0 && <p class="muted">No tables in this space yet: a manager adds them.</p>}
+      </section>
+      {takeAway.length > 0 && (
+        <section class="take-aways">
+          <h2>Take-away</h2>
+          <div class="tiles">
+            {takeAway.map((o) => (
+              <button type="button" key={o.id} class={`tile occupied${o.status === 'ready' ? ' ready' : ''}`} data-order-id={o.id} onClick={() => go(`/order/${o.id}`)}>
+                <span class="tile-name">{o.number ? `#${o.number}` : 'Take-away'}</span>
+                <OrderFacts order={o} />
+              </button>
+            ))}
+          </div>
+        </section>
+      )}
+    </main>
+  );
+}
+
+function OrderFacts(props: { order: Order }) {
+  const o = props.order;
+  return (
+    <span class="tile-facts">
+      {o.number !== null && <span class="tile-number">#{o.number}</span>}
+      <span>{age(o.created_at)}</span>
+      <span class="tile-total">{money(o.total)}</span>
+      {o.status === 'ready' && <span class="badge ready-badge">Ready</span>}
+    </span>
+  );
+}
+
+function TableTile(props: { table: Table; order: Order | undefined; disabled: boolean; onOpen: () => void }) {
+  const { table, order } = props;
+  const ready = order?.status === 'ready';
+  return (
+    <button type="button" class={`tile ${table.status}${ready ? ' ready' : ''}`} data-table-id={table.id} data-status={table.status} disabled={props.disabled} onClick={props.onOpen}>
+      <span class="tile-name">{table.name}</span>
+      <span class="tile-state">{table.status === 'occupied' ? (order ? '' : 'seated') : table.status}</span>
+      {order && <OrderFacts order={order} />}
+    </button>
+  );
+}

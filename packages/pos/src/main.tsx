@@ -1,0 +1,66 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, comanda, online, signedOut, useSignal, writesInFlight } from './api.js';
+import { BillScreen } from './bill.js';
+import { Cashier } from './cashier.js';
+import { Floor } from './floor.js';
+import { Login, type Member } from './login.js';
+import { loadMenu } from './menu.js';
+import { loadCurrency } from './money.js';
+import { OrderScreen } from './order.js';
+import { ReceiptScreen } from './receipt.js';
+import { go, useRoute } from './route.js';
+import './pos.css';
+
+function App() {
+  const [me, setMe] = useState<Member | null | undefined>(undefined);
+  const ended = useSignal(signedOut);
+  const route = useRoute();
+  useEffect(() => {
+    void api.GET('/auth/me').then((r) => setMe(r.data ?? null), () => setMe(null));
+  }, []);
+  useEffect(() => {
+    if (ended > 0) setMe(null);
+  }, [ended]);
+  useEffect(() => {
+    if (me) void Promise.all([loadCurrency(), loadMenu()]);
+  }, [me]);
+
+  if (me === undefined) return <Banner />;
+  if (me === null) return <><Banner /><Login onSignedIn={(m) => { setMe(m); if (!location.hash) go('/floor'); }} /></>;
+  const [screen, id] = route;
+  const signOut = async () => {
+    await comanda.signOut().catch(() => undefined);
+    setMe(null);
+  };
+  return (
+    <>
+      <Banner />
+      <header class="top">
+        <button type="button" class={screen === 'floor' || !screen ? 'nav active' : 'nav'} onClick={() => go('/floor')}>Floor</button>
+        <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>
+        <span class="who">{me.name} <small>{me.role}</small></span>
+        <button type="button" class="nav" id="sign-out" onClick={() => void signOut()}>Sign out</button>
+      </header>
+      {screen === 'order' && id ? <OrderScreen me={me} orderId={id} />
+        : screen === 'bill' && id ? <BillScreen orderId={id} />
+        : screen === 'receipt' && id ? <ReceiptScreen ticketId={id} />
+        : screen === 'cashier' ? <Cashier me={me} />
+        : <Floor me={me} />}
+    </>
+  );
+}
+
+/** While the network is away: what is waiting, and that it will be sent. */
+function Banner() {
+  const up = useSignal(online);
+  const waiting = useSignal(writesInFlight);
+  if (up) return null;
+  return (
+    <div class="offline" id="offline-banner" role="status">
+      No connection to the POS — {waiting > 0 ? `${waiting} change${waiting === 1 ? '' : 's'} waiting, sent again as soon as it is back` : 'retrying'}
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,39 @@
+import type { paths } from '@comanda/client';
+import { api, signal } from './api.js';
+
+/** What GET `P` answers with 200. */
+export type Listed<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
+
+export type Dish = Listed<'/dishes'>[number];
+export type Category = Listed<'/categories'>[number];
+export type ModifierGroup = Listed<'/modifier-groups'>[number];
+export type Table = Listed<'/tables'>[number];
+export type Space = Listed<'/spaces'>[number];
+export type Order = Listed<'/orders/{id}'>;
+export type OrderLine = Listed<'/orders/{id}/dishes'>[number];
+export type Ticket = Listed<'/tickets/{id}'>;
+export type Shift = Listed<'/shifts/{id}'>;
+
+export interface Menu {
+  categories: Category[];
+  dishes: Dish[];
+  groups: Record<string, ModifierGroup>;
+  dishById: Record<string, Dish>;
+}
+
+/** The menu as last read: the order screen reads it again when it opens (a manager may have changed it). */
+export const menu = signal<Menu>({ categories: [], dishes: [], groups: {}, dishById: {} });
+
+export async function loadMenu(): Promise<void> {
+  const all = { params: { query: { all: true } } };
+  const [categories, dishes, groups] = await Promise.all([api.GET('/categories', all), api.GET('/dishes', all), api.GET('/modifier-groups', all)]);
+  const list = dishes.data ?? [];
+  menu.set({
+    categories: categories.data ?? [],
+    dishes: list,
+    groups: Object.fromEntries((groups.data ?? []).map((g) => [g.id, g])),
+    dishById: Object.fromEntries(list.map((d) => [d.id, d])),
+  });
+}
+
+export const dishName = (dishId: string) => menu.get().dishById[dishId]?.name ?? 'Dish no longer on the menu';

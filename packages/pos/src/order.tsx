@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ifNoneMatch, newKey, ok, usePolled, useSignal, useWrite } from './api.js';
+import type { Member } from './login.js';
+import { type Dish, type OrderLine, loadMenu, menu } from './menu.js';
+import { money } from './money.js';
+import { DiscountSheet, DishSheet, LineSheet, MoveSheet } from './order-sheets.js';
+import { go } from './route.js';
+
+type Sheet = { kind: 'dish'; dish: Dish } | { kind: 'line'; lineId: string } | { kind: 'move' } | { kind: 'discount' } | null;
+
+const STATUS_LABEL: Record<OrderLine['kitchen_status'], string> = {
+  pending: 'not sent', sent: 'sent', in_progress: 'cooking', done: 'ready', cancelled: 'voided',
+};
+
+/** One order: the menu to add from, its lines by course with their kitchen state, and what to do next. */
+export function OrderScreen(props: { me: Member; orderId: string }) {
+  const { orderId } = props;
+  const complete = usePolled((etag) => api.GET('/orders/{id}/complete', { params: { path: { id: orderId } }, headers: ifNoneMatch(etag) }), 2_000, [orderId]);
+  const m = useSignal(menu);
+  const [category, setCategory] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [course, setCourse] = useState(1);
+  const [seat, setSeat] = useState<number | null>(null);
+  const [sheet, setSheet] = useState<Sheet>(null);
+  const [pane, setPane] = useState<'menu' | 'ticket'>('menu');
+  useEffect(() => void loadMenu(), [orderId]);
+
+  const order = complete.data?.order;
+  const lines = complete.data?.dishes ?? [];
+  const open = order ? ['pending', 'preparing', 'ready'].includes(order.status) : false;
+  const w = useWrite();
+  const run = (what: () => Promise<unknown>) => w.run(what, complete.refresh);
+  const addDish = (dish: Dish) => {
+    if (dish.modifier_group_ids.length > 0) return setSheet({ kind: 'dish', dish });
+    void run(() => ok(api.POST('/orders/{id}/dishes', { params: { path: { id: orderId } }, body: [{ dish_id: dish.id, quantity: 1, course, seat }], headers: { 'idempotency-key': newKey() } })));
+  };
+  const fire = (body: { course?: number }) =>
+    void run(() => ok(api.POST('/orders/{id}/fire', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': newKey() } })));
+
+  const words = search.trim().toLowerCase();
+  const dishes = m.dishes.filter((d) => (words ? d.name.toLowerCase().includes(words) : !category || d.category_id === category));
+  const courses = [...new Set(lines.map((l) => l.course))].sort((a, b) => a - b);
+  const unfired = lines.filter((l) => l.kitchen_status === 'pending');
+  const closeSheet = () => {
+    setSheet(null);
+    complete.refresh();
+  };
+
+  // A sheet shows the line as it is now (the kitchen may fire or finish it meanwhile), not as tapped.
+  const sheetLine = sheet?.kind === 'line' ? lines.find((l) => l.id === sheet.lineId) : undefined;
+  if (!order) return <main class="order"><p class="muted">Loading the order…</p></main>;
+  return (
+    <main class={`order pane-${pane}`}>
+      <header class="order-head">
+        <button type="button" class="secondary" onClick={() => go('/floor')}>← Floor</button>
+        <h2>{order.number ? `Order #${order.number}` : 'Order'} <span class="muted">{order.waiter}</span></h2>
+        <span class={`badge status-${order.status}`}>{order.status}</span>
+        <div class="pane-switch">
+          <button type="button" class={pane === 'menu' ? 'active' : ''} onClick={() => setPane('menu')}>Menu</button>
+          <button type="button" class={pane === 'ticket' ? 'active' : ''} onClick={() => setPane('ticket')}>Order ({lines.length})</button>
+        </div>
+      </header>
+      {w.error && <p class="error" role="alert">{w.error}</p>}
+      <section class="menu-pane">
+        <input class="search" type="search" placeholder="Search the menu" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <nav class="chips">
+          <button type="button" class={category === null ? 'chip active' : 'chip'} onClick={() => setCategory(null)}>All</button>
+          {m.categories.map((c) => <button type="button" key={c.id} class={category === c.id ? 'chip active' : 'chip'} onClick={() => setCategory(c.id)}>{c.name}</button>)}
+        </nav>
+        <div class="course-seat">
+          <label>Course <Stepper value={course} min={1} max={9} onChange={setCourse} /></label>
+          <label>Seat <Stepper value={seat ?? 0} min={0} max={20} onChange={(n) => setSeat(n === 0 ? null : n)} format={(n) => (n === 0 ? 'table' : String(n))} /></label>
+        </div>
+        <div class="dishes">
+          {dishes.map((d) => (
+            <button type="button" key={d.id} class="dish" data-dish-id={d.id} disabled={!open || w.busy} onClick={() => addDish(d)}>
+              <span class="dish-name">{d.name}</span>
+              <span class="dish-price">{money(d.price)}</span>
+              {d.allergens.length > 0 && <span class="allergens">{d.allergens.join(' · ')}</span>}
+            </button>
+          ))}
+        </div>
+      </section>
+      <section class="ticket-pane">
+        {courses.map((c) => {
+          const inCourse = lines.filter((l) => l.course === c);
+          const waiting = inCourse.some((l) => l.kitchen_status === 'pending');
+          return (
+            <div class="course" key={c} data-course={c}>
+              <h3>Course {c}{waiting && open && <button type="button" class="fire" data-fire-course={c} disabled={w.busy} onClick={() => fire({ course: c })}>Fire course {c}</button>}</h3>
+              {inCourse.map((l) => <LineRow key={l.id} line={l} onTap={() => open && setSheet({ kind: 'line', lineId: l.id })} />)}
+            </div>
+          );
+        })}
+        {lines.length === 0 && <p class="muted">Tap a dish to add it.</p>}
+        {order.discounts.length > 0 && (
+          <ul class="discounts">
+            {order.discounts.map((d) => <li key={d.id}>{d.comp ? 'Comp' : 'Discount'} {d.kind === 'percent' ? `${d.value} %` : money(d.value)} — {d.reason} <span class="amount">−{money(d.amount)}</span></li>)}
+          </ul>
+        )}
+        <div class="total-row"><span>Total</span><strong id="order-total">{money(order.total)}</strong></div>
+        <div class="actions">
+          <button type="button" id="fire-all" disabled={!open || w.busy || unfired.length === 0} onClick={() => fire({})}>Fire all</button>
+          <button type="button" class="secondary" disabled={!open || w.busy} onClick={() => setSheet({ kind: 'move' })}>Move</button>
+          <button type="button" class="secondary" disabled={!open || w.busy || lines.length === 0} onClick={() => setSheet({ kind: 'discount' })}>Discount</button>
+          <button type="button" id="to-bill" disabled={lines.length === 0} onClick={() => go(`/bill/${orderId}`)}>Bill</button>
+        </div>
+      </section>
+      {sheet && (
+        <div class="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && setSheet(null)}>
+          <div class="sheet" role="dialog">
+            {sheet.kind === 'dish' && <DishSheet orderId={orderId} dish={sheet.dish} course={course} seat={seat} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+            {sheet.kind === 'line' && sheetLine && <LineSheet key={sheetLine.id} me={props.me} orderId={orderId} line={sheetLine} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+            {sheet.kind === 'move' && <MoveSheet order={order} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+            {sheet.kind === 'discount' && <DiscountSheet me={props.me} orderId={orderId} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+          </div>
+        </div>
+      )}
+    </main>
+  );
+}
+
+function LineRow(props: { line: OrderLine; onTap: () => void }) {
+  const l = props.line;
+  const dish = menu.get().dishById[l.dish_id];
+  return (
+    <button type="button" class={`line ks-${l.kitchen_status}`} data-line-id={l.id} onClick={props.onTap}>
+      <span class="line-qty">{l.quantity} ×</span>
+      <span class="line-name">
+        {dish?.name ?? 'Dish no longer on the menu'}
+        {l.modifiers.length > 0 && <small class="mods">{l.modifiers.map((o) => o.name).join(', ')}</small>}
+        {l.notes && <small class="notes">{l.notes}</small>}
+      </span>
+      <span class="line-seat">{l.seat === null ? '' : `seat ${l.seat}`}</span>
+      <span class={`chip ks ks-${l.kitchen_status}`}>{STATUS_LABEL[l.kitchen_status]}</span>
+      <span class="line-total">{money(l.line_total)}</span>
+    </button>
+  );
+}
+
+export function Stepper(props: { value: number; min: number; max: number; onChange: (n: number) => void; format?: (n: number) => string }) {
+  return (
+    <span class="stepper">
+      <button type="button" aria-label="less" disabled={props.value <= props.min} onClick={() => props.onChange(props.value - 1)}>−</button>
+      <output>{props.format ? props.format(props.value) : props.value}</output>
+      <button type="button" aria-label="more" disabled={props.value >= props.max} onClick={() => props.onChange(props.value + 1)}>+</button>
+    </span>
+  );
+}

@@ -1,0 +1,137 @@
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'preact/hooks';
+import { accepted, api, newKey, ok, usePolled, useWrite } from './api.js';
+import type { paths } from '@comanda/client';
+import type { Ticket } from './menu.js';
+import { money, parseAmount, sats } from './money.js';
+import { Keypad } from './pin-pad.js';
+
+type Method = 'cash' | 'card' | 'lightning';
+type Checkout = paths['/tickets/{id}/lightning']['post']['responses'][201]['content']['application/json'];
+
+const TIPS = [0, 10, 15, 20];
+const cents = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Taking a payment on one bill. The Idempotency-Key is made when the sheet opens and kept until the
+ * payment is answered: a tap again after a lost answer is the same payment, never a second one.
+ */
+export function PaySheet(props: { ticket: Ticket; onDone: () => void }) {
+  const t = props.ticket;
+  const [method, setMethod] = useState<Method>('cash');
+  const [amountText, setAmountText] = useState(String(t.due));
+  const [tendered, setTendered] = useState('');
+  const [tipPercent, setTipPercent] = useState<number | null>(0);
+  const [tipText, setTipText] = useState('');
+  const [card, setCard] = useState<'credit_card' | 'debit_card'>('credit_card');
+  const [key, setKey] = useState(newKey);
+  const [change, setChange] = useState<number | null>(null);
+  const [checkout, setCheckout] = useState<Checkout | null>(null);
+
+  const amount = parseAmount(amountText);
+  const tip = tipPercent === null ? parseAmount(tipText) ?? 0 : cents(((amount ?? 0) * tipPercent) / 100);
+  const given = parseAmount(tendered);
+  const w = useWrite();
+  const run = (what: () => Promise<void>) => w.run(what, () => setKey(newKey()));
+  const pay = () => run(async () => {
+    const body = method === 'cash'
+      ? { method: 'cash' as const, amount: amount ?? 0, ...(given !== null ? { tendered: given } : {}) }
+      : { method: card, amount: amount ?? 0, tip };
+    const answer = await ok(api.POST('/tickets/{id}/payments', { params: { path: { id: t.id } }, body, headers: { 'idempotency-key': key } }));
+    if (method === 'cash') setChange(accepted(answer) ? cents((given ?? amount ?? 0) - (amount ?? 0)) : answer.change);
+    else props.onDone();
+  });
+  const invoice = () => run(async () => {
+    setCheckout(await ok(api.POST('/tickets/{id}/lightning', { params: { path: { id: t.id } }, body: { tip, ...(amount !== null && amount !== t.due ? { amount } : {}) }, headers: { 'idempotency-key': key } })));
+  });
+
+  if (change !== null) {
+    return (
+      <div class="pay-sheet">
+        <h3>Cash taken</h3>
+        <p class="big" id="change">Change {money(change)}</p>
+        <div class="actions"><button type="button" id="pay-done" onClick={props.onDone}>Done</button></div>
+      </div>
+    );
+  }
+  if (checkout) return <LightningCheckout ticketId={t.id} paidBefore={t.paid} checkout={checkout} onAgain={() => setCheckout(null)} onDone={props.onDone} />;
+  return (
+    <div class="pay-sheet">
+      <h3>Pay {t.share ? `bill ${t.share.part} of ${t.share.parts}` : 'the bill'} <span class="muted">due {money(t.due)}</span></h3>
+      <div class="segmented">
+        {(['cash', 'card', 'lightning'] as const).map((m) => <button type="button" key={m} data-method={m} class={method === m ? 'active' : ''} onClick={() => setMethod(m)}>{{ cash: 'Cash', card: 'Card', lightning: '⚡ Lightning' }[m]}</button>)}
+      </div>
+      <label>Amount<input id="pay-amount" inputMode="decimal" value={amountText} onInput={(e) => setAmountText(e.currentTarget.value)} /></label>
+      {method === 'cash' && (
+        <>
+          <div class="amount-display">Tendered <strong id="tendered">{tendered ? money(given ?? 0) : '—'}</strong>
+            {given !== null && amount !== null && given >= amount && <span> · change {money(cents(given - amount))}</span>}
+          </div>
+          <Keypad value={tendered} onChange={setTendered} decimal />
+        </>
+      )}
+      {method === 'card' && (
+        <div class="segmented">
+          <button type="button" class={card === 'credit_card' ? 'active' : ''} onClick={() => setCard('credit_card')}>Credit</button>
+          <button type="button" class={card === 'debit_card' ? 'active' : ''} onClick={() => setCard('debit_card')}>Debit</button>
+        </div>
+      )}
+      {method !== 'cash' && (
+        <>
+          <div class="segmented tips">
+            {TIPS.map((p) => <button type="button" key={p} data-tip={p} class={tipPercent === p ? 'active' : ''} onClick={() => setTipPercent(p)}>{p === 0 ? 'No tip' : `${p} %`}</button>)}
+            <button type="button" data-tip="other" class={tipPercent === null ? 'active' : ''} onClick={() => setTipPercent(null)}>Other</button>
+          </div>
+          {tipPercent === null && <label>Tip<input id="tip-amount" inputMode="decimal" value={tipText} onInput={(e) => setTipText(e.currentTarget.value)} /></label>}
+          <p class="muted">Tip {money(tip)} · charged {money(cents((amount ?? 0) + tip))}</p>
+        </>
+      )}
+      {w.error && <p class="error" role="alert">{w.error}</p>}
+      <div class="actions">
+        <button type="button" class="secondary" onClick={props.onDone}>Cancel</button>
+        {method === 'lightning'
+          ? <button type="button" id="show-invoice" disabled={w.busy || amount === null} onClick={() => void invoice()}>Show the QR</button>
+          : <button type="button" id="take-payment" disabled={w.busy || amount === null || amount <= 0 || (method === 'cash' && given !== null && given < (amount ?? 0))} onClick={() => void pay()}>Take {money(cents((amount ?? 0) + (method === 'cash' ? 0 : tip)))}</button>}
+      </div>
+    </div>
+  );
+}
+
+/** The invoice as a QR code, in sats and in the base currency at the locked rate, until paid or expired. */
+function LightningCheckout(props: { ticketId: string; paidBefore: number; checkout: Checkout; onAgain: () => void; onDone: () => void }) {
+  const c = props.checkout;
+  const [qr, setQr] = useState('');
+  const [now, setNow] = useState(Date.now());
+  const ticket = usePolled(() => api.GET('/tickets/{id}', { params: { path: { id: props.ticketId } } }), 1_000, [props.ticketId]).data;
+  useEffect(() => void QRCode.toDataURL(`lightning:${c.invoice}`.toUpperCase(), { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr), [c.invoice]);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  const received = ticket?.payments.find((p) => p.payment_hash === c.payment_hash);
+  const left = Math.max(0, Math.round((Date.parse(c.expires_at) - now) / 1000));
+  return (
+    <div class="lightning">
+      {received ? (
+        <>
+          <h3 class="paid" id="lightning-paid">Paid ⚡ {sats(received.sats ?? 0)}</h3>
+          <p>{money(received.amount)}{received.tip > 0 ? ` + tip ${money(received.tip)}` : ''}{received.flag ? ` · ${received.flag}` : ''}</p>
+          {ticket && ticket.due > 0 && <p class="error">Still due: {money(ticket.due)}</p>}
+          <div class="actions"><button type="button" id="pay-done" onClick={props.onDone}>Done</button></div>
+        </>
+      ) : (
+        <>
+          <h3>Scan to pay</h3>
+          {qr && <img class="qr" id="invoice-qr" src={qr} alt="Lightning invoice QR code" data-invoice={c.invoice} />}
+          <p class="big" id="invoice-sats">{sats(c.amount_sat)}</p>
+          <p>{money(cents(c.fiat_due + c.tip))} at {c.rate.toLocaleString('en-US')} {c.currency}/BTC{c.tip > 0 ? ` (tip ${money(c.tip)})` : ''}</p>
+          <p class={left < 30 ? 'countdown warn' : 'countdown'} id="invoice-countdown">{left > 0 ? `Expires in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'Expired'}</p>
+          <div class="actions">
+            <button type="button" class="secondary" onClick={props.onDone}>Close</button>
+            {left === 0 && <button type="button" onClick={props.onAgain}>New invoice</button>}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

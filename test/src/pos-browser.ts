@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+
+/** Where the screens' screenshots go (looked at before a screen is called done). */
+export const SHOTS = process.env.POS_SCREENSHOTS ?? join(tmpdir(), 'comanda-pos-screens');
+mkdirSync(SHOTS, { recursive: true });
+
+export const LANDSCAPE = { width: 1280, height: 800, hasTouch: true };
+// The same touch and mobile flags on both: changing them makes puppeteer reload the page.
+export const PORTRAIT = { width: 390, height: 844, hasTouch: true };
+
+/** A tablet of its own: a browser context (its own cookies, its own remembered name), 1280×800. */
+export async function tablet(browser: Browser, url: string, log: string[], who: string): Promise<Page> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport(LANDSCAPE);
+  page.on('console', (m) => log.push(`${who} console ${m.type()}: ${m.text()}`));
+  page.on('pageerror', (err) => log.push(`${who} pageerror: ${err}`));
+  page.on('response', (res) => log.push(`${who} ${res.status()} ${res.request().method()} ${res.url()}`));
+  await page.goto(`${url}/pos`);
+  return page;
+}
+
+/** Signs in on the PIN pad: the name, then the digits tapped one by one. */
+export async function signIn(page: Page, name: string, pin: string): Promise<void> {
+  await page.waitForSelector('#login-name');
+  await page.$eval('#login-name', (e) => ((e as HTMLInputElement).value = ''));
+  await page.type('#login-name', name);
+  for (const digit of pin) await page.click(`.keypad [data-key="${digit}"]`);
+  await page.click('.keypad .enter');
+  await page.waitForSelector('header.top');
+}
+
+/** Waits for what a person would tap to be there, then taps it. */
+export async function press(page: Page, selector: string, options?: { clickCount?: number }): Promise<void> {
+  await page.waitForSelector(selector, { visible: true });
+  await page.click(selector, options);
+}
+
+/** Clicks the first button whose text contains `text` (inside `scope`). */
+export async function tap(page: Page, text: string, scope = 'body'): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const clicked = await page.evaluate((s, t) => {
+      const button = Array.from(document.querySelectorAll<HTMLButtonElement>(`${s} button`)).find((b) => b.textContent?.includes(t) && !b.disabled);
+      button?.click();
+      return Boolean(button);
+    }, scope, text);
+    if (clicked) return;
+    if (Date.now() > deadline) throw new Error(`no enabled button "${text}" in ${scope}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until the page's text (inside `scope`) matches. */
+export async function waitText(page: Page, pattern: RegExp, scope = 'body', ms = 10_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const text = await page.$eval(scope, (e) => (e as HTMLElement).innerText).catch(() => '');
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`${pattern} not in ${scope} after ${ms} ms:\n${text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Buttons on screen smaller than a finger (44 px either way). */
+export const smallTargets = (page: Page) => page.evaluate(() =>
+  Array.from(document.querySelectorAll<HTMLElement>("button, input, select"))
+    .filter((e) => e.offsetParent !== null)
+    .map((e) => ({ e, r: e.getBoundingClientRect() }))
+    .filter(({ r }) => r.width > 0 && (r.width < 44 || r.height < 44))
+    .map(({ e, r }) => `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('placeholder') || e.id).trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`));
+
+/**
+ * A screen on both sizes: the wall tablet's landscape and a phone's portrait. Answers what is wrong
+ * with it on either: targets under 44 px, or a page wider than the phone.
+ */
+export async function shoot(page: Page, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [size, viewport] of [['landscape', LANDSCAPE], ['portrait', PORTRAIT]] as const) {
+    await page.setViewport(viewport);
+    await new Promise((r) => setTimeout(r, 150));
+    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`) });
+    for (const small of await smallTargets(page)) problems.push(`${name} ${size}: ${small}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) problems.push(`${name} ${size}: ${overflow} px wider than the screen`);
+  }
+  await page.setViewport(LANDSCAPE);
+  return problems;
+}
