@@ -40,7 +40,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   const chromium = await openChromium();
   t.teardown(chromium.close);
   const log: string[] = [];
-  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n')); });
+  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
   const problems: string[] = [];
   const look = async (page: Page, name: string) => problems.push(...(await shoot(page, name)));
 
@@ -122,13 +122,19 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   // Marisol fires the starters; the kitchen screen (a third tablet) cooks and bumps them.
   await press(marisol, '[data-fire-course="1"]');
   await waitText(marisol, /Course 1[\s\S]*sent[\s\S]*Course 2[\s\S]*not sent/, '.ticket-pane');
+  // The kitchen's two screens, the line's and the bar's (one tablet each, signed in as the cook).
   const kitchen = await tablet(chromium.browser, pos.url, log, 'kitchen');
-  await kitchen.goto(`${pos.url}/kitchen`);
+  await kitchen.goto(`${pos.url}/kitchen?station=${r.stations.kitchen}`);
   await kitchen.waitForSelector('#login:not([hidden])');
   await kitchen.type('#name', 'chef');
   await kitchen.type('#pin', '3690');
   await press(kitchen, '#login button[type=submit]');
   await kitchen.waitForSelector('#station:not([hidden])');
+  const barScreen = await kitchen.browserContext().newPage();
+  await barScreen.setViewport({ width: 1280, height: 800 });
+  await barScreen.goto(`${pos.url}/kitchen?station=${r.stations.bar}`);
+  await barScreen.waitForSelector('#station:not([hidden])');
+  const screens = { [r.stations.kitchen]: kitchen, [r.stations.bar]: barScreen };
   const chef = new Client(pos.url);
   await chef.login('chef', '3690');
   const cookAndBump = async (orderId: string) => {
@@ -136,17 +142,19 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
       const open = (await chef.get(`/kitchen/tickets?station_id=${station}&status=open&all=true`)).body as Array<{ id: string; order_id: string }>;
       const mine = open.filter((k) => k.order_id === orderId);
       if (mine.length === 0) continue;
-      await kitchen.goto(`${pos.url}/kitchen?station=${station}`);
+      // The screen in front: its taps wait for an animation frame, which a hidden tab never gets.
+      const screen = screens[station]!;
+      await screen.bringToFront();
       for (const k of mine) {
         const card = `[data-ticket-id="${k.id}"]`;
-        await kitchen.waitForSelector(card);
-        while (await kitchen.$(`${card} .line:not(.done):not(.cancelled)`)) {
-          const before = (await kitchen.$$(`${card} .line.done`)).length;
-          await press(kitchen, `${card} .line:not(.done):not(.cancelled)`);
-          await kitchen.waitForFunction((sel, n) => document.querySelectorAll(sel).length > n, {}, `${card} .line.done`, before);
+        await screen.waitForSelector(card);
+        while (await screen.$(`${card} .line:not(.done):not(.cancelled)`)) {
+          const before = (await screen.$$(`${card} .line.done`)).length;
+          await press(screen, `${card} .line:not(.done):not(.cancelled)`);
+          await screen.waitForFunction((sel, n) => document.querySelectorAll(sel).length > n, {}, `${card} .line.done`, before);
         }
-        await press(kitchen, `${card} .ticket-header`);
-        await kitchen.waitForFunction((sel) => !document.querySelector(sel), {}, card);
+        await press(screen, `${card} .ticket-header`);
+        await screen.waitForFunction((sel) => !document.querySelector(sel), {}, card);
       }
     }
   };
@@ -249,6 +257,57 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await marisol.waitForSelector(`[data-table-id="${r.tables.S1}"][data-status="available"]`, { timeout: 10_000 });
   t.pass('the order closed and S1 free on the floor');
 
+  // Tomás: his guests move to T2; a waiter's 10 % for regulars; the bill by lines, paid by debit card.
+  await tomas.bringToFront();
+  await tomas.goto(`${pos.url}/pos#/order/${tomasOrder}`);
+  await tap(tomas, 'Move', '.actions');
+  await press(tomas, `[data-move-to="${r.tables.T2}"]`);
+  await tomas.waitForFunction(() => !document.querySelector('.sheet'));
+  t.equal(((await r.admin.get(`/tables/${r.tables.T2}`)).body as { order_id: string }).order_id, tomasOrder, 'the order moved to T2');
+  t.equal(((await r.admin.get(`/tables/${r.tables.T1}`)).body as { status: string }).status, 'available', 'and T1 is free');
+  await tap(tomas, 'Discount', '.actions');
+  await tomas.waitForSelector('.discount-sheet');
+  await tomas.type('#discount-reason', 'clientes de siempre');
+  for (const digit of '15') await press(tomas, `.discount-sheet [data-key="${digit}"]`);
+  await press(tomas, '#give-discount');
+  await tomas.waitForSelector('.manager-approval');
+  t.pass("15 % is over a waiter's limit: the manager is asked");
+  await tap(tomas, 'Cancel', '.manager-approval');
+  await press(tomas, '.discount-sheet [data-key="⌫"]');
+  await press(tomas, '.discount-sheet [data-key="⌫"]');
+  await press(tomas, '.discount-sheet [data-key="1"]');
+  await press(tomas, '.discount-sheet [data-key="0"]');
+  await look(tomas, 'discount');
+  await press(tomas, '#give-discount');
+  await waitText(tomas, /Discount 10 % — clientes de siempre[\s\S]*Total\s*\$180\.00 MXN/, '.ticket-pane');
+  await press(tomas, '#to-bill');
+  await press(tomas, '[data-split="lines"]');
+  await press(tomas, '.line-groups li:nth-child(2) [aria-label="more"]');
+  await press(tomas, '#issue-bill');
+  await tomas.waitForFunction(() => document.querySelectorAll('.ticket-card').length === 2);
+  const tomasBills = (await r.admin.get(`/orders/${tomasOrder}/tickets`)).body as Bill[];
+  t.same(tomasBills.map((b) => b.total).sort((a, b) => a - b), [49.5, 130.5], 'by lines: the tacos with their extra, the beer, each 10 % off');
+  for (const b of tomasBills) {
+    await press(tomas, `[data-ticket-id="${b.id}"] .pay`);
+    await press(tomas, '.pay-sheet [data-method="card"]');
+    await tap(tomas, 'Debit', '.pay-sheet');
+    await press(tomas, '#take-payment');
+    await tomas.waitForSelector(`[data-ticket-id="${b.id}"].paid`);
+  }
+  await waitText(tomas, /can be closed once the kitchen has it ready/, 'main');
+  await cookAndBump(tomasOrder);
+  await press(tomas, '#complete-order');
+  await tomas.waitForSelector('.floor');
+
+  // The receipt prints alone: the browser's print of that page shows no buttons, no header.
+  await marisol.goto(`${pos.url}/pos#/receipt/${seat1.id}`);
+  await marisol.waitForSelector('#receipt');
+  await waitText(marisol, /TOTAL/, '#receipt');
+  await marisol.emulateMediaType('print');
+  t.same(await marisol.$$eval('header.top, .no-print', (els) => els.map((e) => getComputedStyle(e).display)), ['none', 'none'], 'printed: the receipt only');
+  await marisol.screenshot({ path: `${SHOTS}/receipt-print.png` });
+  await marisol.emulateMediaType(null);
+
   // The shift closes with the cash counted; the Z report on screen is the server's.
   await lupita.bringToFront();
   await waitText(lupita, /Expected cash\s*\$1,155\.00 MXN/, '#shift-report', 10_000);
@@ -266,7 +325,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
     sales: fmt(report.sales), tips: fmt(report.tips), refunds: fmt(report.refunds), net: fmt(report.net), open: fmt(report.open), cash_float: fmt(report.cash_float),
     expected_cash: fmt(report.expected_cash), counted_cash: fmt(report.counted_cash!), difference: fmt(report.difference!),
   }, 'the Z report on screen is GET /shifts/{id}');
-  t.same([report.sales, report.tips, report.expected_cash, report.difference], [880, 10.5, 1155, 0], 'sales 880, a 10.50 tip, 500 + 655 in the drawer, nothing missing');
+  t.same([report.sales, report.tips, report.expected_cash, report.difference], [1060, 10.5, 1155, 0], 'sales 880 + 180, a 10.50 tip, 500 + 655 in the drawer, nothing missing');
   t.comment(`screenshots in ${SHOTS}`);
   t.same(problems, [], 'every screen: targets of 44 px at least, nothing wider than a phone');
 });

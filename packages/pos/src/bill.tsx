@@ -21,11 +21,12 @@ export function BillScreen(props: { orderId: string }) {
   const [issueKey, setIssueKey] = useState(newKey);
 
   const order = complete.data?.order;
-  // Oldest first as the server lists them; the parts of one split in their order (1 of 3, 2 of 3…).
-  const tickets = [...(ticketsRead.data ?? [])].sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.share?.part ?? 0) - (b.share?.part ?? 0));
+  const seatOf = Object.fromEntries((complete.data?.dishes ?? []).map((l) => [l.id, l.seat]));
+  // Oldest first; within one split, its parts in order (1 of 3, 2 of 3…) or its seats (the table's last).
+  const place = (t: Ticket) => t.share?.part ?? seatOf[t.lines[0]?.id ?? ''] ?? 99;
+  const tickets = [...(ticketsRead.data ?? [])].sort((a, b) => a.created_at.localeCompare(b.created_at) || place(a) - place(b));
   const billed = new Set(tickets.filter((t) => t.status_name !== 'cancelled').flatMap((t) => t.lines.map((l) => l.id)));
   const unbilled = (complete.data?.dishes ?? []).filter((l) => !billed.has(l.id));
-  const seatOf = Object.fromEntries((complete.data?.dishes ?? []).map((l) => [l.id, l.seat]));
   const allPaid = tickets.some((t) => t.status_name === 'paid') && tickets.every((t) => t.status_name !== 'pending') && unbilled.length === 0;
   const refresh = () => {
     complete.refresh();
@@ -70,13 +71,14 @@ export function BillScreen(props: { orderId: string }) {
       <section class="tickets">
         {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPaying(t)} />)}
       </section>
-      {allPaid && ['pending', 'preparing', 'ready'].includes(order.status) && (
+      {allPaid && order.status === 'ready' && (
         <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={completeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
       )}
+      {allPaid && (order.status === 'pending' || order.status === 'preparing') && <p class="muted">Everything is paid: the order can be closed once the kitchen has it ready.</p>}
       {paying && (
         <div class="sheet-backdrop">
           <div class="sheet" role="dialog">
-            <PaySheet ticket={paying} onDone={() => { setPaying(null); refresh(); }} />
+            <PaySheet ticket={paying} label={labelOf(paying, seatOf)} onDone={() => { setPaying(null); refresh(); }} />
           </div>
         </div>
       )}

@@ -38,9 +38,9 @@ export function ManagerApproval(props: { what: string; act: (api: Api) => Promis
     <div class="manager-approval">
       <h3>Manager approval</h3>
       <p>{props.what}</p>
-      <label>Manager<input id="manager-name" autocomplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+      <label>Manager<input id="manager-name" autocomplete="off" value={name} onInput={(e) => { setName(e.currentTarget.value); setError(''); }} /></label>
       <div class="pin-dots">{pin ? '●'.repeat(pin.length) : <span class="muted">PIN</span>}</div>
-      <Keypad value={pin} onChange={setPin} onEnter={() => void approve()} enterLabel="Approve" disabled={busy} />
+      <Keypad value={pin} onChange={(p) => { setPin(p); setError(''); }} onEnter={() => void approve()} enterLabel="Approve" disabled={busy} />
       {error && <p class="error" role="alert">{error}</p>}
       <button type="button" class="secondary" onClick={props.onCancel}>Cancel</button>
     </div>

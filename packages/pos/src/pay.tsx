@@ -16,7 +16,7 @@ const cents = (n: number) => Math.round(n * 100) / 100;
  * Taking a payment on one bill. The Idempotency-Key is made when the sheet opens and kept until the
  * payment is answered: a tap again after a lost answer is the same payment, never a second one.
  */
-export function PaySheet(props: { ticket: Ticket; onDone: () => void }) {
+export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => void }) {
   const t = props.ticket;
   const [method, setMethod] = useState<Method>('cash');
   const [amountText, setAmountText] = useState(String(t.due));
@@ -57,7 +57,7 @@ export function PaySheet(props: { ticket: Ticket; onDone: () => void }) {
   if (checkout) return <LightningCheckout ticketId={t.id} paidBefore={t.paid} checkout={checkout} onAgain={() => setCheckout(null)} onDone={props.onDone} />;
   return (
     <div class="pay-sheet">
-      <h3>Pay {t.share ? `bill ${t.share.part} of ${t.share.parts}` : 'the bill'} <span class="muted">due {money(t.due)}</span></h3>
+      <h3>Pay: {props.label} <span class="muted">due {money(t.due)}</span></h3>
       <div class="segmented">
         {(['cash', 'card', 'lightning'] as const).map((m) => <button type="button" key={m} data-method={m} class={method === m ? 'active' : ''} onClick={() => setMethod(m)}>{{ cash: 'Cash', card: 'Card', lightning: '⚡ Lightning' }[m]}</button>)}
       </div>
