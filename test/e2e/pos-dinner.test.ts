@@ -60,6 +60,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   for (const digit of '500') await press(lupita, `.keypad [data-key="${digit}"]`);
   await press(lupita, '#open-shift');
   await waitText(lupita, /Shift 1 open/, 'main');
+  await look(lupita, 'cashier');
 
   // She seats S1 and orders: starters (course 1), mains (course 2), seat by seat.
   const stepper = (page: Page, which: 1 | 2, way: 'more' | 'less') => page.click(`.course-seat label:nth-child(${which}) [aria-label="${way}"]`);
@@ -236,11 +237,23 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await look(marisol, 'pay-card');
   await press(marisol, '#take-payment');
   await marisol.waitForSelector(`[data-ticket-id="${seat2.id}"].paid`);
+  // The table's guacamole by Lightning in two goes: 50 now (the screen says what is still due), then the rest.
   await press(marisol, `[data-ticket-id="${table.id}"] .pay`);
   await press(marisol, '.pay-sheet [data-method="lightning"]');
+  await marisol.click('#pay-amount', { clickCount: 3 });
+  await marisol.type('#pay-amount', '50');
+  await press(marisol, '#show-invoice');
+  const part = await (await marisol.waitForSelector('#invoice-qr'))!.evaluate((img) => img.getAttribute('data-invoice')!);
+  t.ok((await payInvoice(pos.output(), part)).paymentId, 'the customer pays 50 of it');
+  await marisol.waitForSelector('#lightning-paid', { timeout: 15_000 });
+  t.match(await waitText(marisol, /Still due/, '.lightning'), /\$50\.00 MXN[\s\S]*Still due: \$70\.00 MXN/, 'a part paid: the rest still due');
+  await press(marisol, '#pay-done');
+  await press(marisol, `[data-ticket-id="${table.id}"] .pay`);
+  await press(marisol, '.pay-sheet [data-method="lightning"]');
+  t.equal(await marisol.$eval('#pay-amount', (e) => (e as HTMLInputElement).value), '70', 'the rest is what the next invoice asks');
   await press(marisol, '#show-invoice');
   const invoice = await (await marisol.waitForSelector('#invoice-qr'))!.evaluate((img) => img.getAttribute('data-invoice')!);
-  t.match(await marisol.$eval('.lightning', (e) => (e as HTMLElement).innerText), /[\d,]+ sats[\s\S]*\$120\.00 MXN at 1,750,000 MXN\/BTC[\s\S]*Expires in \d+:\d\d/, 'sats, the base currency at the locked rate, a countdown');
+  t.match(await marisol.$eval('.lightning', (e) => (e as HTMLElement).innerText), /[\d,]+ sats[\s\S]*\$70\.00 MXN at 1,750,000 MXN\/BTC[\s\S]*Expires in \d+:\d\d/, 'sats, the base currency at the locked rate, a countdown');
   await look(marisol, 'pay-lightning');
   t.ok((await payInvoice(pos.output(), invoice)).paymentId, "the customer's wallet pays the QR's invoice");
   await marisol.waitForSelector('#lightning-paid', { timeout: 15_000 });

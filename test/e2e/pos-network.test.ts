@@ -40,13 +40,19 @@ t.test('the POS on a bad network: sessions refresh and end cleanly, a payment wh
     order: { user_id: me.id, table_id: r.tables.S2, waiter: 'Marisol' }, dishes: [{ dish_id: r.menu.mole, quantity: 2 }],
   })).body as { id: string }).id;
   t.equal((await r.admin.post('/shifts/open', { cash_float: 100 })).status, 201, 'the till is open');
-  t.equal((await waiter.post(`/orders/${orderId}/tickets`, { split: 'even', parts: 2 })).status, 201, 'two bills of 185');
   const bills = async () => (await waiter.get(`/orders/${orderId}/tickets`)).body as Bill[];
-  const [first, second] = await bills();
 
   const page = await tablet(chromium.browser, pos.url, log, 'marisol');
   await signIn(page, 'Marisol', '2580');
   await page.waitForSelector(`[data-table-id="${r.tables.S2}"]`);
+  await press(page, `[data-table-id="${r.tables.S2}"]`);
+  await press(page, '#to-bill');
+  await press(page, '[data-split="even"]');
+  await press(page, '#issue-bill');
+  await page.waitForFunction(() => document.querySelectorAll('.ticket-card').length === 2);
+  const [first, second] = await bills();
+  t.same([first!.total, second!.total], [185, 185], 'split evenly in two on the tablet');
+  await press(page, '.top .nav');
 
   // The access token expires (the browser drops the cookie): the next read refreshes, nobody signs in.
   const refreshes = () => log.filter((l) => /marisol 200 POST \S+\/auth\/refresh$/.test(l)).length;
