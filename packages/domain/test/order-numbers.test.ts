@@ -4,6 +4,19 @@ import { given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
 
+t.test('leased blocks: a replica leases ten numbers at once; blocks and single numbers never overlap', async (t) => {
+  const day = '2026-11-26';
+  const taken = (orderId: string, number: number): OrderNumberEvent => ({ type: 'OrderNumberTaken', data: { orderId, number, day } });
+  const leased = (leaseId: string, from: number, to: number): OrderNumberEvent => ({ type: 'OrderNumbersLeased', data: { leaseId, from, to, day } });
+  t.same(given(orderNumbers, []).when({ type: 'leaseOrderNumbers', leaseId: 'r1', count: 10, day }), { events: [leased('r1', 1, 10)] });
+  const g = given(orderNumbers, [taken('a', 1), leased('r1', 2, 11)]);
+  t.same(g.when({ type: 'leaseOrderNumbers', leaseId: 'r2', count: 10, day }), { events: [leased('r2', 12, 21)] }, 'the next block starts after every number given');
+  t.same(g.when({ type: 'takeOrderNumber', orderId: 'b', day }), { events: [taken('b', 12)] }, 'and so does the next single number');
+  t.same(g.when({ type: 'leaseOrderNumbers', leaseId: 'r1', count: 10, day }), { events: [] }, 'the same lease again: nothing new');
+  t.same(g.state.leases.r1, { from: 2, to: 11 });
+  t.same(given(orderNumbers, []).when({ type: 'leaseOrderNumbers', leaseId: 'r3', count: 0, day }), { events: [leased('r3', 1, 1)] }, 'at least one number');
+});
+
 t.test('order numbers: from 1 each business day, one per order, the same again for the same order', async (t) => {
   const taken = (orderId: string, number: number): OrderNumberEvent => ({ type: 'OrderNumberTaken', data: { orderId, number, day: '2026-11-26' } });
   t.same(given(orderNumbers, []).when({ type: 'takeOrderNumber', orderId: 'a', day: '2026-11-26' }), { events: [taken('a', 1)] });

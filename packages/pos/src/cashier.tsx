@@ -70,7 +70,7 @@ function ShiftReport(props: { shift: Shift }) {
       <dl>
         {rows.map(([label, value, field]) => <div key={field} data-field={field}><dt>{label}</dt><dd>{value}</dd></div>)}
       </dl>
-      <h3>By method</h3>
+      {Object.keys(r.by_method).length > 0 && <h3>By method</h3>}
       <dl>
         {Object.entries(r.by_method).map(([m, v]) => (
           <div key={m} data-method={m}><dt>{m.replace('_', ' ')} <small class="muted">× {v.count}</small></dt><dd>{money(v.amount)}{v.tip > 0 ? ` + tip ${money(v.tip)}` : ''}</dd></div>

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { FLOOR_STREAM, floor, newId, orderNumbersStream, orderStream } from '@comanda/domain';
+import { CommandHandler } from '@comanda/event-store';
 import { deleteOrder, giveDiscount, placeOrder, releaseTableUnlessSeated, removeDiscount, updateOrder } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
@@ -35,6 +36,20 @@ t.test('each order takes the next number of its business day; a refused order ta
   t.match(await r.appended(orderStream(second.orderId)), [{ type: 'OrderPlaced', data: { number: 2 } }]);
   const utc = await place(r, { at, tableId: null });
   t.equal((await r.orderOf(utc.orderId)).number, 1, 'in UTC it is already the 26th: a new day');
+});
+
+t.test('two replicas on one store lease blocks of numbers: every order a number of its own, one append per block', async (t) => {
+  const r = await restaurant();
+  const replicas = [r.commands, new CommandHandler(r.store)];
+  const at = Date.parse('2026-11-26T20:00:00Z');
+  const placed = await Promise.all(Array.from({ length: 30 }, (_, i) => placeOrder(replicas[i % 2]!, {
+    orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: lineIds, at, timezone: 'UTC', context: {}, numberBlock: 10,
+  })));
+  const numbers = await Promise.all(placed.map(async (p) => (await r.orderOf(p.orderId)).number!));
+  t.equal(new Set(numbers).size, 30, 'thirty orders, thirty different numbers');
+  t.ok(numbers.every((n) => n >= 1 && n <= 40), 'from the blocks leased: 1 to 40 at most');
+  const day = await r.appended(orderNumbersStream('2026-11-26'));
+  t.ok(day.length <= 4 && day.every((e) => e.type === 'OrderNumbersLeased'), `${day.length} appends to the day's stream for 30 orders`);
 });
 
 t.test('an order on a table another open order holds is refused and writes nothing', async (t) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { natsServerAvailable } from '@comanda/bus';
@@ -10,9 +10,53 @@ import { startStandalone } from '../standalone-process.js';
 export interface ShapeFigures {
   commandsPerSecond: number;
   getsPerSecond: number;
+  /** PostgreSQL's part of the CPU the machine spent during the run (0–1), for the distributed shape. */
+  postgresShare?: number;
 }
 
-const CONCURRENCY = 16;
+/** CPU ticks (user + system) of one process; 0 once it is gone. */
+function ticksOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Every process of one PostgreSQL cluster: its postmaster (first line of postmaster.pid) and its children. */
+function clusterPids(dataDir: string): number[] {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster;
+    } catch {
+      return false;
+    }
+  });
+  return [postmaster, ...children];
+}
+
+/** Busy CPU ticks of the whole machine (every core, idle and iowait left out). */
+function machineBusyTicks(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const n = fields.map(Number);
+  return n.reduce((a, b) => a + b, 0) - n[3]! - n[4]!;
+}
+
+/** Runs `work` and answers what share of the machine's busy CPU meanwhile went to the cluster. */
+async function withPostgresShare<T>(dataDir: string, work: () => Promise<T>): Promise<T & { postgresShare: number }> {
+  const pidsBefore = clusterPids(dataDir);
+  const pgBefore = pidsBefore.reduce((sum, pid) => sum + ticksOf(pid), 0);
+  const busyBefore = machineBusyTicks();
+  const result = await work();
+  // Backends that exited during the run took their ticks with them: the share is a lower bound.
+  const pids = new Set([...pidsBefore, ...clusterPids(dataDir)]);
+  const pg = [...pids].reduce((sum, pid) => sum + ticksOf(pid), 0) - pgBefore;
+  return { ...result, postgresShare: pg / Math.max(1, machineBusyTicks() - busyBefore) };
+}
+
+const CONCURRENCY = 10;
 
 /** POST /orders then GET /orders/{id}, `CONCURRENCY` at a time, spread round-robin over `urls`. */
 async function measure(urls: string[]): Promise<ShapeFigures> {
@@ -35,7 +79,7 @@ async function measure(urls: string[]): Promise<ShapeFigures> {
   };
   const commandsPerSecond = await run(600, async (i) => {
     const res = await clients[i % clients.length]!.post('/orders', { user_id: me, table_id: null, waiter: 'Bench', status: 'pending', total: 0 });
-    if (res.status !== 201) throw new Error(`POST /orders answered ${res.status}`);
+    if (res.status !== 201) throw new Error(`POST /orders answered ${res.status} ${JSON.stringify(res.body)}`);
     ids.push((res.body as { id: string }).id);
   });
   const getsPerSecond = await run(3000, async (i) => {
@@ -45,8 +89,11 @@ async function measure(urls: string[]): Promise<ShapeFigures> {
   return { commandsPerSecond, getsPerSecond };
 }
 
-/** Standalone, then two API replicas on PostgreSQL + NATS, measured the same way in the same run. */
-export async function standaloneBesideTwoReplicas(): Promise<{ standalone: ShapeFigures; replicas: ShapeFigures } | string> {
+/**
+ * Standalone, then the distributed shape on PostgreSQL + NATS through one API replica and through
+ * both, measured the same way in the same run.
+ */
+export async function standaloneBesideTwoReplicas(): Promise<{ standalone: ShapeFigures; one: ShapeFigures; replicas: ShapeFigures } | string> {
   if (!postgresAvailable() || !natsServerAvailable()) return 'PostgreSQL or nats-server is not installed';
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-bench-standalone-'));
   const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', LOG_LEVEL: 'error' });
@@ -59,7 +106,9 @@ export async function standaloneBesideTwoReplicas(): Promise<{ standalone: Shape
   }
   const stack = await startDistributed(2);
   try {
-    return { standalone, replicas: await measure(stack.urls) };
+    const one = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls.slice(0, 1)));
+    const replicas = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls));
+    return { standalone, one, replicas };
   } finally {
     await stack.close();
   }

@@ -1,6 +1,7 @@
-import { type FieldError, businessDay, order, orderNumbers, orderNumbersStream, orderStream, validationFailed } from '@comanda/domain';
+import { type FieldError, businessDay, order, orderStream, validationFailed } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { type DishRequest, linesFrom } from './lines.js';
+import { takeOrderNumber } from './order-numbers.js';
 import { later, seat, unseat } from './seating.js';
 import { checkUserExists } from './staff-check.js';
 
@@ -18,6 +19,8 @@ export interface PlaceOrder {
   at: number;
   /** COMANDA_TIMEZONE: the business day that numbers the order. */
   timezone: string;
+  /** How many numbers this process leases at once: 1 when it is the store's only writer (see order-numbers.ts). */
+  numberBlock?: number;
   context: CommandContext;
 }
 
@@ -36,7 +39,9 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
   let placed;
   let numbered;
   try {
-    numbered = await takeOrderNumber(commands, cmd);
+    // Taken after the table is held, just before the order is written: a refused order (table taken,
+    // unknown user) uses no number; a crash between the two appends leaves a gap, never a duplicate.
+    numbered = await takeOrderNumber(commands, cmd.orderId, businessDay(cmd.at, cmd.timezone), cmd.context, cmd.numberBlock ?? 1);
     placed = await commands.handle(order, orderStream(cmd.orderId), {
       type: 'placeOrder', orderId: cmd.orderId, userId: cmd.userId, tableId: cmd.tableId, waiter: cmd.waiter.trim(), at: cmd.at, lines, number: numbered.number,
     }, cmd.context);
@@ -45,15 +50,4 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
     throw error;
   }
   return { orderId: cmd.orderId, position: later(seated, numbered.position, placed.position) };
-}
-
-/**
- * The order's number of its business day. Taken after the table is held, just before the order is
- * written: a refused order (table taken, unknown user) uses no number; a crash between the two
- * appends leaves a gap, never a duplicate. The same order (a retried request) gets the same number.
- */
-async function takeOrderNumber(commands: CommandHandler, cmd: PlaceOrder): Promise<{ number: number; position: Position | null }> {
-  const day = businessDay(cmd.at, cmd.timezone);
-  const r = await commands.handle(orderNumbers, orderNumbersStream(day), { type: 'takeOrderNumber', orderId: cmd.orderId, day }, cmd.context);
-  return { number: r.state.byOrder[cmd.orderId]!, position: r.position };
 }
