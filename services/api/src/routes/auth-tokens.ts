@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { type SignedIn, staffSessions } from '../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { Headers, withHeaders } from '../http/schemas.js';
-import { TooMany, tooManyAttempts } from './auth.js';
+import { LoginBody, TooMany, signInOrRefuse } from './auth.js';
 
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
 const TokenPair = Type.Object({
@@ -37,7 +37,7 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['auth'], summary: 'Sign in for bearer tokens (clients that are not browsers)',
       description: 'The same name, PIN and lockout as POST /auth/login; the tokens come in the body and no cookie is set. The access token lives 1 minute: on a 401, refresh once with POST /auth/token/refresh and retry.',
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), pin: Type.String({ minLength: 1, maxLength: 64 }) }),
+      body: LoginBody,
       response: {
         200: TokenPair,
         401: Type.Ref('Message', { description: "{message:'Invalid credentials'}" }),
@@ -45,10 +45,8 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const signed = await sessions.signIn(request, request.body.name, request.body.pin);
-    if (signed && 'retryAfter' in signed) return tooManyAttempts(reply, signed.retryAfter);
-    if (!signed) return reply.code(401).send({ message: 'Invalid credentials' });
-    return pair(signed);
+    const signed = await signInOrRefuse(sessions, request, reply, request.body);
+    return signed ? pair(signed) : reply;
   });
 
   app.post('/auth/token/refresh', {

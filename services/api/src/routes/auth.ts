@@ -1,14 +1,15 @@
 import { ROLES, STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { type SignedIn, staffSessions } from '../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { Headers, withHeaders } from '../http/schemas.js';
 import { readCookie } from '../http/cookies.js';
 
 const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.Enum([...ROLES]) });
-const LoginBody = Type.Object({
+/** Name and PIN: the body of every sign-in with them (cookies or bearer tokens). */
+export const LoginBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   pin: Type.String({ minLength: 1, maxLength: 64 }),
 }, { examples: [{ name: 'marisol', pin: '2580' }] });
@@ -21,6 +22,25 @@ export function tooManyAttempts(reply: FastifyReply, seconds: number) {
     .code(429)
     .header('retry-after', String(seconds))
     .send({ message: 'Too many failed attempts; try again later', retryAfter: seconds });
+}
+
+/**
+ * Signs a member in by name and PIN, or answers for the refusal (429 locked, 401 wrong): the one
+ * path of both sign-ins (cookies and bearer tokens), so their throttling and messages never differ.
+ */
+export async function signInOrRefuse(
+  sessions: Awaited<ReturnType<typeof staffSessions>>, request: FastifyRequest, reply: FastifyReply, credentials: Static<typeof LoginBody>,
+): Promise<SignedIn | null> {
+  const signed = await sessions.signIn(request, credentials.name, credentials.pin);
+  if (signed && 'retryAfter' in signed) {
+    await tooManyAttempts(reply, signed.retryAfter);
+    return null;
+  }
+  if (!signed) {
+    await reply.code(401).send({ message: 'Invalid credentials' });
+    return null;
+  }
+  return signed;
 }
 
 /** Session endpoints for browsers: login with name and PIN, refresh with rotation, logout, in HttpOnly cookies. */
@@ -50,9 +70,8 @@ export default async function authRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const signed = await sessions.signIn(request, request.body.name, request.body.pin);
-    if (signed && 'retryAfter' in signed) return tooManyAttempts(reply, signed.retryAfter);
-    if (!signed) return reply.code(401).send({ message: 'Invalid credentials' });
+    const signed = await signInOrRefuse(sessions, request, reply, request.body);
+    if (!signed) return reply;
     issue(request, reply, signed);
     return { message: 'Login successful', user: signed.member };
   });
