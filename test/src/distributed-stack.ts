@@ -28,11 +28,13 @@ export interface DistributedStack {
  * nats-server with JetStream, the node simulator, one projector, one wallet bridge and `replicas`
  * API processes sharing one master key. The projector is supervised (restarted when it exits).
  */
-export async function startDistributed(replicas = 2): Promise<DistributedStack> {
+export async function startDistributed(replicas = 2, options: { beforeServices?: (postgres: PostgresServer) => Promise<void> } = {}): Promise<DistributedStack> {
   const started: ServiceProcess[] = [];
   const root = mkdtempSync(join(tmpdir(), 'comanda-e2e-dist-'));
   const postgres = await startPostgres();
   try {
+    // A bench's history is written into the cluster before any process reads it.
+    await options.beforeServices?.(postgres);
     return await startServices(root, postgres, replicas, started);
   } catch (error) {
     // A process that did not come up must not leave the others (or the cluster) running.

@@ -45,7 +45,7 @@ function machineBusyTicks(): number {
 }
 
 /** Runs `work` and answers what share of the machine's busy CPU meanwhile went to the cluster. */
-async function withPostgresShare<T>(dataDir: string, work: () => Promise<T>): Promise<T & { postgresShare: number }> {
+export async function withPostgresShare<T>(dataDir: string, work: () => Promise<T>): Promise<T & { postgresShare: number }> {
   const pidsBefore = clusterPids(dataDir);
   const pgBefore = pidsBefore.reduce((sum, pid) => sum + ticksOf(pid), 0);
   const busyBefore = machineBusyTicks();
@@ -59,7 +59,7 @@ async function withPostgresShare<T>(dataDir: string, work: () => Promise<T>): Pr
 const CONCURRENCY = 10;
 
 /** POST /orders then GET /orders/{id}, `CONCURRENCY` at a time, spread round-robin over `urls`. */
-async function measure(urls: string[]): Promise<ShapeFigures> {
+export async function measure(urls: string[]): Promise<ShapeFigures> {
   const first = new Client(urls[0]!);
   await first.login('admin', '1234');
   const clients = urls.map((u) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLOOR_STREAM, MENU_STREAM, floor, menu, order, orderStream, type RecordedLine } from '@comanda/domain';
-import { CommandHandler, SqliteEventStore } from '@comanda/event-store';
+import { CommandHandler, type EventStore, SqliteEventStore } from '@comanda/event-store';
 
 /** Orders a busy restaurant takes in a day: 1k orders are 4 days of history, 100k about a year. */
 export const ORDERS_PER_DAY = 300;
@@ -25,8 +25,17 @@ export interface RestaurantShape {
 export async function writeRestaurantHistory(dataDir: string, shape: RestaurantShape, now = Date.now()): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const store = new SqliteEventStore({ filename: join(dataDir, 'events.db'), recentEvents: 0 });
-  const commands = new CommandHandler(store);
   try {
+    await writeHistoryInto(store, shape, now);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The same history written into any event store (PostgreSQL for the distributed shape); the caller closes it. */
+export async function writeHistoryInto(store: EventStore, shape: RestaurantShape, now = Date.now(), inFlight = 200): Promise<void> {
+  const commands = new CommandHandler(store);
+  {
     const categories = Array.from({ length: 10 }, (_, i) => ({ id: randomUUID(), name: `Category ${i}` }));
     for (const c of categories) await commands.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: c.id, name: c.name });
     const dishes = Array.from({ length: shape.dishes }, (_, i) => ({ id: randomUUID(), price: 500 + (i % 40) * 25 }));
@@ -59,11 +68,8 @@ export async function writeRestaurantHistory(dataDir: string, shape: RestaurantS
         if (to === last) break;
       }
     };
-    const inFlight = 200;
     for (let n = 0; n < shape.orders; n += inFlight) {
       await Promise.all(Array.from({ length: Math.min(inFlight, shape.orders - n) }, (_, i) => oneOrder(n + i)));
     }
-  } finally {
-    await store.close();
   }
 }

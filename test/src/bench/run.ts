@@ -17,6 +17,7 @@ import { kitchenLatency } from './kitchen-latency.js';
 import { kitchenBoard } from './kitchen-board.js';
 import { webhookIntake } from './webhooks.js';
 import { type ShapeFigures, standaloneBesideTwoReplicas } from './http-shapes.js';
+import { distributedOverHistory } from './distributed-history.js';
 import { analyticsReplay } from './analytics-replay.js';
 import { historyCurve, readsBesideBareFastify, someIds, startProduct } from './reads.js';
 import { writeRestaurantHistory } from './restaurant-history.js';
@@ -178,6 +179,26 @@ async function shapes() {
   }
 }
 
+/** Issue 43: the distributed shape's writes and reads as its history grows, within 1.5× from the smallest to the largest. */
+async function distributedHistory(sizes: number[]) {
+  const runs = await distributedOverHistory(sizes);
+  if (typeof runs === 'string') {
+    results.push({ measure: 'distributed shape over history', value: `not measured: ${runs}`, target: 'reported', ok: true });
+    return;
+  }
+  const f = (x: number) => Math.round(x).toLocaleString('en');
+  const first = runs[0]!;
+  for (const r of runs) {
+    const post = r.figures.commandsPerSecond / first.figures.commandsPerSecond;
+    const get = r.figures.getsPerSecond / first.figures.getsPerSecond;
+    results.push({
+      measure: `distributed (two replicas, PostgreSQL + NATS) with ${f(r.orders)} orders in the log, 10 at a time (read models built in ${f(r.catchUpS)} s)`,
+      value: `POST /orders ${f(r.figures.commandsPerSecond)}/s (${post.toFixed(2)}× of ${f(first.orders)}), GET /orders/{id} ${f(r.figures.getsPerSecond)}/s (${get.toFixed(2)}×), PostgreSQL ${Math.round((r.figures.postgresShare ?? 0) * 100)} % of the CPU`,
+      target: `within 1.5× of ${f(first.orders)} orders`, ok: post >= 1 / 1.5 && get >= 1 / 1.5,
+    });
+  }
+}
+
 /** PostgreSQL appends beside Emmett's event store, 1 / 16 / 64 writers (BENCH_APPEND_WRITERS to change). */
 async function pgAppends() {
   const writers = (process.env.BENCH_APPEND_WRITERS ?? '1,16,64').split(',').map(Number);
@@ -199,7 +220,7 @@ async function pgAppends() {
   }
 }
 
-// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,floor runs some parts (all by default);
+// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor runs some parts (all by default);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const only = process.env.BENCH_ONLY?.split(',');
 const part = (name: string) => !only || only.includes(name);
@@ -225,6 +246,8 @@ try {
     results.push(...(await startupBySize(dir, sizes)));
   }
   if (part('shapes')) await shapes();
+  // COMANDA_BENCH_DIST_HISTORY=10000,100000 (the default): the distributed shape over each history.
+  if (part('dist-history')) await distributedHistory((process.env.COMANDA_BENCH_DIST_HISTORY ?? '10000,100000').split(',').map(Number));
   // COMANDA_BENCH_FLOOR_CYCLES=10000 for issue 43's full run.
   if (part('floor')) results.push(...(await floorContention(Number(process.env.COMANDA_BENCH_FLOOR_CYCLES ?? 2000))));
   if (only?.includes('versions')) {
