@@ -4,20 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
-import { Client } from '../src/http-client.js';
 import { SHOTS, press, shoot, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
 import { posRestaurant } from '../src/pos-setup.js';
+import { kitchenScreens } from '../src/kitchen-screens.js';
+import { payInvoice } from '../src/simulated-wallet.js';
 import { startStandalone } from '../src/standalone-process.js';
-
-/** The built-in simulator's customer wallet (as the standalone announces it) pays an invoice. */
-async function payInvoice(output: string, invoice: string): Promise<{ paymentId?: string; reason?: string }> {
-  const m = /a customer wallet at (http:\/\/\S+) \(Basic auth, empty user, password (\S+)\)/.exec(output);
-  if (!m) throw new Error(`no simulated network announced:\n${output}`);
-  const res = await fetch(`${m[1]}/payinvoice`, {
-    method: 'POST', headers: { authorization: `Basic ${Buffer.from(`:${m[2]}`).toString('base64')}` }, body: new URLSearchParams({ invoice }),
-  });
-  return (await res.json()) as { paymentId?: string; reason?: string };
-}
 
 type ShiftReport = { sales: number; tips: number; refunds: number; net: number; open: number; cash_float: number; expected_cash: number; counted_cash: number | null; difference: number | null };
 
@@ -124,41 +115,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await press(marisol, '[data-fire-course="1"]');
   await waitText(marisol, /Course 1[\s\S]*sent[\s\S]*Course 2[\s\S]*not sent/, '.ticket-pane');
   // The kitchen's two screens, the line's and the bar's (one tablet each, signed in as the cook).
-  const kitchen = await tablet(chromium.browser, pos.url, log, 'kitchen');
-  await kitchen.goto(`${pos.url}/kitchen?station=${r.stations.kitchen}`);
-  await kitchen.waitForSelector('#login:not([hidden])');
-  await kitchen.type('#name', 'chef');
-  await kitchen.type('#pin', '3690');
-  await press(kitchen, '#login button[type=submit]');
-  await kitchen.waitForSelector('#station:not([hidden])');
-  const barScreen = await kitchen.browserContext().newPage();
-  await barScreen.setViewport({ width: 1280, height: 800 });
-  await barScreen.goto(`${pos.url}/kitchen?station=${r.stations.bar}`);
-  await barScreen.waitForSelector('#station:not([hidden])');
-  const screens = { [r.stations.kitchen]: kitchen, [r.stations.bar]: barScreen };
-  const chef = new Client(pos.url);
-  await chef.login('chef', '3690');
-  const cookAndBump = async (orderId: string) => {
-    for (const station of [r.stations.kitchen, r.stations.bar]) {
-      const open = (await chef.get(`/kitchen/tickets?station_id=${station}&status=open&all=true`)).body as Array<{ id: string; order_id: string }>;
-      const mine = open.filter((k) => k.order_id === orderId);
-      if (mine.length === 0) continue;
-      // The screen in front: its taps wait for an animation frame, which a hidden tab never gets.
-      const screen = screens[station]!;
-      await screen.bringToFront();
-      for (const k of mine) {
-        const card = `[data-ticket-id="${k.id}"]`;
-        await screen.waitForSelector(card);
-        while (await screen.$(`${card} .line:not(.done):not(.cancelled)`)) {
-          const before = (await screen.$$(`${card} .line.done`)).length;
-          await press(screen, `${card} .line:not(.done):not(.cancelled)`);
-          await screen.waitForFunction((sel, n) => document.querySelectorAll(sel).length > n, {}, `${card} .line.done`, before);
-        }
-        await press(screen, `${card} .ticket-header`);
-        await screen.waitForFunction((sel) => !document.querySelector(sel), {}, card);
-      }
-    }
-  };
+  const { cookAndBump, chef } = await kitchenScreens(chromium.browser, pos.url, log, r.stations);
   await cookAndBump(orderId);
   await press(marisol, '.order-head .secondary');
   await marisol.waitForSelector(`[data-table-id="${r.tables.S1}"] .ready-badge`, { timeout: 10_000 });
