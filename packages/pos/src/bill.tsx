@@ -131,7 +131,8 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void })
           {t.payments.map((p) => (
             <li key={p.id} data-method={p.method}>
               {p.method.replace('_', ' ')} {money(p.amount)}{p.tip > 0 ? ` + tip ${money(p.tip)}` : ''}{p.change ? ` (change ${money(p.change)})` : ''}
-              {p.sats !== undefined && <small> · {p.sats.toLocaleString('en-US')} sats</small>}{p.flag && <small class="flag"> · {p.flag}</small>}
+              {p.sats !== undefined && <small> · {p.sats.toLocaleString('en-US')} sats</small>}
+              {p.overpaid ? <small class="flag"> · {money(p.overpaid)} over</small> : null}{p.flag && <small class="flag"> · {p.flag.replace('_', ' ')}</small>}
             </li>
           ))}
         </ul>

@@ -115,7 +115,7 @@ function LightningCheckout(props: { ticketId: string; paidBefore: number; checko
       {received ? (
         <>
           <h3 class="paid" id="lightning-paid">Paid ⚡ {sats(received.sats ?? 0)}</h3>
-          <p>{money(received.amount)}{received.tip > 0 ? ` + tip ${money(received.tip)}` : ''}{received.flag ? ` · ${received.flag}` : ''}</p>
+          <p>{money(received.amount)}{received.tip > 0 ? ` + tip ${money(received.tip)}` : ''}{received.overpaid ? ` · ${money(received.overpaid)} over` : ''}{received.flag ? ` · ${received.flag.replace('_', ' ')}` : ''}</p>
           {ticket && ticket.due > 0 && <p class="error">Still due: {money(ticket.due)}</p>}
           <div class="actions"><button type="button" id="pay-done" onClick={props.onDone}>Done</button></div>
         </>
