@@ -28,14 +28,14 @@ export interface DistributedStack {
  * nats-server with JetStream, the node simulator, one projector, one wallet bridge and `replicas`
  * API processes sharing one master key. The projector is supervised (restarted when it exits).
  */
-export async function startDistributed(replicas = 2, options: { beforeServices?: (postgres: PostgresServer) => Promise<void> } = {}): Promise<DistributedStack> {
+export async function startDistributed(replicas = 2, options: { beforeServices?: (postgres: PostgresServer) => Promise<void>; startTimeoutMs?: number } = {}): Promise<DistributedStack> {
   const started: ServiceProcess[] = [];
   const root = mkdtempSync(join(tmpdir(), 'comanda-e2e-dist-'));
   const postgres = await startPostgres();
   try {
     // A bench's history is written into the cluster before any process reads it.
     await options.beforeServices?.(postgres);
-    return await startServices(root, postgres, replicas, started);
+    return await startServices(root, postgres, replicas, started, options.startTimeoutMs);
   } catch (error) {
     // A process that did not come up must not leave the others (or the cluster) running.
     await Promise.all(started.map((p) => p.stop('SIGKILL')));
@@ -45,7 +45,7 @@ export async function startDistributed(replicas = 2, options: { beforeServices?:
   }
 }
 
-async function startServices(root: string, postgres: PostgresServer, replicas: number, started: ServiceProcess[]): Promise<DistributedStack> {
+async function startServices(root: string, postgres: PostgresServer, replicas: number, started: ServiceProcess[], startTimeoutMs = 90_000): Promise<DistributedStack> {
   const natsPort = await freePort();
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   const nats = new ServiceProcess('nats', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(root, 'nats')], {}, /Server is ready/);
@@ -84,6 +84,7 @@ async function startServices(root: string, postgres: PostgresServer, replicas: n
   };
   const projectorPort = await freePort();
   const projector = new ServiceProcess('projector', 'services/projector/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, 'projector'), PORT: String(projectorPort) }, /projector live/, true);
+  projector.startTimeoutMs = startTimeoutMs;
   started.push(projector);
   await projector.start();
   // It announces itself in its info-level log.

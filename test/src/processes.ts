@@ -11,6 +11,8 @@ export class ServiceProcess {
   private out = '';
   private stopping = false;
   starts = 0;
+  /** How long `start` waits for the ready line (a projector catching up on a long history takes longer). */
+  startTimeoutMs = 90_000;
 
   constructor(
     readonly name: string,
@@ -43,7 +45,7 @@ export class ServiceProcess {
       if (this.supervise && !this.stopping) setTimeout(() => void this.start().catch(() => undefined), 300);
     });
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name} did not start:\n${this.out.slice(from)}`)), 90_000);
+      const timer = setTimeout(() => reject(new Error(`${this.name} did not start:\n${this.out.slice(from)}`)), this.startTimeoutMs);
       const check = () => {
         const m = this.ready.exec(this.out.slice(from));
         if (!m) return;

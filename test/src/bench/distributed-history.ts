@@ -32,6 +32,7 @@ export async function distributedOverHistory(sizes: number[]): Promise<Array<{ o
   const out: Array<{ orders: number; catchUpS: number; figures: ShapeFigures }> = [];
   for (const orders of sizes) {
     const stack = await startDistributed(2, {
+      startTimeoutMs: CATCH_UP_MS,
       beforeServices: async (postgres) => {
         const store = new PostgresEventStore(postgres.url, { poolSize: 16 });
         try {
