@@ -204,8 +204,11 @@ export class CommandHandler {
         await this.snapshot(decider, stream, written);
         return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
-        // What was remembered never happened: the next load reads the stream again.
-        this.cache.delete(stream);
+        // What was remembered never happened. Without pipelining, what this attempt decided on was
+        // written or read (never speculative), so the next attempt reads only the events after it (a
+        // long stream's fold is not redone at every conflict); pipelined, the stream is read again.
+        if (this.store.soleWriter) this.cache.delete(stream);
+        else this.remember(stream, loaded);
         if (!(error instanceof WrongExpectedRevision)) throw error;
         this.observer.conflict(stream);
         if (context.expectedRevision !== undefined) throw preconditionFailed();

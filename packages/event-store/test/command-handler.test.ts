@@ -221,3 +221,28 @@ t.test('two replicas on one stream: no command lands on a state that never was (
   t.same([...written].sort((x, y) => x - y), [1, 2, 100], 'every line landed once');
   t.same((await a.state(tab, 'tab-1')).state.lines, written, "replica A's fold is the log's, not one with a line where B's is");
 });
+
+t.test('two replicas: after a conflict a command reads only the events it has not seen, not the whole stream', async (t) => {
+  const store = new MemoryEventStore({ soleWriter: false });
+  const reads: number[] = [];
+  const a = new CommandHandler(Object.assign(Object.create(store) as MemoryEventStore, {
+    readStream: async (stream: string, from = 0) => {
+      reads.push(from);
+      return store.readStream(stream, from);
+    },
+    append: async (...args: Parameters<MemoryEventStore['append']>) => {
+      await new Promise((r) => setTimeout(r, 5));
+      return store.append(...args);
+    },
+  }));
+  const b = new CommandHandler(store);
+  await a.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  for (let i = 0; i < 10; i++) await a.handle(tab, 'tab-1', { type: 'add', cents: i });
+  reads.length = 0;
+  const adding = a.handle(tab, 'tab-1', { type: 'add', cents: 99 });
+  await new Promise((r) => setTimeout(r, 1));
+  await b.handle(tab, 'tab-1', { type: 'add', cents: 100 }); // takes the revision A expected
+  await adding;
+  t.same(reads, [11, 11], 'the news before deciding, then only the news after the conflict (B\'s line), not the stream from 0');
+  t.same((await a.state(tab, 'tab-1')).state.lines, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 99]);
+});
