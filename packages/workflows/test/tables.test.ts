@@ -1,6 +1,6 @@
 import t from 'tap';
 import { FLOOR_STREAM, floor, newId, seating, tableStream } from '@comanda/domain';
-import { deleteOrder, placeOrder, removeTable, seat, setUpTable } from '../src/index.js';
+import { addTable, deleteOrder, placeOrder, removeTable, seat, setUpTable } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 type Restaurant = Awaited<ReturnType<typeof restaurant>>;
@@ -31,6 +31,8 @@ t.test('removing a table: refused while an order sits there; closed in its own s
   t.equal((await r.commands.state(floor, FLOOR_STREAM)).state.tables[r.ids.t1], undefined);
   await t.rejects(place(r, r.ids.t1), { kind: 'validation', details: { errors: [{ field: 'table_id' }] } });
   await t.rejects(removeTable(r.commands, { tableId: r.ids.t1, context: {} }), { kind: 'not_found' });
+  const again = { tableId: r.ids.t1, setup: { name: 'T1', spaceId: r.ids.space, status: 'available' as const, orderId: null }, context: {} };
+  await t.rejects(addTable(r.commands, again), { kind: 'conflict' }, 'a removed table\'s id does not come back');
 });
 
 t.test('a crash between closing a table and removing it from the floor: it seats nobody, and deleting it again completes', async (t) => {

@@ -22,8 +22,8 @@ export interface PlaceOrder {
 }
 
 /**
- * Places an order: checks the user and the dishes, seats the table (floor stream, refusing a table
- * another open order holds), takes the day's next order number, then writes the order (its own stream). If the order's append fails the
+ * Places an order: checks the user and the dishes, seats the table (the table's own stream, refusing a
+ * table another open order holds), takes the day's next order number, then writes the order (its own stream). If the order's append fails the
  * seat is given back, so a refused order never keeps a table. Returns the position a reader must wait for.
  */
 export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Promise<{ orderId: string; position: Position | null }> {
