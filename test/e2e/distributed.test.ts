@@ -42,6 +42,9 @@ const health = async (url: string) => {
 if (!postgresAvailable() || !natsServerAvailable()) {
   t.fail('the distributed end-to-end test needs postgresql and nats-server installed (.ci/run installs both)');
 } else {
+  // Fifteen steps on one stack take 80-120 s on two shared cores, and `floor-cycles.test.ts` may run
+  // its own stack beside it (tap runs two files at once): tap's 120 s default cut it short in teardown.
+  t.setTimeout(300_000);
   t.test('the distributed shape on PostgreSQL + NATS: two API replicas, projector, wallet bridge, node simulator', async (t) => {
     const stack = await startDistributed(2);
     t.teardown(async () => {

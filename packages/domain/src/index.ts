@@ -12,6 +12,7 @@ export * from './versions.js';
 export * from './menu/menu.js';
 export * from './menu/lookups.js';
 export * from './floor/floor.js';
+export * from './floor/seating.js';
 export * from './order/lines.js';
 export * from './order/order.js';
 export * from './order/discounts.js';

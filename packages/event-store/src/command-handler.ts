@@ -74,6 +74,11 @@ export class CommandHandler {
     private readonly observer: CommandObserver = silent,
   ) {}
 
+  /** True when this handler makes every append to its log (see EventStore.soleWriter). */
+  get soleWriter(): boolean {
+    return this.store.soleWriter === true;
+  }
+
   async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<Cached<S>> {
     const cached = this.cache.get(stream) as Cached<S> | undefined;
     const start = cached ?? (await startingPoint(this.store, decider as Decider<unknown, unknown, S>, stream));
@@ -111,13 +116,19 @@ export class CommandHandler {
    * too and it decides again on what was really written. A command with an Idempotency-Key waits for
    * everything ahead to settle, so it always sees the keys recorded before it. Optimistic concurrency
    * still guards against other processes (replicas) writing the same stream.
+   *
+   * Pipelining needs a sole writer (`store.soleWriter`). With replicas, an append ahead may lose to
+   * another process's event, and the one behind it, expecting the revision after it, would then find
+   * that event in its place and land on top of it, decided on a state that never was (and cached as
+   * the truth: issue 43's stuck tables). Without a sole writer, a command waits until everything
+   * ahead has settled and decides on what was really written.
    */
   handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string, command: C, context: CommandContext = {}): Promise<CommandResult<E, S>> {
     const ahead = this.queues.get(stream);
     let handOver!: () => void;
     const handedOver = new Promise<void>((resolve) => (handOver = resolve));
     const go = () => this.observed(stream, (tries) => this.decideAndAppend(decider, stream, command, context, handOver, tries));
-    const wait = context.idempotency ? ahead?.settled : ahead?.handedOver;
+    const wait = context.idempotency || !this.store.soleWriter ? ahead?.settled : ahead?.handedOver;
     const run = wait ? wait.then(go) : go();
     const done = run.then(noop, noop);
     void done.then(handOver);
@@ -198,8 +209,11 @@ export class CommandHandler {
         await this.snapshot(decider, stream, written);
         return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
-        // What was remembered never happened: the next load reads the stream again.
-        this.cache.delete(stream);
+        // What was remembered never happened. Without pipelining, what this attempt decided on was
+        // written or read (never speculative), so the next attempt reads only the events after it (a
+        // long stream's fold is not redone at every conflict); pipelined, the stream is read again.
+        if (this.store.soleWriter) this.cache.delete(stream);
+        else this.remember(stream, loaded);
         if (!(error instanceof WrongExpectedRevision)) throw error;
         this.observer.conflict(stream);
         if (context.expectedRevision !== undefined) throw preconditionFailed();

@@ -16,6 +16,12 @@ import {
 /** The event store for unit tests: the whole log in one array, position = index + 1. */
 export class MemoryEventStore implements EventStore {
   private readonly snapshots = new Map<string, StoredSnapshot>();
+  readonly soleWriter: boolean;
+
+  /** `soleWriter: false` for a test that plays several replicas (several command handlers) on one log. */
+  constructor(options: { soleWriter?: boolean } = {}) {
+    this.soleWriter = options.soleWriter ?? true;
+  }
 
   async readSnapshot(stream: string): Promise<StoredSnapshot | null> {
     return this.snapshots.get(stream) ?? null;

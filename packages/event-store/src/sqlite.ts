@@ -59,6 +59,8 @@ export class SqliteEventStore implements EventStore {
    * answers without a query.
    */
   private readonly heads = new Map<string, number>();
+  /** The file's only writer, and the process's one command handler with it: commands may be pipelined. */
+  readonly soleWriter = true;
   private readonly recentLimit: number;
   private readonly stmt: {
     revision: Statement<[string], { r: number | null }>;

@@ -67,6 +67,12 @@ export interface EventStore {
    * (it is the log's only writer and has read or written the stream lately); false when it cannot tell.
    */
   knownToEndAt?(stream: string, revision: number): boolean;
+  /**
+   * True when one command handler makes every append to this log (SQLite: one process owns the file).
+   * Only then may the handler pipeline the commands queued on a stream: a failed append ahead can leave
+   * no room for another writer's event, so the append decided on it fails too (see CommandHandler.handle).
+   */
+  readonly soleWriter?: boolean;
   /** Catch-up from `after` (exclusive; null = from the start), then live. System events excluded. */
   subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription;
   /** Position of the last event in the log, null when empty. */

@@ -188,3 +188,61 @@ t.test('currentState: the cached fold without a wait, only while nothing can be 
   await opaque.state(tab, 'tab-c');
   t.equal(opaque.currentState(tab, 'tab-c'), undefined, 'a store that cannot tell (other processes write it): always read');
 });
+
+/** One replica's way to the shared log: each of its appends reaches the database `ms` later. */
+function replica(store: MemoryEventStore, ms: number): MemoryEventStore {
+  const far = Object.create(store) as MemoryEventStore;
+  far.append = async (...args) => {
+    await new Promise((r) => setTimeout(r, ms));
+    return store.append(...args);
+  };
+  return far;
+}
+
+/**
+ * Issue 43's stuck tables. Two replicas write one stream; replica A pipelines two commands. A's first
+ * append loses to B's, and A's second (expecting the revision after the first) finds B's event in that
+ * place and lands on top of it, decided on a state holding A's failed event and not B's. A's cache then
+ * kept that state for good: on the floor, a table released in it that nobody released in the log, so
+ * the order's real release was decided as a no-op. A log that other processes write must never take
+ * an append decided on a state that did not happen.
+ */
+t.test('two replicas on one stream: no command lands on a state that never was (pipelining only for a sole writer)', async (t) => {
+  const store = new MemoryEventStore({ soleWriter: false });
+  const a = new CommandHandler(replica(store, 10));
+  const b = new CommandHandler(store);
+  await a.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  const first = a.handle(tab, 'tab-1', { type: 'add', cents: 1 });
+  const second = a.handle(tab, 'tab-1', { type: 'add', cents: 2 });
+  await new Promise((r) => setTimeout(r, 1));
+  await b.handle(tab, 'tab-1', { type: 'add', cents: 100 }); // reaches the database before A's first append
+  await Promise.all([first, second]);
+  const written = (await store.readStream('tab-1')).slice(1).map((e) => (e.data as { cents: number }).cents);
+  t.same([...written].sort((x, y) => x - y), [1, 2, 100], 'every line landed once');
+  t.same((await a.state(tab, 'tab-1')).state.lines, written, "replica A's fold is the log's, not one with a line where B's is");
+});
+
+t.test('two replicas: after a conflict a command reads only the events it has not seen, not the whole stream', async (t) => {
+  const store = new MemoryEventStore({ soleWriter: false });
+  const reads: number[] = [];
+  const a = new CommandHandler(Object.assign(Object.create(store) as MemoryEventStore, {
+    readStream: async (stream: string, from = 0) => {
+      reads.push(from);
+      return store.readStream(stream, from);
+    },
+    append: async (...args: Parameters<MemoryEventStore['append']>) => {
+      await new Promise((r) => setTimeout(r, 5));
+      return store.append(...args);
+    },
+  }));
+  const b = new CommandHandler(store);
+  await a.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  for (let i = 0; i < 10; i++) await a.handle(tab, 'tab-1', { type: 'add', cents: i });
+  reads.length = 0;
+  const adding = a.handle(tab, 'tab-1', { type: 'add', cents: 99 });
+  await new Promise((r) => setTimeout(r, 1));
+  await b.handle(tab, 'tab-1', { type: 'add', cents: 100 }); // takes the revision A expected
+  await adding;
+  t.same(reads, [11, 11], 'the news before deciding, then only the news after the conflict (B\'s line), not the stream from 0');
+  t.same((await a.state(tab, 'tab-1')).state.lines, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 99]);
+});

@@ -4,7 +4,7 @@
  * and process managers alike; see docs/architecture.md, "Layers".
  */
 export { type DishRequest, linesFrom } from './orders/lines.js';
-export { later, orderState, releaseAfter, releaseTableUnlessSeated, seat, unseat } from './orders/seating.js';
+export { later, onFloor, orderState, releaseAfter, releaseTableUnlessSeated, seat, tableNow, unseat } from './orders/seating.js';
 export { orderAmountDue, requirePaid } from './orders/amount-due.js';
 export { type PlaceOrder, placeOrder } from './orders/placeOrder.js';
 export { type UpdateOrder, type UpdateOrderPolicy, updateOrder } from './orders/updateOrder.js';
@@ -14,6 +14,7 @@ export { removeDiscount } from './orders/removeDiscount.js';
 export { orderIsOpen } from './floor/open-orders.js';
 export { addTable } from './floor/addTable.js';
 export { setUpTable } from './floor/setUpTable.js';
+export { removeTable } from './floor/removeTable.js';
 export { type HashPin, addStaff, changeStaff, removeStaff } from './staff/changeStaff.js';
 export * from './checkout/ports.js';
 export * from './checkout/checkoutTicket.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { FLOOR_STREAM, STAFF_STREAM, newId, order, orderStream } from '@comanda/domain';
+import { STAFF_STREAM, newId, order, orderStream } from '@comanda/domain';
 import { addStaff, addTable, changeStaff, placeOrder, removeStaff, setUpTable } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
@@ -23,13 +23,13 @@ t.test('setting up a table: its holder blocks it while open, not once finished',
   const { orderId } = await placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', context: {} });
   const afresh = { name: 'T1', spaceId: r.ids.space, status: 'available' as const, orderId: null };
   await t.rejects(setUpTable(r.commands, { tableId: r.ids.t1, setup: afresh, context: {} }), { kind: 'conflict', details: { order_id: orderId } });
-  // The order ends but its table is still held (say a crash before the release): the floor is told it finished.
+  // The order ends but its table is still held (say a crash before the release): the table's stream is told it finished.
   await r.commands.handle(order, orderStream(orderId), { type: 'updateOrder', userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', status: 'cancelled', at: 2 });
   t.match(await r.table(r.ids.t1), { orderId });
-  const from = await r.floorRevision();
+  const from = await r.mark();
   await setUpTable(r.commands, { tableId: r.ids.t1, setup: afresh, context: {} });
   t.match(await r.table(r.ids.t1), { orderId: null, status: 'available' });
-  t.ok((await r.appended(FLOOR_STREAM, from)).length > 0);
+  t.ok((await r.seatings(from)).length > 0);
 });
 
 t.test('managers manage staff but never admins; admins manage everyone', async (t) => {

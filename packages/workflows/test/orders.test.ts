@@ -1,7 +1,7 @@
 import t from 'tap';
-import { FLOOR_STREAM, floor, newId, orderNumbersStream, orderStream } from '@comanda/domain';
+import { newId, orderNumbersStream, orderStream } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
-import { deleteOrder, giveDiscount, placeOrder, releaseTableUnlessSeated, removeDiscount, updateOrder } from '../src/index.js';
+import { deleteOrder, giveDiscount, placeOrder, releaseTableUnlessSeated, removeDiscount, seat, updateOrder } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 type R = Awaited<ReturnType<typeof restaurant>>;
@@ -13,9 +13,9 @@ const policy = { completeRequiresPayment: false };
 
 t.test('placing an order seats its table, then writes the order with its lines at menu prices', async (t) => {
   const r = await restaurant();
-  const from = await r.floorRevision();
+  const from = await r.mark();
   const { orderId, position } = await place(r);
-  t.same(await r.appended(FLOOR_STREAM, from), [{ type: 'TableOccupied', data: { tableId: r.ids.t1, orderId } }]);
+  t.same(await r.seatings(from), [{ type: 'TableOccupied', data: { tableId: r.ids.t1, orderId } }]);
   t.match(await r.appended(orderStream(orderId)), [
     { type: 'OrderPlaced', data: { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto' } },
     { type: 'DishesAdded', data: { lines: [{ lineId: 'line-0', dishId: r.ids.pastor, priceCents: 2550, notes: 'sin cebolla' }] } },
@@ -39,11 +39,11 @@ t.test('each order takes the next number of its business day; a refused order ta
 });
 
 t.test('two replicas on one store lease blocks of numbers: every order a number of its own, one append per block', async (t) => {
-  const r = await restaurant();
+  const r = await restaurant({ soleWriter: false });
   const replicas = [r.commands, new CommandHandler(r.store)];
   const at = Date.parse('2026-11-26T20:00:00Z');
   const placed = await Promise.all(Array.from({ length: 30 }, (_, i) => placeOrder(replicas[i % 2]!, {
-    orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: lineIds, at, timezone: 'UTC', context: {}, numberBlock: 10,
+    orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: lineIds, at, timezone: 'UTC', context: {},
   })));
   const numbers = await Promise.all(placed.map(async (p) => (await r.orderOf(p.orderId)).number!));
   t.equal(new Set(numbers).size, 30, 'thirty orders, thirty different numbers');
@@ -55,10 +55,10 @@ t.test('two replicas on one store lease blocks of numbers: every order a number 
 t.test('an order on a table another open order holds is refused and writes nothing', async (t) => {
   const r = await restaurant();
   await place(r);
-  const from = await r.floorRevision();
+  const from = await r.mark();
   const orderId = newId();
   await t.rejects(place(r, { orderId }), { kind: 'conflict' });
-  t.same(await r.appended(FLOOR_STREAM, from), []);
+  t.same(await r.seatings(from), []);
   t.same(await r.appended(orderStream(orderId)), []);
 });
 
@@ -66,22 +66,22 @@ t.test('a refused order gives its seat back (seat first, order second, unseat on
   const r = await restaurant();
   const { orderId } = await place(r, { tableId: null });
   // The same order id again: the floor seats it, the order's stream refuses a second placement.
-  const from = await r.floorRevision();
+  const from = await r.mark();
   await t.rejects(place(r, { orderId, tableId: r.ids.t2 }), { kind: 'conflict' });
-  t.same((await r.appended(FLOOR_STREAM, from)).map((e) => e.type), ['TableOccupied', 'TableReleased']);
+  t.same((await r.seatings(from)).map((e) => e.type), ['TableOccupied', 'TableReleased']);
   t.equal((await r.table(r.ids.t2)).orderId, null);
 });
 
 t.test('placing checks the user, the status and every dish before writing anything', async (t) => {
   const r = await restaurant();
-  const from = await r.floorRevision();
+  const from = await r.mark();
   await t.rejects(place(r, { userId: newId(), status: 'ready' }), {
     kind: 'validation', details: { errors: [{ field: 'status', message: 'a new order is pending' }, { field: 'user_id', message: 'must reference an existing user' }] },
   });
   await t.rejects(place(r, { dishes: [{ dishId: newId() }, { dishId: r.ids.pastor, priceAtOrder: 0.001 }] }), {
     kind: 'validation', details: { errors: [{ field: 'dishes[0].dish_id' }, { field: 'dishes[1].price_at_order' }] },
   });
-  t.same(await r.appended(FLOOR_STREAM, from), []);
+  t.same(await r.seatings(from), []);
 });
 
 t.test('updating: kitchen staff may change the status only', async (t) => {
@@ -130,7 +130,7 @@ t.test('releaseTableUnlessSeated: frees a seat whose order never came, keeps a s
   const { orderId } = await place(r);
   t.equal(await releaseTableUnlessSeated(r.commands, r.ids.t1, orderId, {}), null, 'the order sits there, open');
   const ghost = newId();
-  await r.commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: r.ids.t2, orderId: ghost });
+  await seat(r.commands, r.ids.t2, ghost, {});
   t.not(await releaseTableUnlessSeated(r.commands, r.ids.t2, ghost, {}), null);
   t.match(await r.table(r.ids.t2), { orderId: null });
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { type OrderStatus, order as orderDecider, orderStream } from '@comanda/domain';
-import { FLOOR_STREAM, floor } from '@comanda/domain';
+import { FLOOR_STREAM, tableStream } from '@comanda/domain';
+import { seat, unseat } from '@comanda/workflows';
 import { testApp } from './harness.js';
 import { requests } from './requests.js';
 
@@ -157,18 +158,46 @@ t.test('tables: an active order keeps its table until it is finished', async (t)
   t.equal((await del(`/tables/${walkIn.json().id}`)).statusCode, 200, 'and it has no active order to protect');
 });
 
-t.test('tables: the orders process seats and releases orders through the floor decider', async (t) => {
-  const { get, post, commands, projector } = await floorApp(t);
+t.test('tables: the orders process seats and releases orders in the table\'s own stream', async (t) => {
+  const { get, post, commands, projector, store } = await floorApp(t);
   const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
   const id = (await post('/tables', { name: 'T1', status: 'reserved', space_id: terrace })).json().id;
-  const occupied = await commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: id, orderId: ORDER_A });
-  t.same(occupied.events, [{ type: 'TableOccupied', data: { tableId: id, orderId: ORDER_A } }]);
-  await t.rejects(commands.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: id, orderId: ORDER_B }), { kind: 'conflict', details: { order_id: ORDER_A } });
-  t.same((await commands.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: id, orderId: ORDER_B })).events, []);
-  const released = await commands.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: id, orderId: ORDER_A });
-  t.ok(await projector.waitFor(released.position!, 2000), 'the read model catches up');
+  const floorEvents = (await store.readStream(FLOOR_STREAM)).length;
+  await seat(commands, id, ORDER_A, {});
+  t.same((await store.readStream(tableStream(id))).map((e) => [e.type, e.data]), [['TableOccupied', { tableId: id, orderId: ORDER_A }]]);
+  await t.rejects(seat(commands, id, ORDER_B, {}), { kind: 'conflict', details: { order_id: ORDER_A } });
+  t.equal(await unseat(commands, id, ORDER_B, {}), null, 'another order\'s release changes nothing');
+  const released = await unseat(commands, id, ORDER_A, {});
+  t.equal((await store.readStream(FLOOR_STREAM)).length, floorEvents, 'the floor stream is not written');
+  t.ok(await projector.waitFor(released!, 2000), 'the read model catches up');
   const table = await get(`/tables/${id}`);
   t.same([table.json().status, table.json().order_id, table.headers.etag], ['available', null, '"3"']);
+});
+
+t.test('tables seated by the older code (in the floor stream) stay seated, and are released, by the new', async (t) => {
+  const { get, post, put, del, store, projector, commands } = await floorApp(t);
+  const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
+  const id = (await post('/tables', { name: 'T1', space_id: terrace })).json().id;
+  // What the older code wrote when ORDER_A was seated: the occupancy in the floor stream itself.
+  await commands.handle(orderDecider, orderStream(ORDER_A), { type: 'placeOrder', orderId: ORDER_A, userId: ORDER_A, tableId: id, waiter: 'W', at: 1, lines: [] });
+  const floorHead = (await store.readStream(FLOOR_STREAM)).length - 1;
+  const old = await store.append(FLOOR_STREAM, [{ id: crypto.randomUUID(), type: 'TableOccupied', data: { tableId: id, orderId: ORDER_A }, metadata: {} }], floorHead);
+  t.ok(await projector.waitFor(old.position, 2000));
+  const seated = await get(`/tables/${id}`);
+  t.same([seated.json().status, seated.json().order_id, seated.headers.etag], ['occupied', ORDER_A, '"2"']);
+  t.equal((await del(`/tables/${id}`)).statusCode, 409, 'a table held under the older code is not deleted');
+  t.match((await put(`/tables/${id}`, { name: 'T1', status: 'available', space_id: terrace, order_id: null }, { 'if-match': '"2"' })).json(), { order_id: ORDER_A });
+  // A rename pins the version of both streams together.
+  t.equal((await put(`/tables/${id}`, { name: 'Window', status: 'occupied', space_id: terrace, order_id: ORDER_A }, { 'if-match': '"2"' })).statusCode, 200);
+  t.equal((await get(`/tables/${id}`)).headers.etag, '"3"');
+  const me = (await get('/auth/me')).json().id;
+  const placed = await post('/orders', { user_id: me, table_id: id, waiter: 'W', status: 'pending', total: 0 });
+  t.match([placed.statusCode, placed.json()], [409, { message: 'Table Window already has an active order' }], 'the table is held: no other order is seated there');
+  // The order finishes; its release is decided in the table's own stream on what the older code recorded.
+  await del(`/orders/${ORDER_A}`);
+  const freed = await get(`/tables/${id}`);
+  t.same([freed.json().status, freed.json().order_id, freed.headers.etag], ['available', null, '"4"']);
+  t.equal((await del(`/tables/${id}`)).statusCode, 200);
 });
 
 t.test('the OpenAPI document states the table rules', async (t) => {

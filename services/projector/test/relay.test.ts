@@ -18,7 +18,8 @@ const until = async (check: () => boolean) => {
 
 t.test('subjects name the aggregate and the event', async (t) => {
   t.equal(subjectFor({ stream: 'order-8f1c', type: 'OrderPlaced' }), 'pos.order.OrderPlaced');
-  t.equal(subjectFor({ stream: 'floor', type: 'TableOccupied' }), 'pos.floor.TableOccupied');
+  t.equal(subjectFor({ stream: 'floor', type: 'TableAdded' }), 'pos.floor.TableAdded');
+  t.equal(subjectFor({ stream: 'table-2b7e', type: 'TableOccupied' }), 'pos.table.TableOccupied', 'a table\'s seating: its own stream');
 });
 
 t.test('relays each event once with its id as dedupId, and resumes from its file checkpoint', async (t) => {

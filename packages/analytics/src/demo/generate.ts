@@ -1,6 +1,6 @@
 import {
   CURRENCIES, FLOOR_STREAM, MENU_STREAM, SHIFTS_STREAM, dayRange, floor, idFromKey, kitchenTicket, kitchenTicketId,
-  kitchenTicketStream, menu, order, orderStream, shifts, ticket, ticketStream, type FiredLine, type RecordedLine, type PaymentDetails,
+  kitchenTicketStream, menu, order, orderStream, seating, shifts, tableStream, ticket, ticketStream, type FiredLine, type RecordedLine, type PaymentDetails,
 } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
 import { GeneratedLog } from './generated-log.js';
@@ -53,6 +53,8 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
   let n = 0;
   const id = (kind: string) => idFromKey('demo', String(options.seed), kind, String(n++));
   const run: typeof handler.handle = (decider, stream, command) => handler.handle(decider, stream, command);
+  /** A table as the floor has it: each table's own stream decides its seatings on it. */
+  const onFloor = async (tableId: string) => (await handler.state(floor, FLOOR_STREAM)).state.tables[tableId] ?? null;
   const first = dayRange(options.start, options.timeZone).start;
   const setupAt = first - 24 * 60 * MIN;
   log.now = setupAt;
@@ -121,7 +123,7 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
       const placedAt = seatedAt + 2 * MIN;
       const firedAt = placedAt + MIN;
       const cancelled = rnd.chance(0.03);
-      if (table) at(seatedAt, () => handler.handle(floor, FLOOR_STREAM, { type: 'occupyTable', tableId: table.id, orderId }));
+      if (table) at(seatedAt, async () => handler.handle(seating, tableStream(table.id), { type: 'occupyTable', tableId: table.id, orderId, floor: await onFloor(table.id) }));
       at(placedAt, () => handler.handle(order, stream, { type: 'placeOrder', orderId, userId: waiter.id, tableId: table?.id ?? null, waiter: waiter.name, at: placedAt, lines: lines.map(({ lineId, dishId, priceCents, notes }) => ({ lineId, dishId, priceCents, notes })) }));
       // Fired by station, as the kitchen screens receive them.
       const firingId = id('firing');
@@ -153,7 +155,7 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
             await handler.handle(kitchenTicket, kitchenTicketStream(ticketId), { type: 'closeTicket', reason: 'order_cancelled', at: cancelAt });
           }
           await handler.handle(order, stream, { type: 'changeStatus', to: 'cancelled', at: cancelAt });
-          if (table) await handler.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: table.id, orderId });
+          if (table) await handler.handle(seating, tableStream(table.id), { type: 'releaseTable', tableId: table.id, orderId, floor: await onFloor(table.id) });
         });
         return;
       }
@@ -230,7 +232,7 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
         const amount = Math.max(100, Math.round(subtotal * 0.3 / 100) * 100);
         at(refundAt, () => handler.handle(ticket, ticketStream(ticketId), { type: 'refundPayment', refundId: id('refund'), paymentId, amountCents: Math.min(amount, subtotal), reason: rnd.pick(REFUND_REASONS), shiftId, by: managerId, at: refundAt }));
       }
-      if (table) at(seatedAt + stay, () => handler.handle(floor, FLOOR_STREAM, { type: 'releaseTable', tableId: table.id, orderId }));
+      if (table) at(seatedAt + stay, async () => handler.handle(seating, tableStream(table.id), { type: 'releaseTable', tableId: table.id, orderId, floor: await onFloor(table.id) }));
     }
     actions.sort((a, b) => a.at - b.at || a.seq - b.seq);
     for (const a of actions) await a.act();

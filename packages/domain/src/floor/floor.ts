@@ -4,11 +4,13 @@ import { nameErrors, sameName } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
 
 /**
- * The floor: the spaces of the restaurant and the tables in them, in one stream (`floor`). Its rules
- * involve several tables at once (a space with tables stays; a table name is unique in its space; a
- * table has at most one active order), so they are checked against the whole floor inside one append:
- * a delete racing a create or an order being seated is decided again on the fresh floor, never on a
- * stale read.
+ * The floor: the spaces of the restaurant and the layout of their tables, in one stream (`floor`). Its
+ * rules involve several tables at once (a space with tables stays; a table name is unique in its
+ * space), so they are checked against the whole floor inside one append: a delete racing a create is
+ * decided again on the fresh floor, never on a stale read. Who sits at a table is not the floor's: each
+ * table's seating has its own stream (`table-<id>`, `seating.ts`), so seating one table never waits
+ * for another. Floors written before that change hold their tables' seatings too (TableOccupied and the
+ * other status events): the floor still folds them, and a table's own stream carries on from there.
  */
 export const FLOOR_STREAM = 'floor';
 
@@ -94,21 +96,19 @@ export type FloorCommand =
   | { type: 'renameSpace'; spaceId: string; name: string; ifMatch?: number }
   | { type: 'removeSpace'; spaceId: string }
   | ({ type: 'addTable'; tableId: string } & TableSetup)
+  /**
+   * The table's name and space. The whole setup is validated here (status and order included, so one
+   * answer lists every error); the status itself is the table's own stream's (`setStatus`).
+   */
   | ({
       type: 'updateTable';
       tableId: string;
       ifMatch?: number;
-      /**
-       * Orders the caller found finished (completed, cancelled or gone): a table still holding one of
-       * them may be set up afresh. A table holding any other order keeps it until the order releases it.
-       */
-      finishedOrders?: readonly string[];
+      /** The events of the table's own stream: with the floor's, they make the version If-Match names. */
+      seatingChanges?: number;
     } & TableSetup)
-  | { type: 'removeTable'; tableId: string }
-  /** An order is seated at a table (walk-ins and reserved tables included). */
-  | { type: 'occupyTable'; tableId: string; orderId: string }
-  /** An order leaves its table (completed, cancelled, moved). */
-  | { type: 'releaseTable'; tableId: string; orderId: string };
+  /** Only after the table's own stream was closed (`closeTable`, which refuses a table with an active order). */
+  | { type: 'removeTable'; tableId: string };
 
 const isStatus = (value: unknown): value is TableStatus => (TABLE_STATUSES as readonly unknown[]).includes(value);
 
@@ -149,31 +149,10 @@ function tableNameFree(state: Floor, name: string, spaceId: string, except?: str
   }
 }
 
-const activeOrderConflict = (t: Table) => conflict(`Table ${t.name} already has an active order`, { order_id: t.orderId });
-
-/** The status events that take a table from where it is to where staff set it. */
-function statusChange(t: Table, target: TableSetup): FloorEvent[] {
-  const tableId = t.id;
-  const keepsSeating = target.status === 'occupied' && (t.orderId === null || t.orderId === target.orderId);
-  const events: FloorEvent[] = [];
-  let from = t.status;
-  if (t.status === 'occupied' && !keepsSeating) {
-    events.push({ type: 'TableReleased', data: { tableId, orderId: t.orderId } });
-    from = 'available';
-  }
-  if (target.status === 'occupied' && (from !== 'occupied' || t.orderId !== target.orderId)) {
-    events.push({ type: 'TableOccupied', data: { tableId, orderId: target.orderId } });
-  } else if (target.status === 'reserved' && from !== 'reserved') {
-    events.push({ type: 'TableReserved', data: { tableId } });
-  } else if (target.status === 'available' && from === 'reserved') {
-    events.push({ type: 'TableMadeAvailable', data: { tableId } });
-  }
-  return events;
-}
 
 export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
   initialState: () => ({ spaces: {}, tables: {} }),
-  // One stream per restaurant that grows with every seating: folded from a snapshot after a restart.
+  // One stream per restaurant (that grew with every seating before tables had their own): folded from a snapshot after a restart.
   snapshot: { name: 'floor', version: 1 },
 
   decide(command, state) {
@@ -206,34 +185,16 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
       }
       case 'updateTable': {
         const t = table(state, command.tableId);
-        unchangedSince(t.version, command.ifMatch);
+        unchangedSince(t.version + (command.seatingChanges ?? 0), command.ifMatch);
         const target = validSetup(state, command);
-        const dropsOrder = t.orderId !== null && target.orderId !== t.orderId;
-        if (dropsOrder && !command.finishedOrders?.includes(t.orderId!)) throw activeOrderConflict(t);
-        const events: FloorEvent[] = [];
-        if (target.name !== t.name || target.spaceId !== t.spaceId) {
-          tableNameFree(state, target.name, target.spaceId, t.id);
-          events.push({ type: 'TableUpdated', data: { tableId: t.id, name: target.name, spaceId: target.spaceId } });
-        }
-        return [...events, ...statusChange(t, target)];
+        if (target.name === t.name && target.spaceId === t.spaceId) return [];
+        tableNameFree(state, target.name, target.spaceId, t.id);
+        return [{ type: 'TableUpdated', data: { tableId: t.id, name: target.name, spaceId: target.spaceId } }];
       }
       case 'removeTable': {
+        // Whether an order sits there is the table's own stream's to say: it was closed first.
         const t = table(state, command.tableId);
-        if (t.orderId !== null) throw conflict(`Table ${t.name} has an active order and cannot be deleted`, { order_id: t.orderId });
         return [{ type: 'TableRemoved', data: { tableId: t.id } }];
-      }
-      case 'occupyTable': {
-        const t = state.tables[command.tableId];
-        if (!t) throw validationFailed([{ field: 'table_id', message: 'must reference an existing table' }]);
-        if (t.orderId === command.orderId) return [];
-        if (t.orderId !== null) throw activeOrderConflict(t);
-        return [{ type: 'TableOccupied', data: { tableId: t.id, orderId: command.orderId } }];
-      }
-      case 'releaseTable': {
-        const t = state.tables[command.tableId];
-        // Never frees a table some other order sits at: a late or repeated release changes nothing.
-        if (!t || t.orderId !== command.orderId) return [];
-        return [{ type: 'TableReleased', data: { tableId: t.id, orderId: command.orderId } }];
       }
     }
   },

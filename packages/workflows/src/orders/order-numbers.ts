@@ -1,6 +1,9 @@
 import { newId, orderNumbers, orderNumbersStream } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 
+/** How many numbers a replica leases at once: a tenth of the appends to the day's stream, gaps of at most nine when it stops. */
+export const REPLICA_NUMBER_BLOCK = 10;
+
 /** A block of the day's numbers this process leased and gives out in memory. */
 interface Lease {
   day: string;

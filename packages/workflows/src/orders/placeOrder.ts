@@ -1,7 +1,7 @@
 import { type FieldError, businessDay, order, orderStream, validationFailed } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { type DishRequest, linesFrom } from './lines.js';
-import { takeOrderNumber } from './order-numbers.js';
+import { REPLICA_NUMBER_BLOCK, takeOrderNumber } from './order-numbers.js';
 import { later, seat, unseat } from './seating.js';
 import { checkUserExists } from './staff-check.js';
 
@@ -19,14 +19,14 @@ export interface PlaceOrder {
   at: number;
   /** COMANDA_TIMEZONE: the business day that numbers the order. */
   timezone: string;
-  /** How many numbers this process leases at once: 1 when it is the store's only writer (see order-numbers.ts). */
+  /** How many numbers this process leases at once (see order-numbers.ts): by default 1 for the store's only writer, else REPLICA_NUMBER_BLOCK. */
   numberBlock?: number;
   context: CommandContext;
 }
 
 /**
- * Places an order: checks the user and the dishes, seats the table (floor stream, refusing a table
- * another open order holds), takes the day's next order number, then writes the order (its own stream). If the order's append fails the
+ * Places an order: checks the user and the dishes, seats the table (the table's own stream, refusing a
+ * table another open order holds), takes the day's next order number, then writes the order (its own stream). If the order's append fails the
  * seat is given back, so a refused order never keeps a table. Returns the position a reader must wait for.
  */
 export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Promise<{ orderId: string; position: Position | null }> {
@@ -41,7 +41,7 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
   try {
     // Taken after the table is held, just before the order is written: a refused order (table taken,
     // unknown user) uses no number; a crash between the two appends leaves a gap, never a duplicate.
-    numbered = await takeOrderNumber(commands, cmd.orderId, businessDay(cmd.at, cmd.timezone), cmd.context, cmd.numberBlock ?? 1);
+    numbered = await takeOrderNumber(commands, cmd.orderId, businessDay(cmd.at, cmd.timezone), cmd.context, cmd.numberBlock ?? (commands.soleWriter ? 1 : REPLICA_NUMBER_BLOCK));
     placed = await commands.handle(order, orderStream(cmd.orderId), {
       type: 'placeOrder', orderId: cmd.orderId, userId: cmd.userId, tableId: cmd.tableId, waiter: cmd.waiter.trim(), at: cmd.at, lines, number: numbered.number,
     }, cmd.context);

@@ -1,5 +1,5 @@
-import { FLOOR_STREAM, TABLE_STATUSES, floor, notFound } from '@comanda/domain';
-import { addTable, setUpTable } from '@comanda/workflows';
+import { TABLE_STATUSES, notFound } from '@comanda/domain';
+import { addTable, removeTable, setUpTable } from '@comanda/workflows';
 import { SPACES, type SpaceView, TABLES, type TableView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -46,7 +46,7 @@ const RULES = [
   'Table names are unique within their space, ignoring case.',
 ].join(' ');
 
-/** Tables and their occupancy (floor stream); orders seat themselves through the same decider. */
+/** Tables: their layout (floor stream) and their occupancy (each table's own stream, where orders seat themselves too). */
 export default async function tableRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tables = app.deps.readStore.collection<TableView>(TABLES);
@@ -109,8 +109,8 @@ export default async function tableRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => {
     const { id } = request.params;
-    const result = await app.deps.commands.handle(floor, FLOOR_STREAM, { type: 'removeTable', tableId: id }, writeContext(request));
-    await app.readYourWrite(result.position);
+    const { position } = await removeTable(app.deps.commands, { tableId: id, context: writeContext(request) });
+    await app.readYourWrite(position);
     return { id, message: 'Table deleted successfully' };
   });
 }

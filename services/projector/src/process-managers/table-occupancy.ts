@@ -4,8 +4,9 @@ import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
 import type { Reaction } from '../reactor.js';
 
 /**
- * Keeps the floor true to the orders. The API seats an order before writing it and frees the table
- * after the order finishes; if the process dies between the two appends, this completes the work:
+ * Keeps the tables true to the orders (each table's seating in its own stream, `table-<id>`). The API
+ * seats an order before writing it and frees the table after the order finishes; if the process dies
+ * between the two appends, this completes the work:
  * a table held by an order that was never written, has finished, was deleted or moved elsewhere is
  * released. The order's own stream is the truth; releasing is a no-op unless that order holds the table.
  */
