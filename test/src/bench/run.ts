@@ -192,7 +192,7 @@ async function distributedHistory(sizes: number[]) {
     const post = r.figures.commandsPerSecond / first.figures.commandsPerSecond;
     const get = r.figures.getsPerSecond / first.figures.getsPerSecond;
     results.push({
-      measure: `distributed (two replicas, PostgreSQL + NATS) with ${f(r.orders)} orders in the log, 10 at a time (read models built in ${f(r.catchUpS)} s)`,
+      measure: `distributed (two replicas, PostgreSQL + NATS) with ${f(r.orders)} orders in the log, 10 at a time (the projector through the history ${f(r.catchUpS)} s after the processes started)`,
       value: `POST /orders ${f(r.figures.commandsPerSecond)}/s (${post.toFixed(2)}× of ${f(first.orders)}), GET /orders/{id} ${f(r.figures.getsPerSecond)}/s (${get.toFixed(2)}×), PostgreSQL ${Math.round((r.figures.postgresShare ?? 0) * 100)} % of the CPU`,
       target: `within 1.5× of ${f(first.orders)} orders`, ok: post >= 1 / 1.5 && get >= 1 / 1.5,
     });
