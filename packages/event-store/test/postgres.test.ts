@@ -1,9 +1,10 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { postgresAvailable, sharedPostgres, startPostgres } from '@comanda/postgres';
+import { openPool, postgresAvailable, sharedPostgres, startPostgres } from '@comanda/postgres';
 import type { Decider } from '@comanda/domain';
 import { CommandHandler, type NewEvent, type RecordedEvent, WrongExpectedRevision } from '../src/index.js';
 import { PostgresEventStore } from '../src/postgres.js';
+import { READ_AFTER } from '../src/postgres-sql.js';
 
 const ev = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data, metadata: {} });
 
@@ -11,6 +12,34 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
 } else {
   const { url } = await sharedPostgres();
+
+  t.test("a follower's read of the log steps through the primary key, whatever the planner guesses of its horizon", async (t) => {
+    // Its own database: the plan depends on the table's size, not on what other tests left in it.
+    const own = await startPostgres();
+    t.teardown(() => own.destroy());
+    const store = new PostgresEventStore(own.url);
+    t.teardown(() => store.close());
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(`plan-${batch}-${i}`, Array.from({ length: 10 }, () => ev('Placed')), 'no_stream')));
+    }
+    const pool = openPool(own.url, { max: 1 });
+    t.teardown(() => pool.end());
+    const client = await pool.connect();
+    try {
+      await client.query('ANALYZE comanda_events');
+      // A prepared statement with a generic plan: how the store runs it after a few reads.
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE read_after(bigint, int) AS ${READ_AFTER}`);
+      const head = BigInt((await client.query('SELECT max(position)::text AS p FROM comanda_events')).rows[0].p);
+      const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE read_after(${head - 1n}, 500)`)).rows;
+      type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
+      const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+      const scans = nodes(root.Plan).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'comanda_events');
+      t.equal(scans.length, 0, 'no scan of the whole log (10,000 events)');
+    } finally {
+      client.release();
+    }
+  });
 
   t.test('a retried append with the same event ids answers as the first one did', async (t) => {
     const store = new PostgresEventStore(url);
