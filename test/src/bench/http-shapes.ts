@@ -12,6 +12,8 @@ export interface ShapeFigures {
   getsPerSecond: number;
   /** PostgreSQL's part of the CPU the machine spent during the run (0–1), for the distributed shape. */
   postgresShare?: number;
+  /** Writes a table's service makes (place at the table, add a dish, delete), per second; when asked for. */
+  tableWritesPerSecond?: number;
 }
 
 /** CPU ticks (user + system) of one process; 0 once it is gone. */
@@ -58,8 +60,12 @@ export async function withPostgresShare<T>(dataDir: string, work: () => Promise<
 
 const CONCURRENCY = 10;
 
-/** POST /orders then GET /orders/{id}, `CONCURRENCY` at a time, spread round-robin over `urls`. */
-export async function measure(urls: string[]): Promise<ShapeFigures> {
+/**
+ * POST /orders then GET /orders/{id}, `CONCURRENCY` at a time, spread round-robin over `urls`; with
+ * `tableCycles`, also that many cycles of a table's writes (the issue's place at a table, add a dish,
+ * delete), each on a table no other cycle holds meanwhile.
+ */
+export async function measure(urls: string[], options: { tableCycles?: number } = {}): Promise<ShapeFigures> {
   const first = new Client(urls[0]!);
   await first.login('admin', '1234');
   const clients = urls.map((u) => {
@@ -94,7 +100,31 @@ export async function measure(urls: string[]): Promise<ShapeFigures> {
     const res = await again(() => clients[(i + 1) % clients.length]!.get(`/orders/${ids[i % ids.length]}`));
     if (res.status !== 200) throw new Error(`GET /orders/{id} answered ${res.status}`);
   });
-  return { commandsPerSecond, getsPerSecond };
+  if (!options.tableCycles) return { commandsPerSecond, getsPerSecond };
+  const tag = Math.random().toString(36).slice(2, 8);
+  const created = async (path: string, body: unknown) => {
+    const res = await again(() => first.post(path, body));
+    if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const category = ((await created('/categories', { name: `Bench ${tag}` })).body as { id: string }).id;
+  const dish = (await created('/dishes', { name: `Bench dish ${tag}`, price: 10, category_id: category })).headers.get('location')!.split('/').pop()!;
+  const space = ((await created('/spaces', { name: `Bench ${tag}` })).body as { id: string }).id;
+  const free: string[] = [];
+  for (let t = 0; t < CONCURRENCY; t++) free.push(((await created('/tables', { name: `B${tag}${t}`, status: 'available', space_id: space, order_id: null })).body as { id: string }).id);
+  const tableCyclesPerSecond = await run(options.tableCycles, async (i) => {
+    const table = free.pop()!;
+    const c = (k: number) => clients[(i + k) % clients.length]!;
+    const placed = await again(() => c(0).post('/orders', { user_id: me, table_id: table, waiter: 'Bench' }));
+    if (placed.status !== 201) throw new Error(`POST /orders at a table answered ${placed.status} ${JSON.stringify(placed.body)}`);
+    const orderId = (placed.body as { id: string }).id;
+    const added = await again(() => c(1).post(`/orders/${orderId}/dishes`, [{ dish_id: dish }]));
+    if (added.status !== 201) throw new Error(`POST /orders/{id}/dishes answered ${added.status}`);
+    const deleted = await again(() => c(2).delete(`/orders/${orderId}`));
+    if (deleted.status !== 200) throw new Error(`DELETE /orders/{id} answered ${deleted.status}`);
+    free.push(table);
+  });
+  return { commandsPerSecond, getsPerSecond, tableWritesPerSecond: tableCyclesPerSecond * 3 };
 }
 
 /**
@@ -107,15 +137,15 @@ export async function standaloneBesideTwoReplicas(): Promise<{ standalone: Shape
   const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', LOG_LEVEL: 'error' });
   let standalone: ShapeFigures;
   try {
-    standalone = await measure([pos.url]);
+    standalone = await measure([pos.url], { tableCycles: 200 });
   } finally {
     await pos.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   const stack = await startDistributed(2);
   try {
-    const one = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls.slice(0, 1)));
-    const replicas = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls));
+    const one = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls.slice(0, 1), { tableCycles: 200 }));
+    const replicas = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls, { tableCycles: 200 }));
     return { standalone, one, replicas };
   } finally {
     await stack.close();

@@ -170,7 +170,8 @@ async function shapes() {
   const f = (x: number) => Math.round(x).toLocaleString('en');
   const pg = (x: ShapeFigures) => `PostgreSQL ${Math.round((x.postgresShare ?? 0) * 100)} % of the CPU`;
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-  for (const [what, key] of [['POST /orders', 'commandsPerSecond'], ['GET /orders/{id}', 'getsPerSecond']] as const) {
+  for (const [what, key] of [['POST /orders', 'commandsPerSecond'], ['GET /orders/{id}', 'getsPerSecond'], ["a table's writes (place at the table, add a dish, delete)", 'tableWritesPerSecond']] as const) {
+    if (r[key] === undefined || o[key] === undefined || s[key] === undefined) continue;
     results.push({
       measure: `${what} over HTTP, 10 at a time: distributed (PostgreSQL + NATS) beside standalone`,
       value: `two replicas ${f(r[key])}/s (${ratio(r[key], s[key])}, ${pg(r)}), one replica ${f(o[key])}/s (${ratio(o[key], s[key])}, ${pg(o)}), standalone ${f(s[key])}/s`,
