@@ -67,14 +67,25 @@ export class ServiceProcess {
     return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Sends `signal` and waits for the exit; a supervised process is not restarted (see `crash`). */
+  /**
+   * Sends `signal` and waits for the exit; a supervised process is not restarted (see `crash`). A
+   * process still running 15 s after a SIGTERM is killed, and says so on standard error with its last
+   * output: a suite must end, and a shutdown that hangs must be seen, not waited for.
+   */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child || !this.running) return;
     this.stopping = true;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill(signal);
-    await exited;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 15_000)));
+    if ((await Promise.race([exited, late])) === 'late') {
+      console.error(`${this.name} did not exit within 15 s of ${signal}: killed. Its last output:\n${this.out.slice(-2000)}`);
+      child.kill('SIGKILL');
+      await exited;
+    }
+    clearTimeout(timer);
   }
 }
 
