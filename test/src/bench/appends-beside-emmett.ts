@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
 import { type PostgresServer, postgresAvailable, startPostgres } from '@comanda/postgres';
 import { PostgresEventStore } from '@comanda/event-store/postgres';
+import { postgresCpuSeconds } from './postgres-cpu.js';
 import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 
@@ -62,27 +61,10 @@ function emmettSide(url: string, writers: number): Side {
   };
 }
 
-/** CPU seconds (user + system) of the cluster's postmaster and every backend it forked. */
-function postgresCpuSeconds(server: PostgresServer): number {
-  const postmaster = Number(readFileSync(join(server.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const ticks = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(pid) !== postmaster && Number(fields[1]) !== postmaster) continue;
-      total += (Number(fields[11]) + Number(fields[12])) / ticks;
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return total;
-}
-
 /** `writers` loops, each appending order after order, for `ms`: appends per second and PostgreSQL's cores. */
 async function round(side: Side, writers: number, ms: number, server: PostgresServer): Promise<{ rate: number; pgCores: number }> {
   const deadline = Date.now() + ms;
-  const cpu = postgresCpuSeconds(server);
+  const cpu = postgresCpuSeconds(server.dataDir);
   const start = process.hrtime.bigint();
   let appends = 0;
   await Promise.all(
@@ -98,7 +80,7 @@ async function round(side: Side, writers: number, ms: number, server: PostgresSe
     }),
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { rate: appends / seconds, pgCores: (postgresCpuSeconds(server) - cpu) / seconds };
+  return { rate: appends / seconds, pgCores: (postgresCpuSeconds(server.dataDir) - cpu) / seconds };
 }
 
 async function createDatabase(server: PostgresServer, name: string): Promise<string> {

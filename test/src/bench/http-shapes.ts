@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { machineBusySeconds, postgresCpuSeconds } from './postgres-cpu.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { natsServerAvailable } from '@comanda/bus';
@@ -16,46 +17,13 @@ export interface ShapeFigures {
   tableWritesPerSecond?: number;
 }
 
-/** CPU ticks (user + system) of one process; 0 once it is gone. */
-function ticksOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
-/** Every process of one PostgreSQL cluster: its postmaster (first line of postmaster.pid) and its children. */
-function clusterPids(dataDir: string): number[] {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try {
-      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster;
-    } catch {
-      return false;
-    }
-  });
-  return [postmaster, ...children];
-}
-
-/** Busy CPU ticks of the whole machine (every core, idle and iowait left out). */
-function machineBusyTicks(): number {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-  const n = fields.map(Number);
-  return n.reduce((a, b) => a + b, 0) - n[3]! - n[4]!;
-}
-
 /** Runs `work` and answers what share of the machine's busy CPU meanwhile went to the cluster. */
 export async function withPostgresShare<T>(dataDir: string, work: () => Promise<T>): Promise<T & { postgresShare: number }> {
-  const pidsBefore = clusterPids(dataDir);
-  const pgBefore = pidsBefore.reduce((sum, pid) => sum + ticksOf(pid), 0);
-  const busyBefore = machineBusyTicks();
+  const pgBefore = postgresCpuSeconds(dataDir);
+  const busyBefore = machineBusySeconds();
   const result = await work();
-  // Backends that exited during the run took their ticks with them: the share is a lower bound.
-  const pids = new Set([...pidsBefore, ...clusterPids(dataDir)]);
-  const pg = [...pids].reduce((sum, pid) => sum + ticksOf(pid), 0) - pgBefore;
-  return { ...result, postgresShare: pg / Math.max(1, machineBusyTicks() - busyBefore) };
+  // Backends that exited during the run took their time with them: the share is a lower bound.
+  return { ...result, postgresShare: (postgresCpuSeconds(dataDir) - pgBefore) / Math.max(0.01, machineBusySeconds() - busyBefore) };
 }
 
 const CONCURRENCY = 10;
