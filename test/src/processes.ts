@@ -31,7 +31,9 @@ export class ServiceProcess {
     this.starts++;
     const from = this.out.length;
     this.stopping = false;
-    const [cmd, args] = typeof this.entry === 'string' ? [process.execPath, [join(repoRoot, this.entry)]] : [this.entry[0]!, this.entry.slice(1)];
+    // COMANDA_TEST_NODE_FLAGS adds flags to the services' node when studying a run (e.g. `--cpu-prof`).
+    const flags = process.env.COMANDA_TEST_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const [cmd, args] = typeof this.entry === 'string' ? [process.execPath, [...flags, join(repoRoot, this.entry)]] : [this.entry[0]!, this.entry.slice(1)];
     const child = spawn(cmd, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],

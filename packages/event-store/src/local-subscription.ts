@@ -72,10 +72,14 @@ export class LocalSubscription implements Subscription {
           if (page.length === 0) break;
           await this.handlers.onEvents(page);
           this.position = page[page.length - 1]!.position;
+          // A page short of full held everything readable when it was read: whatever came after
+          // nudges again (the loop goes round), so reading once more to find nothing is a round
+          // trip saved on a networked log at every append.
+          if (page.length < PAGE) break;
           // A full page means a catch-up (a rebuild, the reports after a restart): the embedded logs
           // read synchronously, so without this the whole log would be folded in one run of
           // microtasks, and no request, timer or health check would be served until it ended.
-          if (page.length === PAGE) await new Promise<void>((resolve) => setImmediate(resolve));
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } while (this.nudged);
     } catch (error) {

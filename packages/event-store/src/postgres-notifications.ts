@@ -1,17 +1,20 @@
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import { type Listener, listen } from '@comanda/postgres';
+import type pg from 'pg';
 import { CHANNEL, NOTIFY } from './postgres-sql.js';
 
 /**
  * The two ends of `NOTIFY comanda_events` for one store: one LISTEN connection per process wakes
- * its subscriptions (and reconnects), and appends announce themselves after their commit.
+ * its subscriptions, and appends announce themselves after their commit. The payload names the
+ * announcing process: its own subscriptions were woken at the commit already, so its own
+ * notifications are not read again.
  */
 export class Notifications {
-  private listener?: pg.Client;
-  private listening = false;
+  private listener?: Listener;
   private closed = false;
-  private reconnect?: NodeJS.Timeout;
   private notifying: Promise<void> | null = null;
   private notifyAgain = false;
+  private readonly self = randomUUID();
 
   constructor(
     private readonly url: string,
@@ -33,7 +36,7 @@ export class Notifications {
     }
     this.notifyAgain = false;
     this.notifying = this.pool
-      .query(NOTIFY)
+      .query({ name: 'comanda_notify', text: NOTIFY, values: [this.self] })
       .then(() => undefined, this.onError)
       .finally(() => {
         this.notifying = null;
@@ -42,41 +45,22 @@ export class Notifications {
   }
 
   /** Starts listening (once); it reconnects every second while the server is away. */
-  async listen(): Promise<void> {
-    if (this.listening || this.closed) return;
-    this.listening = true;
-    const client = new pg.Client({ connectionString: this.url });
-    this.listener = client;
-    const retry = (error?: unknown) => {
-      if (error) this.onError(error);
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.listening = false;
-      client.end().catch(() => undefined);
-      if (this.closed) return;
-      this.reconnect = setTimeout(() => void this.listen(), 1000);
-      this.reconnect.unref();
-    };
-    client.on('error', retry);
-    client.on('end', () => retry());
-    client.on('notification', () => this.wake());
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
+  listen(): void {
+    if (this.listener || this.closed) return;
+    this.listener = listen(this.url, CHANNEL, {
+      onNotification: (from) => {
+        if (from !== this.self) this.wake();
+      },
       // Whatever was appended while no one listened.
-      this.wake();
-    } catch (error) {
-      retry(error);
-    }
+      onListening: (on) => on && this.wake(),
+      onError: this.onError,
+    });
   }
 
   /** Stops listening and waits for a notification in flight (the pool closes after). */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.reconnect);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.listener?.close();
     await this.notifying;
   }
 }

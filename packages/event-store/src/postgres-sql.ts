@@ -78,11 +78,23 @@ export const APPEND = `
  * notification queue's lock at commit, one committing transaction at a time in the whole cluster,
  * which serialised the appends again.
  */
-export const NOTIFY = `SELECT pg_notify('${CHANNEL}', '')`;
+export const NOTIFY = `SELECT pg_notify('${CHANNEL}', $1)`;
 
 export const CURRENT_REVISION = 'SELECT coalesce(max(revision), -1) AS r FROM comanda_events WHERE stream = $1';
 
 export const COLUMNS = 'position::text AS position, id, stream, revision, type, data, metadata, recorded_at::text AS recorded_at';
+
+export const READ_STREAM = `SELECT ${COLUMNS} FROM comanda_events WHERE stream = $1 AND revision >= $2 ORDER BY revision`;
+
+/**
+ * Several streams in one statement, each from its own revision: one index range per stream. OFFSET 0
+ * keeps the subquery a subquery: flattened into a join, the planner, expecting long streams, hashed
+ * the whole log (0.3 ms a read at 20,000 events, where a range read takes 0.01 ms).
+ */
+export const READ_STREAMS = `
+  SELECT ${COLUMNS} FROM unnest($1::text[], $2::integer[]) AS q(s, r)
+   CROSS JOIN LATERAL (SELECT * FROM comanda_events WHERE stream = q.s AND revision >= q.r OFFSET 0) e
+   ORDER BY e.stream, e.revision`;
 
 /**
  * A page of the log after a checkpoint, below the horizon (computed once: an InitPlan, so the

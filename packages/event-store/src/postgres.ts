@@ -2,9 +2,9 @@ import { inTransaction, openPool } from '@comanda/postgres';
 import pg from 'pg';
 import { LocalSubscription } from './local-subscription.js';
 import { Notifications } from './postgres-notifications.js';
+import { BatchedStreamReads, SharedPages } from './postgres-reads.js';
 import {
   APPEND,
-  COLUMNS,
   COUNT_AFTER,
   CURRENT_REVISION,
   HEAD,
@@ -12,6 +12,8 @@ import {
   MAX_EVENTS_PER_APPEND,
   READ_AFTER,
   READ_SNAPSHOT,
+  READ_STREAM,
+  READ_STREAMS,
   SCHEMA,
   SCHEMA_LOCK,
   WRITE_SNAPSHOT,
@@ -82,16 +84,19 @@ export class PostgresEventStore implements EventStore {
   private heldDelay = HELD_RETRY_MS.first;
   /** The last append in flight per stream (see append). */
   private readonly tails = new Map<string, Promise<void>>();
+  private readonly pages = new SharedPages((after, limit) => this.readPage(after, limit));
+  private readonly streamReads = new BatchedStreamReads(
+    async (stream, from) => (await this.pool.query<Row>({ name: 'comanda_read_stream', text: READ_STREAM, values: [stream, from] })).rows.map(toRecorded),
+    async (streams, froms) => (await this.pool.query<Row>({ name: 'comanda_read_streams', text: READ_STREAMS, values: [streams, froms] })).rows.map(toRecorded),
+  );
+  private poll?: NodeJS.Timeout;
 
   constructor(
     url: string,
     private readonly options: PostgresEventStoreOptions = {},
   ) {
     this.pool = openPool(url, { max: options.poolSize, onError: (e) => options.onError?.(e) });
-    const wake = () => {
-      for (const s of this.subscriptions) s.nudge();
-    };
-    this.notifications = new Notifications(url, this.pool, wake, (e) => options.onError?.(e));
+    this.notifications = new Notifications(url, this.pool, () => this.wake(), (e) => options.onError?.(e));
     this.ready = this.createSchema();
     this.ready.catch(() => undefined);
   }
@@ -154,7 +159,7 @@ export class PostgresEventStore implements EventStore {
         // Named: each connection parses and plans the statement once, not at every append.
         const row = (await this.pool.query<{ position: string | null; revision: number | null }>({ name: 'comanda_append', text: APPEND, values: params })).rows[0];
         if (row?.position != null) {
-          for (const s of this.subscriptions) s.nudge();
+          this.wake();
           this.notifications.announce();
           return { nextRevision: row.revision!, position: BigInt(row.position) };
         }
@@ -192,20 +197,34 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
     await this.schema();
-    const rows = await this.pool.query<Row>({
-      name: 'comanda_read_stream',
-      text: `SELECT ${COLUMNS} FROM comanda_events WHERE stream = $1 AND revision >= $2 ORDER BY revision`,
-      values: [stream, fromRevision],
-    });
-    return rows.rows.map(toRecorded);
+    return this.streamReads.read(stream, fromRevision);
   }
 
   async readAfter(after: Position | null, limit: number): Promise<RecordedEvent[]> {
     await this.schema();
-    const rows = await this.pool.query<Row & { held: boolean }>({ name: 'comanda_read_after', text: READ_AFTER, values: [(after ?? 0n).toString(), limit] });
+    return this.readPage(after ?? 0n, limit);
+  }
+
+  /** How this process's subscriptions read the log: a page read since the last wake is shared. */
+  private readonly subscriptionReads = {
+    readAfter: async (after: Position | null, limit: number): Promise<RecordedEvent[]> => {
+      await this.schema();
+      // A copy: each subscription may keep or slice its page; the events themselves are shared.
+      return [...(await this.pages.page(after ?? 0n, limit))];
+    },
+  };
+
+  private async readPage(after: bigint, limit: number): Promise<RecordedEvent[]> {
+    const rows = await this.pool.query<Row & { held: boolean }>({ name: 'comanda_read_after', text: READ_AFTER, values: [after.toString(), limit] });
     if (rows.rows[0]?.held) this.lookAgainSoon();
     else this.heldDelay = HELD_RETRY_MS.first;
     return rows.rows.filter((r) => r.position !== null).map(toRecorded);
+  }
+
+  /** Something may have been committed: the subscriptions read the log again (not a page read before). */
+  private wake(): void {
+    this.pages.wake();
+    for (const s of this.subscriptions) s.nudge();
   }
 
   /** Committed events wait for an older transaction: the subscriptions read again shortly. */
@@ -213,7 +232,7 @@ export class PostgresEventStore implements EventStore {
     if (this.heldRetry || this.closed || this.subscriptions.size === 0) return;
     this.heldRetry = setTimeout(() => {
       this.heldRetry = undefined;
-      for (const s of this.subscriptions) s.nudge();
+      this.wake();
     }, this.heldDelay);
     this.heldDelay = Math.min(this.heldDelay * 2, HELD_RETRY_MS.max);
     this.heldRetry.unref();
@@ -237,19 +256,22 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(after: Position | null, handlers: SubscriptionHandlers): Subscription {
-    const sub = new LocalSubscription(this, after, handlers, (s) => this.subscriptions.delete(s), {
-      pollMs: this.options.pollMs ?? 1000,
+    const sub = new LocalSubscription(this.subscriptionReads, after, handlers, (s) => this.subscriptions.delete(s), {
       retryReadsAfterMs: 500,
       onReadError: (e) => this.options.onError?.(e),
     });
     this.subscriptions.add(sub);
-    void this.notifications.listen();
+    this.notifications.listen();
+    // One timer for every subscription, and a wake (a new generation of pages): a notification
+    // that never came (another process, a lost connection) is made up for within pollMs.
+    this.poll ??= setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    this.poll.unref();
     return sub;
   }
 
   async headPosition(): Promise<Position | null> {
     await this.schema();
-    const row = await this.pool.query<{ p: string | null }>(HEAD);
+    const row = await this.pool.query<{ p: string | null }>({ name: 'comanda_head', text: HEAD });
     const p = row.rows[0]?.p;
     return p == null ? null : BigInt(p);
   }
@@ -261,6 +283,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.heldRetry);
+    clearInterval(this.poll);
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     await this.notifications.close();
     await this.ready.catch(() => undefined);

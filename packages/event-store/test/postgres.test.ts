@@ -56,7 +56,7 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     await t.rejects(store.append(stream, [ev('Stale')], 0), WrongExpectedRevision, 'new ids at a stale revision still conflict');
   });
 
-  t.test('under concurrent appends from many connections a subscriber in another process sees every event once, in position order', async (t) => {
+  t.test('under concurrent appends from many connections, subscribers in another process each see every event once, in position order', async (t) => {
     const writer = new PostgresEventStore(url);
     // A second store instance: its subscriptions wake on NOTIFY only, as in another process.
     const reader = new PostgresEventStore(url, { pollMs: 60_000 });
@@ -66,16 +66,22 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     });
     const start = await writer.headPosition();
     const prefix = `race${randomUUID().slice(0, 8)}`;
-    const received: RecordedEvent[] = [];
     const total = 300;
-    const done = new Promise<void>((resolve, reject) => {
-      const sub = reader.subscribeToAll(start, {
-        onEvents: (events) => {
-          received.push(...events);
-          if (received.filter((e) => e.stream.startsWith(prefix)).length >= total) void sub.close().then(resolve);
-        },
-        onError: reject,
+    // Three subscriptions of one process share the pages they read after a wake; handlers of
+    // different speeds take them apart (one a page behind the other), as the projector's do.
+    const subscribers = [0, 1, 4].map((delayMs) => {
+      const received: RecordedEvent[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        const sub = reader.subscribeToAll(start, {
+          onEvents: async (events) => {
+            if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+            received.push(...events);
+            if (received.filter((e) => e.stream.startsWith(prefix)).length >= total) void sub.close().then(resolve);
+          },
+          onError: reject,
+        });
       });
+      return { received, done };
     });
     // 30 streams × 10 appends, all in flight at once: commits interleave in every order.
     await Promise.all(
@@ -83,14 +89,34 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
         for (let i = 0; i < 10; i++) await writer.append(`${prefix}-${s}`, [ev('Added', { i })], i === 0 ? 'no_stream' : i - 1);
       }),
     );
-    await done;
-    const positions = received.map((e) => e.position);
-    for (let i = 1; i < positions.length; i++) {
-      if (positions[i]! <= positions[i - 1]!) t.fail(`disorder between ${positions[i - 1]} and ${positions[i]}`);
+    for (const [n, { received, done }] of subscribers.entries()) {
+      await done;
+      const positions = received.map((e) => e.position);
+      for (let i = 1; i < positions.length; i++) {
+        if (positions[i]! <= positions[i - 1]!) t.fail(`subscriber ${n}: disorder between ${positions[i - 1]} and ${positions[i]}`);
+      }
+      t.ok(positions[0]! > (start ?? 0n), `subscriber ${n} starts after the checkpoint`);
+      t.equal(new Set(received.map((e) => e.id)).size, received.length, `subscriber ${n}: no event delivered twice`);
+      t.equal(received.filter((e) => e.stream.startsWith(prefix)).length, total, `subscriber ${n}: every event`);
     }
-    t.ok(positions[0]! > (start ?? 0n), 'starts after the checkpoint');
-    t.equal(new Set(received.map((e) => e.id)).size, received.length, 'no event delivered twice');
-    t.equal(received.filter((e) => e.stream.startsWith(prefix)).length, total);
+  });
+
+  t.test('stream reads asked together (one statement): each caller gets its stream from its revision, and what was appended before it asked', async (t) => {
+    const store = new PostgresEventStore(url);
+    t.teardown(() => store.close());
+    const prefix = `batch${randomUUID().slice(0, 8)}`;
+    for (let s = 0; s < 12; s++) await store.append(`${prefix}-${s}`, Array.from({ length: s + 1 }, (_, i) => ev('Added', { s, i })), 'no_stream');
+    const asks = Array.from({ length: 40 }, (_, k) => ({ stream: `${prefix}-${k % 14}`, from: k % 5 }));
+    const together = await Promise.all(asks.map((a) => store.readStream(a.stream, a.from)));
+    for (const [k, a] of asks.entries()) {
+      const alone = await store.readStream(a.stream, a.from);
+      t.same(together[k]!.map((e) => [e.stream, e.revision, e.id]), alone.map((e) => [e.stream, e.revision, e.id]), `${a.stream} from ${a.from}`);
+    }
+    // An append that answered before a read is asked for is in that read, batched or not.
+    await store.append(`${prefix}-0`, [ev('Late')], 0);
+    const [fresh, other] = await Promise.all([store.readStream(`${prefix}-0`, 1), store.readStream(`${prefix}-1`)]);
+    t.same(fresh.map((e) => e.type), ['Late']);
+    t.equal(other.length, 2);
   });
 
   t.test('commands queued on one stream in one process never conflict with each other', async (t) => {

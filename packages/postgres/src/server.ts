@@ -92,7 +92,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     'initdb',
   );
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root} -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  // COMANDA_TEST_POSTGRES_OPTIONS adds server options when studying a run (e.g. `-c shared_preload_libraries=pg_stat_statements`).
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${root} -c fsync=off -c full_page_writes=off -c max_connections=200 ${process.env.COMANDA_TEST_POSTGRES_OPTIONS ?? ''}`;
   const start = async () => {
     const log = join(root, 'server.log');
     check(run('pg_ctl', ['-D', dataDir, '-o', options, '-l', log, '-w', '-t', '30', 'start']), 'pg_ctl start');

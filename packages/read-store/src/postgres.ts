@@ -1,13 +1,28 @@
 import { createHash } from 'node:crypto';
-import { inTransaction, openPool } from '@comanda/postgres';
+import { inTransaction, listen, openPool } from '@comanda/postgres';
 import type pg from 'pg';
 import { ATTEMPTS_TABLE, type Admission, type AttemptRule, POSTGRES_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
+import { batchTransaction } from './postgres-batch.js';
 import { SqlParams, indexColumns, orderBy, where } from './postgres-filter.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 const SCHEMA_LOCK = 7_236_611_003;
 const PREFIX = 'rm_';
 const CHECKPOINTS = 'comanda_checkpoints';
+/** NOTIFY channel of checkpoint writes: `name position` lines, one notification per write. */
+const CHECKPOINT_CHANNEL = 'comanda_checkpoints';
+/**
+ * Checkpoints are announced in their write's own commit (a NOTIFY is delivered only if and when its
+ * transaction commits): API replicas wait on the projector's and the reactor's checkpoints for
+ * read-your-writes, and learn of them this way instead of polling the table.
+ */
+const CHECKPOINTS_SQL = {
+  upsert: (names: string, positions: string) => `INSERT INTO ${CHECKPOINTS} (name, position) SELECT * FROM unnest(${names}::text[], ${positions}::text[])
+    ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position RETURNING name, position`,
+  announce: (cte: string) => `SELECT pg_notify('${CHECKPOINT_CHANNEL}', string_agg(name || ' ' || position, E'\\n')) FROM ${cte}`,
+};
+const SET_CHECKPOINTS = `WITH up AS (${CHECKPOINTS_SQL.upsert('$1', '$2')}) ${CHECKPOINTS_SQL.announce('up')}`;
+
 /** Bumped when `indexColumns` changes what an index holds. */
 const INDEX_LAYOUT = 2;
 
@@ -88,6 +103,8 @@ class Schema {
 
 class PostgresCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
+  /** Prepared statements' names: each connection parses and plans a collection's get once. */
+  private readonly statement: string;
 
   constructor(
     private readonly db: Queryable,
@@ -95,25 +112,27 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
     private readonly name: string,
   ) {
     this.table = quote(tableName(name));
+    this.statement = `comanda_${tableName(name)}`;
   }
 
   async get(id: string): Promise<T | null> {
     await this.ready();
-    const r = await this.db.query<{ doc: T }>(`SELECT doc FROM ${this.table} WHERE id = $1`, [id]);
+    const r = await this.db.query<{ doc: T }>({ name: `${this.statement}_get`, text: `SELECT doc FROM ${this.table} WHERE id = $1`, values: [id] });
     return r.rows[0]?.doc ?? null;
   }
 
   async upsert(doc: T): Promise<void> {
     await this.ready();
-    await this.db.query(
-      `INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
-      [doc._id, JSON.stringify(doc)],
-    );
+    await this.db.query({
+      name: `${this.statement}_upsert`,
+      text: `INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+      values: [doc._id, JSON.stringify(doc)],
+    });
   }
 
   async delete(id: string): Promise<void> {
     await this.ready();
-    await this.db.query(`DELETE FROM ${this.table} WHERE id = $1`, [id]);
+    await this.db.query({ name: `${this.statement}_delete`, text: `DELETE FROM ${this.table} WHERE id = $1`, values: [id] });
   }
 
   async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
@@ -151,15 +170,17 @@ export function countQuery(collection: string, filter: Filter = {}): { text: str
  */
 export class PostgresReadStore implements ReadStore {
   private constructor(
+    private readonly url: string,
     private readonly pool: pg.Pool,
     private readonly schema: Schema,
     private readonly db: Queryable,
     private readonly owner: boolean,
+    private readonly onError?: (error: unknown) => void,
   ) {}
 
   static open(url: string, onError?: (error: unknown) => void): PostgresReadStore {
     const pool = openPool(url, { onError });
-    return new PostgresReadStore(pool, new Schema(pool), pool, true);
+    return new PostgresReadStore(url, pool, new Schema(pool), pool, true, onError);
   }
 
   collection<T extends Doc = Doc>(name: string, indexes: IndexSpec[] = []): Collection<T> {
@@ -169,16 +190,28 @@ export class PostgresReadStore implements ReadStore {
 
   async getCheckpoint(name: string): Promise<bigint | null> {
     await this.schema.checkpointTable();
-    const r = await this.db.query<{ position: string }>(`SELECT position FROM ${CHECKPOINTS} WHERE name = $1`, [name]);
+    const r = await this.db.query<{ position: string }>({ name: 'comanda_get_checkpoint', text: `SELECT position FROM ${CHECKPOINTS} WHERE name = $1`, values: [name] });
     return r.rows[0] ? BigInt(r.rows[0].position) : null;
   }
 
-  async setCheckpoint(name: string, position: bigint): Promise<void> {
+  setCheckpoint(name: string, position: bigint): Promise<void> {
+    return this.setCheckpoints([[name, position]]);
+  }
+
+  async setCheckpoints(entries: ReadonlyArray<readonly [string, bigint]>): Promise<void> {
     await this.schema.checkpointTable();
-    await this.db.query(
-      `INSERT INTO ${CHECKPOINTS} (name, position) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
-      [name, position.toString()],
-    );
+    await this.db.query({ name: 'comanda_set_checkpoints', text: SET_CHECKPOINTS, values: [entries.map(([n]) => n), entries.map(([, p]) => p.toString())] });
+  }
+
+  watchCheckpoints(seen: (checkpoints: ReadonlyMap<string, bigint>) => void, listening: (on: boolean) => void): { close(): Promise<void> } {
+    return listen(this.url, CHECKPOINT_CHANNEL, {
+      onNotification: (payload) => seen(new Map(payload.split('\n').map((line) => {
+        const [name, position] = line.split(' ');
+        return [name!, BigInt(position!)];
+      }))),
+      onListening: listening,
+      onError: (e) => this.onError?.(e),
+    });
   }
 
   /** One upsert: PostgreSQL's row lock on the key orders attempts from every replica. */
@@ -196,9 +229,25 @@ export class PostgresReadStore implements ReadStore {
     else await this.db.query(REFUND_SQL, [key, rule.limit]);
   }
 
-  /** Everything `work` does through the store it is given commits together, or not at all. */
+  /**
+   * Everything `work` does through the store it is given commits together, or not at all: its
+   * writes in one statement at the end (postgres-batch.ts), or in a transaction once it queries.
+   */
   async transaction<R>(work: (store: ReadStore) => Promise<R>): Promise<R> {
-    return inTransaction(this.pool, (client) => work(new PostgresReadStore(this.pool, this.schema, client, false)));
+    return batchTransaction(
+      {
+        pool: this.pool,
+        reader: this,
+        through: (client) => new PostgresReadStore(this.url, this.pool, this.schema, client, false, this.onError),
+        table: async (collection) => {
+          await this.schema.table(collection);
+          return quote(tableName(collection));
+        },
+        ensureCheckpoints: () => this.schema.checkpointTable(),
+        checkpoints: CHECKPOINTS_SQL,
+      },
+      work,
+    );
   }
 
   async drop(name: string): Promise<void> {

@@ -29,6 +29,15 @@ export interface ReadStore {
   /** Checkpoints are kept as decimal strings: positions are bigints and may exceed 2^53. */
   getCheckpoint(name: string): Promise<bigint | null>;
   setCheckpoint(name: string, position: bigint): Promise<void>;
+  /** Optional: several checkpoints in one write, committed (and announced) together. */
+  setCheckpoints?(entries: ReadonlyArray<readonly [name: string, position: bigint]>): Promise<void>;
+  /**
+   * Optional, for a shared store that announces checkpoints as they commit (PostgreSQL's NOTIFY):
+   * `seen` gets every checkpoint any process writes, in commit order, the ones written together in
+   * one call; `listening(true)` once that starts (and after every reconnection: what was written
+   * meanwhile must be read once), `listening(false)` while it is interrupted.
+   */
+  watchCheckpoints?(seen: (checkpoints: ReadonlyMap<string, bigint>) => void, listening: (on: boolean) => void): { close(): Promise<void> };
   /**
    * Optional: runs `work` against a view of the store whose writes (documents and checkpoints)
    * commit together or not at all. Adapters that cannot (memory, MongoDB without a replica set)

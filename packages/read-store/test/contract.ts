@@ -74,6 +74,32 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       t.equal(await docs(store).get('lost'), null, 'no document of a failed transaction');
       t.ok(await docs(store).get('kept'), 'no delete of a failed transaction');
       t.equal(await store.getCheckpoint(name_), 7n, 'no checkpoint of a failed transaction');
+      // A query in a batch sees the batch's writes so far (PostgreSQL sends writes at commit, and
+      // a query makes it a real transaction first), and a failure after it still undoes them all.
+      await t.rejects(
+        store.transaction(async (tx) => {
+          await docs(tx).upsert({ ...seed[0]!, _id: 'seen', status: 'held' });
+          await docs(tx).delete('kept');
+          t.same((await docs(tx).find({ status: 'held' })).map((d) => d._id), ['seen'], 'a find sees the upsert before it');
+          t.equal(await docs(tx).count({ status: seed[0]!.status }), 0, 'and the delete');
+          await docs(tx).upsert({ ...seed[0]!, _id: 'after' });
+          t.equal((await docs(tx).get('after'))?._id, 'after', 'writes after the query are read too');
+          throw new Error('crash after a query');
+        }),
+        /crash after a query/,
+      );
+      t.equal(await docs(store).get('seen'), null, 'nothing of it was committed');
+      t.equal(await docs(store).get('after'), null);
+      t.ok(await docs(store).get('kept'));
+      await store.transaction(async (tx) => {
+        await docs(tx).upsert({ ...seed[0]!, _id: 'queried', status: 'held' });
+        t.equal(await docs(tx).count({ status: 'held' }), 1);
+        await docs(tx).upsert({ ...seed[0]!, _id: 'later' });
+        await tx.setCheckpoint(name_, 9n);
+      });
+      t.ok(await docs(store).get('queried'), 'a batch that queried commits what it wrote before the query');
+      t.ok(await docs(store).get('later'), 'and after it');
+      t.equal(await store.getCheckpoint(name_), 9n);
     });
 
     t.test('generation: moves on when a write becomes visible, and only then', async (t) => {

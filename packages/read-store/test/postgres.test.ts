@@ -32,6 +32,43 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     t.equal((await orders.find({ status: 'ready' })).length, 20);
   });
 
+  t.test('checkpoints are announced as they commit: written together, seen together; rolled back, never seen', async (t) => {
+    const writer = PostgresReadStore.open(url);
+    const watcher = PostgresReadStore.open(url);
+    const seen: Array<Record<string, string>> = [];
+    let listening!: () => void;
+    const started = new Promise<void>((resolve) => (listening = resolve));
+    const mine = new Set<string>();
+    // Other test files write checkpoints to the same database: only this test's names count.
+    const watch = watcher.watchCheckpoints((checkpoints) => {
+      const ours = [...checkpoints].filter(([name]) => mine.has(name));
+      if (ours.length) seen.push(Object.fromEntries(ours.map(([name, p]) => [name, String(p)])));
+    }, (on) => on && listening());
+    t.teardown(async () => {
+      await watch.close();
+      await writer.close();
+      await watcher.close();
+    });
+    await started;
+    const n = (k: string) => `${k}_${randomUUID().slice(0, 6)}`;
+    const [a, b, c] = [n('a'), n('b'), n('c')];
+    for (const name of [a, b, c]) mine.add(name);
+    await writer.setCheckpoints([[a, 5n], [b, 7n]]);
+    await t.rejects(writer.transaction(async (tx) => {
+      await tx.setCheckpoint(c, 1n);
+      throw new Error('rolled back');
+    }));
+    await writer.transaction(async (tx) => {
+      await tx.collection('announced').upsert({ _id: 'x' });
+      await tx.setCheckpoint(c, 2n);
+    });
+    await writer.setCheckpoint(a, 6n);
+    const deadline = Date.now() + 5000;
+    while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    t.same(seen, [{ [a]: '5', [b]: '7' }, { [c]: '2' }, { [a]: '6' }], 'one announcement per write, in commit order, none for the rollback');
+    t.equal(await watcher.getCheckpoint(b), 7n);
+  });
+
   t.test('operators outside the supported subset are refused, not misread', async (t) => {
     const store = PostgresReadStore.open(url);
     t.teardown(() => store.close());

@@ -19,29 +19,29 @@ export interface CheckpointStore {
 }
 
 /**
- * A checkpoint in a small file, for the standalone relay whose read store lives in memory: a restart
- * must not republish the whole history. Writes are coalesced (at most one per interval); a crash
- * in between only replays a few handled events, which consumers absorb (bus de-duplication,
- * idempotent reactions). Written by rename: a crash never leaves half a number.
+ * Writes coalesced: at most one per interval, the newest position; `flush` writes the one held back
+ * (the runner flushes at stop). A crash in between only replays a few handled events, which their
+ * consumers absorb (bus de-duplication by event id, idempotent reactions), and spares the store a
+ * write per batch (on PostgreSQL, a round trip per batch per follower).
  */
-export class FileCheckpoint implements CheckpointStore {
+export class CoalescedCheckpoint implements CheckpointStore {
   private pending: bigint | null = null;
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly file: string,
+    private readonly read: () => Promise<bigint | null>,
+    private readonly write: (position: bigint) => Promise<void>,
     private readonly intervalMs = 200,
   ) {}
 
   async get(): Promise<bigint | null> {
-    if (this.pending !== null) return this.pending;
-    return existsSync(this.file) ? BigInt(readFileSync(this.file, 'utf8').trim()) : null;
+    return this.pending ?? this.read();
   }
 
   async set(position: bigint): Promise<void> {
     this.pending = position;
     if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.intervalMs);
+      this.timer = setTimeout(() => void this.flush().catch(() => undefined), this.intervalMs);
       this.timer.unref();
     }
   }
@@ -49,16 +49,38 @@ export class FileCheckpoint implements CheckpointStore {
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending === null) return;
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, this.pending.toString());
-    renameSync(tmp, this.file);
-    this.pending = null;
+    const position = this.pending;
+    if (position === null) return;
+    await this.write(position);
+    // A set meanwhile holds a newer position: it stays to be written.
+    if (this.pending === position) this.pending = null;
   }
 }
 
-/** A checkpoint kept beside the read models (PostgreSQL or MongoDB in the distributed shape). */
+/**
+ * A checkpoint in a small file, for the standalone relay whose read store lives in memory: a restart
+ * must not republish the whole history. Written by rename: a crash never leaves half a number.
+ */
+export class FileCheckpoint extends CoalescedCheckpoint {
+  constructor(file: string, intervalMs = 200) {
+    super(
+      async () => (existsSync(file) ? BigInt(readFileSync(file, 'utf8').trim()) : null),
+      async (position) => {
+        mkdirSync(dirname(file), { recursive: true });
+        const tmp = `${file}.tmp`;
+        writeFileSync(tmp, position.toString());
+        renameSync(tmp, file);
+      },
+      intervalMs,
+    );
+  }
+}
+
+/**
+ * A checkpoint kept beside the read models (PostgreSQL or MongoDB in the distributed shape), each
+ * write at once (the projector's, in its batch's transaction). Followers whose consumers absorb a
+ * replay (relays, reactions) take `coalescedReadStoreCheckpoint`.
+ */
 export const readStoreCheckpoint = (
   readStore: Pick<ReadStore, 'getCheckpoint' | 'setCheckpoint' | 'transaction'>,
   name: string,
@@ -70,6 +92,10 @@ export const readStoreCheckpoint = (
     ? { transaction: (work) => readStore.transaction!((tx) => work(tx, readStoreCheckpoint(tx, name))) }
     : {}),
 });
+
+/** A read store's checkpoint written at most every `intervalMs` (see CoalescedCheckpoint). */
+export const coalescedReadStoreCheckpoint = (readStore: Pick<ReadStore, 'getCheckpoint' | 'setCheckpoint'>, name: string, intervalMs?: number): CheckpointStore =>
+  new CoalescedCheckpoint(() => readStore.getCheckpoint(name), (p) => readStore.setCheckpoint(name, p), intervalMs);
 
 /**
  * The checkpoints through which the reactor (projector process) tells API replicas how far a write's

@@ -7,7 +7,7 @@ import { type ReadStore, openReadStore } from '@comanda/read-store';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { join } from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { type CheckpointStore, FileCheckpoint, readStoreCheckpoint } from './checkpoints.js';
+import { type CheckpointStore, FileCheckpoint, coalescedReadStoreCheckpoint } from './checkpoints.js';
 import { type HealthCheck, healthRoutes } from './health.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
 
@@ -41,7 +41,11 @@ export interface Runtime {
   readModels?: { waitFor(position: Position, timeoutMs: number): Promise<boolean> };
   /** Every check /health runs: the adapters', then each part's. */
   readonly health: HealthCheck[];
-  /** A checkpoint by name: in the shared read store when there is one, else a file in the data dir. */
+  /**
+   * A checkpoint by name: in the shared read store when there is one, else a file in the data dir;
+   * written at most every 200 ms (a follower whose consumers absorb a replay: relays, reactions, the
+   * reconciler), and at stop.
+   */
   checkpoint(name: string): CheckpointStore;
   /** A secret from configuration, else generated once and kept in the data dir. */
   secret(name: string, configured: string | null): string;
@@ -154,7 +158,7 @@ async function start(
     ],
     // Checkpoints of things with effects outside the read models must outlive an in-memory read store.
     checkpoint: (name) =>
-      config.readStoreUrl || config.mongoUrl ? readStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`)),
+      config.readStoreUrl || config.mongoUrl ? coalescedReadStoreCheckpoint(readStore, name) : new FileCheckpoint(join(config.dataDir, `${name}.checkpoint`)),
     secret: (name, configured) => persistentSecret(config.dataDir, name, configured),
     follow(name, follower, followOptions = {}) {
       followers.set(name, follower);

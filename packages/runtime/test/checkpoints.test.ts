@@ -8,7 +8,7 @@ import { MemoryEventStore, type RecordedEvent } from '@comanda/event-store';
 import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
 import { MemoryReadStore } from '@comanda/read-store';
 import { PostgresReadStore } from '@comanda/read-store/postgres';
-import { type CheckpointStore, FileCheckpoint, SubscriptionRunner, readStoreCheckpoint } from '../src/index.js';
+import { type CheckpointStore, FileCheckpoint, SubscriptionRunner, coalescedReadStoreCheckpoint, readStoreCheckpoint } from '../src/index.js';
 
 /**
  * One contract, run against every checkpoint store: what the store keeps, and the subscription
@@ -155,6 +155,21 @@ if (postgresAvailable() || process.env.COMANDA_TEST_POSTGRES_URL) {
       },
     };
   });
+  // What rt.checkpoint gives relays and reactions on the distributed shape.
+  checkpointContract('postgresql read store, coalesced', async () => {
+    const { url } = await sharedPostgres();
+    const name = `reactor_${randomUUID().slice(0, 8)}`;
+    const first = PostgresReadStore.open(url);
+    const second = PostgresReadStore.open(url);
+    return {
+      a: coalescedReadStoreCheckpoint(first, name, 5),
+      reopen: () => readStoreCheckpoint(second, name),
+      close: async () => {
+        await first.close();
+        await second.close();
+      },
+    };
+  });
 } else {
   t.fail('PostgreSQL is not installed (apt-get install postgresql): its checkpoint contract must run');
 }
@@ -166,4 +181,29 @@ t.test('file checkpoints are coalesced: many positions set, one write, the last 
   t.equal(await new FileCheckpoint(file).get(), null, 'nothing written within the interval');
   await checkpoint.flush();
   t.equal(await new FileCheckpoint(file).get(), 100n, 'flush writes the last position');
+});
+
+t.test('read-store checkpoints can be coalesced too: one write per interval, the newest, and a set during a write is not lost', async (t) => {
+  const rs = new MemoryReadStore();
+  const writes: bigint[] = [];
+  let release!: () => void;
+  const slow = { getCheckpoint: (n: string) => rs.getCheckpoint(n), setCheckpoint: async (n: string, p: bigint) => {
+    writes.push(p);
+    await new Promise<void>((r) => (release = r));
+    await rs.setCheckpoint(n, p);
+  } };
+  const checkpoint = coalescedReadStoreCheckpoint(slow, 'relay', 60_000);
+  for (let p = 1n; p <= 50n; p++) await checkpoint.set(p);
+  t.same(writes, [], 'nothing written within the interval');
+  t.equal(await checkpoint.get(), 50n, 'the position held back is the one read');
+  const flushing = checkpoint.flush();
+  await checkpoint.set(51n);
+  release();
+  await flushing;
+  t.same(writes, [50n], 'one write: the newest position at the time');
+  t.equal(await checkpoint.get(), 51n, 'the set made meanwhile is still held');
+  const second = checkpoint.flush();
+  release();
+  await second;
+  t.equal(await rs.getCheckpoint('relay'), 51n, 'and written by the next flush');
 });

@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(auth);
   await app.register(openapi);
-  await app.register(revalidation, { readStore: deps.readStore });
+  await app.register(revalidation, { readStore: deps.readStore, ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}) });
   await app.register(generalRoutes);
   await app.register(authRoutes);
   await app.register(authTokenRoutes);

@@ -24,6 +24,8 @@ export interface AppDeps {
   bus: Bus;
   commands: CommandHandler;
   gate: ConsistencyGate;
+  /** Where the projector runs elsewhere: its checkpoint as announced or read (revalidation's tags). */
+  checkpoints?: { position(name: string): Promise<Position | null> };
   health: HealthCheck[];
   /** Application master key: PIN salts and token signing keys derive from it. */
   masterKey: string;

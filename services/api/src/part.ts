@@ -3,7 +3,7 @@ import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import { type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { buildApp } from './app.js';
 import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
-import { PollingCheckpointGate } from './polling-gate.js';
+import { CheckpointWatch } from './checkpoint-watch.js';
 import { ReactionsGate } from './reactions-gate.js';
 
 /** The owner's reports (packages/analytics): in-memory folds of the log from position 0, then live. */
@@ -68,14 +68,14 @@ export const api = (options: ApiOptions = {}): Part => ({
   async start(rt) {
     const { config, store, readStore, bus, commands, metrics } = rt;
     let gate = rt.readModels;
+    let checkpoints: CheckpointWatch | undefined;
     if (!gate) {
-      // Read-your-writes through the projector's checkpoint, and the reactor's for the write's reactions.
-      gate = new ReactionsGate(
-        new PollingCheckpointGate(() => readStore.getCheckpoint('projector')),
-        new PollingCheckpointGate(() => readStore.getCheckpoint(REACTIONS_THROUGH)),
-        () => readStore.getCheckpoint(REACTIONS_APPENDED),
-      );
-      metrics.watchFollower('projector', () => readStore.getCheckpoint('projector'));
+      // Read-your-writes through the projector's checkpoint, and the reactor's for the write's
+      // reactions; `through` before `appended` (see CheckpointWatch).
+      checkpoints = new CheckpointWatch(readStore, [REACTIONS_THROUGH, REACTIONS_APPENDED, 'projector']);
+      const watch = checkpoints;
+      gate = new ReactionsGate(watch);
+      metrics.watchFollower('projector', () => watch.position('projector'));
       // Ready once the projector's read models include every event that was in the log when this
       // replica started (they never fall back behind that point: checked until reached, then remembered).
       const headAtStart = await store.headPosition();
@@ -83,7 +83,7 @@ export const api = (options: ApiOptions = {}): Part => ({
       rt.health.push({
         name: 'readModels',
         check: async () => {
-          caughtUp ||= ((await readStore.getCheckpoint('projector')) ?? -1n) >= headAtStart!;
+          caughtUp ||= ((await watch.position('projector')) ?? -1n) >= headAtStart!;
           return caughtUp ? 'up' : 'catching up';
         },
       });
@@ -92,9 +92,10 @@ export const api = (options: ApiOptions = {}): Part => ({
     const masterKey = rt.secret('master-key', config.masterKey);
     await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(rt.announcements, config.dataDir));
     const app = await buildApp(
-      { config, store, readStore, bus, commands, gate, health: rt.health, masterKey, metrics, ...(node ? { node: node.client } : {}), ...(options.reports?.live ? { reports: options.reports.live } : {}) },
+      { config, store, readStore, bus, commands, gate, health: rt.health, masterKey, metrics, ...(checkpoints ? { checkpoints } : {}), ...(node ? { node: node.client } : {}), ...(options.reports?.live ? { reports: options.reports.live } : {}) },
       rt.logStream ? { logStream: rt.logStream } : {},
     );
     rt.useApp(app);
+    return checkpoints ? { stop: () => checkpoints.close() } : undefined;
   },
 });

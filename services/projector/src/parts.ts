@@ -77,7 +77,13 @@ export const reactions = (choose: (commands: CommandHandler, config: Config) => 
 export const reactionProgress = (store: EventStore, readStore: ReadStore): ReactionProgress => ({
   async report(through) {
     const head = (await store.headPosition()) ?? through;
-    await readStore.setCheckpoint(REACTIONS_APPENDED, head > through ? head : through);
-    await readStore.setCheckpoint(REACTIONS_THROUGH, through);
+    const appended = head > through ? head : through;
+    // `appended` first, or in the same commit: a replica that sees `through` then finds it current.
+    if (readStore.setCheckpoints) {
+      await readStore.setCheckpoints([[REACTIONS_APPENDED, appended], [REACTIONS_THROUGH, through]]);
+    } else {
+      await readStore.setCheckpoint(REACTIONS_APPENDED, appended);
+      await readStore.setCheckpoint(REACTIONS_THROUGH, through);
+    }
   },
 });

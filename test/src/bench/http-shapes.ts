@@ -95,27 +95,50 @@ export async function measure(urls: string[], options: { tableCycles?: number } 
   return { commandsPerSecond, getsPerSecond, tableWritesPerSecond: tableCyclesPerSecond * 3 };
 }
 
+const ROUNDS = Number(process.env.BENCH_SHAPE_ROUNDS ?? 3);
+
+/** Each figure's median over the rounds (the PostgreSQL share too). */
+function medianOf(rounds: ShapeFigures[]): ShapeFigures {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const optional = (xs: Array<number | undefined>) => {
+    const known = xs.filter((x): x is number => x !== undefined);
+    return known.length === xs.length ? median(known) : undefined;
+  };
+  const tableWrites = optional(rounds.map((r) => r.tableWritesPerSecond));
+  const share = optional(rounds.map((r) => r.postgresShare));
+  return {
+    commandsPerSecond: median(rounds.map((r) => r.commandsPerSecond)),
+    getsPerSecond: median(rounds.map((r) => r.getsPerSecond)),
+    ...(tableWrites === undefined ? {} : { tableWritesPerSecond: tableWrites }),
+    ...(share === undefined ? {} : { postgresShare: share }),
+  };
+}
+
 /**
- * Standalone, then the distributed shape on PostgreSQL + NATS through one API replica and through
- * both, measured the same way in the same run.
+ * The standalone, and the distributed shape on PostgreSQL + NATS through one API replica and through
+ * both, side by side: both shapes run at once (the one measured alone is busy), and the three are
+ * measured in turn, `BENCH_SHAPE_ROUNDS` times (3), each figure the median of its rounds, so a burst
+ * of noise on the shared machine moves one round, not one shape.
  */
 export async function standaloneBesideTwoReplicas(): Promise<{ standalone: ShapeFigures; one: ShapeFigures; replicas: ShapeFigures } | string> {
   if (!postgresAvailable() || !natsServerAvailable()) return 'PostgreSQL or nats-server is not installed';
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-bench-standalone-'));
   const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', LOG_LEVEL: 'error' });
-  let standalone: ShapeFigures;
   try {
-    standalone = await measure([pos.url], { tableCycles: 200 });
+    const stack = await startDistributed(2);
+    try {
+      const rounds = { standalone: [] as ShapeFigures[], one: [] as ShapeFigures[], replicas: [] as ShapeFigures[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        rounds.standalone.push(await measure([pos.url], { tableCycles: 200 }));
+        rounds.one.push(await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls.slice(0, 1), { tableCycles: 200 })));
+        rounds.replicas.push(await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls, { tableCycles: 200 })));
+      }
+      return { standalone: medianOf(rounds.standalone), one: medianOf(rounds.one), replicas: medianOf(rounds.replicas) };
+    } finally {
+      await stack.close();
+    }
   } finally {
     await pos.stop();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-  const stack = await startDistributed(2);
-  try {
-    const one = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls.slice(0, 1), { tableCycles: 200 }));
-    const replicas = await withPostgresShare(stack.postgres.dataDir, () => measure(stack.urls, { tableCycles: 200 }));
-    return { standalone, one, replicas };
-  } finally {
-    await stack.close();
   }
 }

@@ -16,6 +16,8 @@ declare module 'fastify' {
 
 export interface RevalidationOptions {
   readStore: Pick<ReadStore, 'generation' | 'getCheckpoint'>;
+  /** The checkpoints as this replica follows them (announced, not read per request), when it does. */
+  checkpoints?: { position(name: string): Promise<bigint | null> };
 }
 
 /** Every answer with an ETag is the client's alone to keep, and asked again before each use. */
@@ -59,10 +61,12 @@ const KEEP_BYTES = 512 * 1024;
  */
 export default fp(async function revalidation(app: FastifyInstance, options: RevalidationOptions) {
   const store = options.readStore;
+  const { checkpoints } = options;
+  const projector = checkpoints ? () => checkpoints.position('projector') : () => store.getCheckpoint('projector');
   const started = randomBytes(6).toString('base64url');
   const tagOf: (from: readonly string[]) => Promise<string> | string = store.generation
     ? (from) => `"${started}.${from.map((name) => store.generation!(name)).join('.')}"`
-    : async () => `"p${(await store.getCheckpoint('projector')) ?? 'none'}"`;
+    : async () => `"p${(await projector()) ?? 'none'}"`;
 
   // Only where this process alone writes the store: a shared one's checkpoint and documents may be
   // seen moving in either order, and an answer kept under a tag it is older than would be sent on.

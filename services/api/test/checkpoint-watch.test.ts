@@ -1,0 +1,63 @@
+import t from 'tap';
+import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
+import { MemoryReadStore, type ReadStore } from '@comanda/read-store';
+import { PostgresReadStore } from '@comanda/read-store/postgres';
+import { randomUUID } from 'node:crypto';
+import { CheckpointWatch } from '../src/checkpoint-watch.js';
+
+/** A read store that counts its checkpoint reads (the watch is meant to make none per request). */
+const counted = (store: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'>) => {
+  const counter = { reads: 0 };
+  const view: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'> = {
+    getCheckpoint: (name) => {
+      counter.reads++;
+      return store.getCheckpoint(name);
+    },
+    ...(store.watchCheckpoints ? { watchCheckpoints: store.watchCheckpoints.bind(store) } : {}),
+  };
+  return { view, counter };
+};
+
+t.test('without announcements (MongoDB, memory), waiters poll: one read of each name serves them all', async (t) => {
+  const store = new MemoryReadStore();
+  const { view, counter } = counted(store);
+  const watch = new CheckpointWatch(view, ['projector'], { unannounced: 5, announced: 250 });
+  t.teardown(() => watch.close());
+  const waiting = Array.from({ length: 20 }, () => watch.waitFor('projector', 10n, 5000));
+  await new Promise((r) => setTimeout(r, 30));
+  await store.setCheckpoint('projector', 12n);
+  t.same(await Promise.all(waiting), Array(20).fill(true), 'every waiter released');
+  t.ok(counter.reads < 40, `${counter.reads} reads for 20 waiters over their wait`);
+  t.equal(await watch.waitFor('projector', 13n, 30), false, 'a checkpoint that never comes: false at the deadline');
+});
+
+if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
+  t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
+} else {
+  t.test('with PostgreSQL\'s announcements, a waiter is released by the commit itself: no read per request', async (t) => {
+    const { url } = await sharedPostgres();
+    const projector = PostgresReadStore.open(url);
+    const replica = PostgresReadStore.open(url);
+    const tag = randomUUID().slice(0, 6);
+    const [through, appended, models] = [`through_${tag}`, `appended_${tag}`, `projector_${tag}`];
+    await projector.setCheckpoints([[appended, 1n], [through, 1n], [models, 1n]]);
+    const { view, counter } = counted(replica);
+    // A safety-net poll of a minute: whatever releases the waiters below is an announcement.
+    const watch = new CheckpointWatch(view, [through, appended, models], { unannounced: 5, announced: 60_000 });
+    t.teardown(async () => {
+      await watch.close();
+      await projector.close();
+      await replica.close();
+    });
+    const deadline = Date.now() + 5000;
+    while (!watch.announcing && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    t.ok(watch.announcing, 'listening, and read once since');
+    const reads = counter.reads;
+    const released = Promise.all([watch.waitFor(through, 5n, 5000), watch.waitFor(models, 9n, 5000)]);
+    await projector.setCheckpoints([[appended, 9n], [through, 5n]]);
+    await projector.transaction(async (tx) => tx.setCheckpoint(models, 9n));
+    t.same(await released, [true, true], 'both waiters released');
+    t.equal(await watch.position(appended), 9n, 'a name written with another is current when that one is seen');
+    t.equal(counter.reads, reads, 'no checkpoint read while announcements flow');
+  });
+}
