@@ -13,6 +13,8 @@ export interface SubscriptionOptions {
   retryReadsAfterMs?: number;
   /** Reads again at this interval even without a nudge (the nudge may come from another process). */
   pollMs?: number;
+  /** A nudge while idle reads after this many ms, together with the nudges meanwhile (see SubscriptionHandlers.settleMs). */
+  settleMs?: number;
   onReadError?(error: unknown): void;
 }
 
@@ -30,6 +32,7 @@ export class LocalSubscription implements Subscription {
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
+  private settling?: NodeJS.Timeout;
 
   constructor(
     private readonly log: LocalLogReader,
@@ -40,7 +43,7 @@ export class LocalSubscription implements Subscription {
   ) {
     this.position = after;
     // Never call the handler before subscribeToAll has returned, as a network adapter would not.
-    queueMicrotask(() => this.nudge());
+    queueMicrotask(() => this.pumpNow());
   }
 
   nudge(): void {
@@ -49,6 +52,21 @@ export class LocalSubscription implements Subscription {
       this.nudged = true;
       return;
     }
+    const settle = this.options.settleMs;
+    if (settle) {
+      if (this.settling) return;
+      this.settling = setTimeout(() => {
+        this.settling = undefined;
+        this.pumpNow();
+      }, settle);
+      this.settling.unref();
+      return;
+    }
+    this.pumpNow();
+  }
+
+  private pumpNow(): void {
+    if (this.closed || this.pumping) return;
     this.pumping = true;
     this.idle = this.pump();
   }
@@ -81,13 +99,18 @@ export class LocalSubscription implements Subscription {
           // microtasks, and no request, timer or health check would be served until it ended.
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
-      } while (this.nudged);
+        // A settling subscriber takes what came meanwhile at its next settle, not at once.
+      } while (this.nudged && !this.options.settleMs);
     } catch (error) {
       this.closed = true;
       this.onClose(this);
       this.handlers.onError?.(error);
     } finally {
       this.pumping = false;
+      if (this.nudged && this.options.settleMs && retryIn === undefined) {
+        this.nudged = false;
+        this.nudge();
+      }
       this.schedule(retryIn ?? this.options.pollMs);
     }
   }
@@ -102,6 +125,7 @@ export class LocalSubscription implements Subscription {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.settling);
     this.onClose(this);
     await this.idle;
   }

@@ -259,6 +259,7 @@ export class PostgresEventStore implements EventStore {
     const sub = new LocalSubscription(this.subscriptionReads, after, handlers, (s) => this.subscriptions.delete(s), {
       retryReadsAfterMs: 500,
       onReadError: (e) => this.options.onError?.(e),
+      ...(handlers.settleMs ? { settleMs: handlers.settleMs } : {}),
     });
     this.subscriptions.add(sub);
     this.notifications.listen();

@@ -41,6 +41,12 @@ export interface SubscriptionHandlers {
   onEvents(events: RecordedEvent[]): Promise<void> | void;
   /** Called once when the subscription stops because of an error (handler or store). */
   onError?(error: unknown): void;
+  /**
+   * Optional: how late this subscriber may run behind the log. A networked log (PostgreSQL) then
+   * reads for it at most once per `settleMs` after a wake, the appends of that time in one page,
+   * rather than once per append (the owner's reports on every API replica). Embedded logs ignore it.
+   */
+  settleMs?: number;
 }
 
 export interface Subscription {

@@ -101,6 +101,35 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     }
   });
 
+  t.test('a subscriber that may run late (settleMs) reads the appends of a while in one page, and misses none', async (t) => {
+    const writer = new PostgresEventStore(url);
+    const reader = new PostgresEventStore(url, { pollMs: 60_000 });
+    t.teardown(async () => {
+      await writer.close();
+      await reader.close();
+    });
+    const start = await writer.headPosition();
+    const prefix = `settle${randomUUID().slice(0, 8)}`;
+    const batches: RecordedEvent[][] = [];
+    const eager: RecordedEvent[][] = [];
+    const total = 60;
+    const mine = (events: RecordedEvent[]) => events.filter((e) => e.stream.startsWith(prefix));
+    const count = (list: RecordedEvent[][]) => list.reduce((n, b) => n + mine(b).length, 0);
+    const late = reader.subscribeToAll(start, { settleMs: 150, onEvents: (events) => void (mine(events).length && batches.push(events)) });
+    const prompt = reader.subscribeToAll(start, { onEvents: (events) => void (mine(events).length && eager.push(events)) });
+    t.teardown(() => Promise.all([late.close(), prompt.close()]));
+    // One append every few ms, each on its own: a prompt subscriber reads nearly one page per append.
+    for (let i = 0; i < total; i++) {
+      await writer.append(`${prefix}-${i}`, [ev('Added', { i })], 'no_stream');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const deadline = Date.now() + 5000;
+    while ((count(batches) < total || count(eager) < total) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    t.equal(count(batches), total, 'every event reached the late subscriber');
+    t.same(batches.flat().map((e) => e.position), [...batches.flat().map((e) => e.position)].sort((a, b) => (a < b ? -1 : 1)), 'in log order');
+    t.ok(batches.length * 4 <= eager.length, `${batches.length} pages for the late subscriber against ${eager.length} for the prompt one`);
+  });
+
   t.test('stream reads asked together (one statement): each caller gets its stream from its revision, and what was appended before it asked', async (t) => {
     const store = new PostgresEventStore(url);
     t.teardown(() => store.close());
