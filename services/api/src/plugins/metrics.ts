@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metrics } from '@comanda/metrics';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -39,8 +39,19 @@ function countAnswer(metrics: Metrics, method: string, route: string, status: nu
 export default fp(async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics; metricsToken: string | null }) {
   const { metrics } = options;
   app.decorate('metrics', metrics);
+  // Each route counts its answers under its pattern, bound when the route is added (the request's
+  // routeOptions is an object built on each read); what no route matched is counted by the app's hook.
+  app.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const count: onResponseHookHandler = (request, reply, done) => {
+      countAnswer(metrics, request.method, pattern, reply.statusCode, reply.elapsedTime);
+      done();
+    };
+    const hooks = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
+    route.onResponse = [...hooks, count];
+  });
   app.addHook('onResponse', (request, reply, done) => {
-    countAnswer(metrics, request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
+    if (request.is404) countAnswer(metrics, request.method, 'unmatched', reply.statusCode, reply.elapsedTime);
     done();
   });
 

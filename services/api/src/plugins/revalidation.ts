@@ -4,6 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, 
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The ETag the answer is made at (set before the handler on routes with `answerFrom`). */
+    answerTag?: string;
+  }
   interface FastifyContextConfig {
     /**
      * The read-model collections a GET's answer is made from, and nothing else (not the caller, the
@@ -23,7 +27,6 @@ export interface RevalidationOptions {
 /** Every answer with an ETag is the client's alone to keep, and asked again before each use. */
 export const REVALIDATE = 'private, no-cache';
 
-const tags = new WeakMap<FastifyRequest, string>();
 
 /** An answer kept with the tag it was made at, and the headers its route set (security's come again). */
 interface Kept {
@@ -79,19 +82,28 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
     if (kept.size > KEEP_ANSWERS) kept.delete(kept.keys().next().value!);
   };
 
-  const check: preHandlerHookHandler = async function revalidate(request: FastifyRequest, reply: FastifyReply) {
-    const tag = await tagOf(request.routeOptions.config.answerFrom ?? []);
-    tags.set(request, tag);
-    reply.header('cache-control', REVALIDATE);
-    if (matches(request.headers['if-none-match'], tag)) return reply.code(304).header('etag', tag).send();
-    const hit = canKeep ? kept.get(request.url) : undefined;
-    if (hit?.tag === tag) {
-      sentKept.add(request);
-      return reply.headers(hit.headers).send(hit.body);
-    }
-  };
+  // One check per route, its collections bound when the route is added: the request's routeOptions
+  // (an object built on each read) is never read on this path, and a tag known at once (the local
+  // stores' generations) answers without a promise.
+  const checkFor = (from: readonly string[]): preHandlerHookHandler =>
+    function revalidate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
+      const decide = (tag: string) => {
+        request.answerTag = tag;
+        reply.header('cache-control', REVALIDATE);
+        if (matches(request.headers['if-none-match'], tag)) return void reply.code(304).header('etag', tag).send();
+        const hit = canKeep ? kept.get(request.url) : undefined;
+        if (hit?.tag === tag) {
+          sentKept.add(request);
+          return void reply.headers(hit.headers).send(hit.body);
+        }
+        done();
+      };
+      const tag = tagOf(from);
+      if (typeof tag === 'string') decide(tag);
+      else tag.then(decide, done);
+    };
   const stamp: onSendHookHandler = function stampAnswer(request, reply, payload, done) {
-    const tag = tags.get(request);
+    const tag = request.answerTag;
     if (tag === undefined || reply.statusCode === 304) return done(null, payload);
     if (reply.statusCode !== 200 && reply.statusCode !== 204) {
       reply.removeHeader('etag');
@@ -105,10 +117,11 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
     done(null, payload);
   };
 
+  app.decorateRequest('answerTag', undefined);
   app.addHook('onRoute', (route) => {
     if (!route.config?.answerFrom || route.method !== 'GET') return;
     const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...handlers, check];
+    route.preHandler = [...handlers, checkFor(route.config.answerFrom)];
     const sends = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
     route.onSend = [...sends, stamp];
   });
@@ -127,6 +140,8 @@ function routeHeaders(reply: FastifyReply): Record<string, string> {
 /** `If-None-Match` as RFC 9110 reads it: `*`, or a list of tags compared weakly (a `W/` prefix ignored). */
 export function matches(header: string | undefined, tag: string): boolean {
   if (header === undefined) return false;
+  // A tablet sends back the one tag it holds: compared as is before the list is parsed.
+  if (header === tag) return true;
   if (header.trim() === '*') return true;
   return header.split(',').some((given) => given.trim().replace(/^W\//, '') === tag);
 }
