@@ -52,13 +52,23 @@ interface Wanted<E> {
 const MAX_STREAMS = 200;
 
 /**
- * Stream reads asked for in one turn of the event loop go to the server as one statement: a signed-in
- * request checks its session and the roster (two streams, every request), and requests arriving
- * together all ask for the roster. Each read is sent after it was asked for, so it sees every event
- * committed before; the same stream from the same revision is read once per statement.
+ * Batches in flight at once: reads asked for meanwhile wait for one to return and go together in the
+ * next. Under load the batches grow instead of the statements multiplying; two, so one long read (a
+ * long stream folded from its start) holds nobody up.
+ */
+const IN_FLIGHT = 2;
+
+/**
+ * Stream reads asked for together go to the server as one statement: a signed-in request checks its
+ * session and the roster (two streams, every request), and requests arriving together all ask for the
+ * roster. Reads asked in one turn of the event loop are sent together, and while two statements are
+ * out, the reads asked meanwhile wait and go in the next one. Each read is sent after it was asked
+ * for, so it sees every event committed before; the same stream is read once per statement.
  */
 export class BatchedStreamReads<E extends { stream: string; revision: number }> {
   private waiting: Wanted<E>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
 
   constructor(
     private readonly readOne: (stream: string, from: number) => Promise<E[]>,
@@ -67,15 +77,27 @@ export class BatchedStreamReads<E extends { stream: string; revision: number }> 
 
   read(stream: string, from: number): Promise<E[]> {
     return new Promise<E[]>((resolve, reject) => {
-      if (this.waiting.length === 0) setImmediate(() => this.flush());
       this.waiting.push({ stream, from, resolve, reject });
+      if (!this.scheduled && this.inFlight < IN_FLIGHT) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.flush();
+        });
+      }
     });
   }
 
   private flush(): void {
-    const all = this.waiting;
-    this.waiting = [];
-    for (let i = 0; i < all.length; i += MAX_STREAMS) void this.send(all.slice(i, i + MAX_STREAMS));
+    while (this.waiting.length > 0 && this.inFlight < IN_FLIGHT) {
+      const batch = this.waiting.splice(0, MAX_STREAMS);
+      this.inFlight++;
+      // `send` answers every caller itself, failure included: it never rejects.
+      void this.send(batch).then(() => {
+        this.inFlight--;
+        this.flush();
+      });
+    }
   }
 
   private async send(batch: Wanted<E>[]): Promise<void> {
