@@ -82,6 +82,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
+  // First: each route added after it gets its answer tally (the OpenAPI UI's routes included).
+  await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(external);
   await app.register(security);
   await app.register(origins, { allowed: deps.config.allowedOrigins });
@@ -89,7 +91,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(jsonBodies);
   await app.register(readOnlyFields);
   await app.register(consistency, deps);
-  await app.register(metricsPlugin, { metrics, metricsToken: deps.config.metricsToken });
   await app.register(auth);
   await app.register(openapi);
   await app.register(revalidation, { readStore: deps.readStore, ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}) });
