@@ -29,6 +29,7 @@ export class CheckpointWatch {
   private readonly latest = new Map<string, Position>();
   private readonly waiters = new Set<Waiter>();
   private announced = false;
+  private listening = false;
   private timer?: NodeJS.Timeout;
   private stop?: { close(): Promise<void> };
   private readonly first: Promise<void>;
@@ -41,9 +42,10 @@ export class CheckpointWatch {
     this.stop = readStore.watchCheckpoints?.(
       (checkpoints) => this.seen(checkpoints),
       (on) => {
+        this.listening = on;
+        this.announced = false;
         // Whatever was written while nobody listened is read once before announcements count.
-        if (on) void this.read().then(() => (this.announced = true));
-        else this.announced = false;
+        if (on) void this.read();
       },
     );
     this.first = this.read();
@@ -94,11 +96,22 @@ export class CheckpointWatch {
     if ((this.latest.get(name) ?? -1n) < position) this.latest.set(name, position);
   }
 
+  /**
+   * Every watched name, in order. Announcements count once a read of all of them has succeeded since
+   * LISTEN began (a read that failed is made again at the next poll, waiters polling meanwhile).
+   */
   private async read(): Promise<void> {
-    for (const name of this.names) {
-      const position = await this.readStore.getCheckpoint(name).catch(() => null);
-      if (position !== null) this.raise(name, position);
+    const listening = this.listening;
+    try {
+      for (const name of this.names) {
+        const position = await this.readStore.getCheckpoint(name);
+        if (position !== null) this.raise(name, position);
+      }
+    } catch {
+      // The read store briefly unreachable: waiters fall back to their deadline.
+      return;
     }
+    if (listening && this.listening) this.announced = true;
   }
 
   private schedule(): void {
@@ -107,7 +120,6 @@ export class CheckpointWatch {
   }
 
   private async poll(): Promise<void> {
-    // The read store briefly unreachable: waiters fall back to their deadline.
     await this.read();
     this.timer = undefined;
     this.settle(true);

@@ -31,6 +31,33 @@ t.test('without announcements (MongoDB, memory), waiters poll: one read of each 
   t.equal(await watch.waitFor('projector', 13n, 30), false, 'a checkpoint that never comes: false at the deadline');
 });
 
+t.test('announcements count only once the checkpoints were read since LISTEN began: a failed read leaves the waiters polling', async (t) => {
+  const store = new MemoryReadStore();
+  let failing = true;
+  let listening!: (on: boolean) => void;
+  const view: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'> = {
+    getCheckpoint: async (name) => {
+      if (failing) throw new Error('read store unreachable');
+      return store.getCheckpoint(name);
+    },
+    watchCheckpoints: (_seen, on) => {
+      listening = on;
+      return { close: async () => {} };
+    },
+  };
+  const watch = new CheckpointWatch(view, ['projector'], { unannounced: 5, announced: 60_000 });
+  t.teardown(() => watch.close());
+  listening(true);
+  await new Promise((r) => setTimeout(r, 20));
+  t.notOk(watch.announcing, 'the read after LISTEN failed: not yet');
+  failing = false;
+  await store.setCheckpoint('projector', 4n);
+  t.equal(await watch.waitFor('projector', 4n, 5000), true, 'a waiter polls (every 5 ms, not every minute) and is released');
+  t.ok(watch.announcing, 'the poll read everything: announcements count from here');
+  listening(false);
+  t.notOk(watch.announcing, 'and stop counting when LISTEN is lost');
+});
+
 if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
 } else {
