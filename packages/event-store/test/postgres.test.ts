@@ -1,44 +1,78 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { openPool, postgresAvailable, sharedPostgres, startPostgres } from '@comanda/postgres';
 import type { Decider } from '@comanda/domain';
 import { CommandHandler, type NewEvent, type RecordedEvent, WrongExpectedRevision } from '../src/index.js';
 import { PostgresEventStore } from '../src/postgres.js';
-import { READ_AFTER } from '../src/postgres-sql.js';
+import { READ_AFTER, READ_STREAMS } from '../src/postgres-sql.js';
 
 const ev = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data, metadata: {} });
+
+/** A store that appends and a second one that reads: its subscriptions wake on NOTIFY only, as in another process. */
+const writerAndReader = (t: Tap.Test, url: string) => {
+  const writer = new PostgresEventStore(url);
+  const reader = new PostgresEventStore(url, { pollMs: 60_000 });
+  t.teardown(async () => {
+    await writer.close();
+    await reader.close();
+  });
+  return { writer, reader };
+};
 
 if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
 } else {
   const { url } = await sharedPostgres();
 
-  t.test("a follower's read of the log steps through the primary key, whatever the planner guesses of its horizon", async (t) => {
-    // Its own database: the plan depends on the table's size, not on what other tests left in it.
+  /**
+   * Sequential scans of `comanda_events` in the generic plan of `statement` (how the store runs a
+   * prepared statement after a few executions), on a log of its own that `fill` writes: the plan
+   * depends on the table's statistics, not on what other tests left in it.
+   */
+  const scansOfTheLog = async (t: Tap.Test, fill: (store: PostgresEventStore) => Promise<void>, statement: string, execute: (client: pg.PoolClient) => Promise<string>) => {
     const own = await startPostgres();
     t.teardown(() => own.destroy());
     const store = new PostgresEventStore(own.url);
     t.teardown(() => store.close());
-    for (let batch = 0; batch < 20; batch++) {
-      await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(`plan-${batch}-${i}`, Array.from({ length: 10 }, () => ev('Placed')), 'no_stream')));
-    }
+    await fill(store);
     const pool = openPool(own.url, { max: 1 });
     t.teardown(() => pool.end());
     const client = await pool.connect();
     try {
       await client.query('ANALYZE comanda_events');
-      // A prepared statement with a generic plan: how the store runs it after a few reads.
       await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE read_after(bigint, int) AS ${READ_AFTER}`);
-      const head = BigInt((await client.query('SELECT max(position)::text AS p FROM comanda_events')).rows[0].p);
-      const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE read_after(${head - 1n}, 500)`)).rows;
+      await client.query(`PREPARE planned AS ${statement}`);
+      const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (FORMAT JSON) EXECUTE planned${await execute(client)}`)).rows;
       type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
       const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-      const scans = nodes(root.Plan).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'comanda_events');
-      t.equal(scans.length, 0, 'no scan of the whole log (10,000 events)');
+      return nodes(root.Plan).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'comanda_events').length;
     } finally {
       client.release();
     }
+  };
+
+  t.test("a follower's read of the log steps through the primary key, whatever the planner guesses of its horizon", async (t) => {
+    const scans = await scansOfTheLog(t, async (store) => {
+      for (let batch = 0; batch < 20; batch++) {
+        await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(`plan-${batch}-${i}`, Array.from({ length: 10 }, () => ev('Placed')), 'no_stream')));
+      }
+    }, READ_AFTER, async (client) => {
+      const head = BigInt((await client.query('SELECT max(position)::text AS p FROM comanda_events')).rows[0].p);
+      return `(${head - 1n}, 500)`;
+    });
+    t.equal(scans, 0, 'no scan of the whole log (10,000 events)');
+  });
+
+  t.test('a batched stream read steps through the (stream, revision) index, on a log of a few long streams', async (t) => {
+    // A floor's tables and the roster are long streams: flattened into a join, the planner hashed
+    // the whole log for each batch.
+    const scans = await scansOfTheLog(t, async (store) => {
+      for (let round = 0; round < 40; round++) {
+        await Promise.all(Array.from({ length: 10 }, (_, s) => store.append(`table-${s}`, Array.from({ length: 25 }, () => ev('Seated')), round === 0 ? 'no_stream' : round * 25 - 1)));
+      }
+    }, READ_STREAMS, async () => `(ARRAY['table-1','table-2'], ARRAY[990, 995])`);
+    t.equal(scans, 0, 'no scan of the whole log (10,000 events in 10 streams)');
   });
 
   t.test('a retried append with the same event ids answers as the first one did', async (t) => {
@@ -57,13 +91,7 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   });
 
   t.test('under concurrent appends from many connections, subscribers in another process each see every event once, in position order', async (t) => {
-    const writer = new PostgresEventStore(url);
-    // A second store instance: its subscriptions wake on NOTIFY only, as in another process.
-    const reader = new PostgresEventStore(url, { pollMs: 60_000 });
-    t.teardown(async () => {
-      await writer.close();
-      await reader.close();
-    });
+    const { writer, reader } = writerAndReader(t, url);
     const start = await writer.headPosition();
     const prefix = `race${randomUUID().slice(0, 8)}`;
     const total = 300;
@@ -102,12 +130,7 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   });
 
   t.test('a subscriber that may run late (settleMs) reads the appends of a while in one page, and misses none', async (t) => {
-    const writer = new PostgresEventStore(url);
-    const reader = new PostgresEventStore(url, { pollMs: 60_000 });
-    t.teardown(async () => {
-      await writer.close();
-      await reader.close();
-    });
+    const { writer, reader } = writerAndReader(t, url);
     const start = await writer.headPosition();
     const prefix = `settle${randomUUID().slice(0, 8)}`;
     const batches: RecordedEvent[][] = [];

@@ -141,35 +141,24 @@ checkpointContract('memory read store', async () => {
 });
 
 if (postgresAvailable() || process.env.COMANDA_TEST_POSTGRES_URL) {
-  checkpointContract('postgresql read store', async () => {
+  // Two stores on one database: what one wrote, a restarted process reads.
+  const postgresPair = (prefix: string, open: (store: PostgresReadStore, name: string) => CheckpointStore) => async (): Promise<Opened> => {
     const { url } = await sharedPostgres();
-    const name = `relay_${randomUUID().slice(0, 8)}`;
+    const name = `${prefix}_${randomUUID().slice(0, 8)}`;
     const first = PostgresReadStore.open(url);
     const second = PostgresReadStore.open(url);
     return {
-      a: readStoreCheckpoint(first, name),
+      a: open(first, name),
       reopen: () => readStoreCheckpoint(second, name),
       close: async () => {
         await first.close();
         await second.close();
       },
     };
-  });
+  };
+  checkpointContract('postgresql read store', postgresPair('relay', readStoreCheckpoint));
   // What rt.checkpoint gives relays and reactions on the distributed shape.
-  checkpointContract('postgresql read store, coalesced', async () => {
-    const { url } = await sharedPostgres();
-    const name = `reactor_${randomUUID().slice(0, 8)}`;
-    const first = PostgresReadStore.open(url);
-    const second = PostgresReadStore.open(url);
-    return {
-      a: coalescedReadStoreCheckpoint(first, name, 5),
-      reopen: () => readStoreCheckpoint(second, name),
-      close: async () => {
-        await first.close();
-        await second.close();
-      },
-    };
-  });
+  checkpointContract('postgresql read store, coalesced', postgresPair('reactor', (store, name) => coalescedReadStoreCheckpoint(store, name, 5)));
 } else {
   t.fail('PostgreSQL is not installed (apt-get install postgresql): its checkpoint contract must run');
 }
