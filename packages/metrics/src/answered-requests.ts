@@ -3,10 +3,8 @@ import type { Metric, Registry } from 'prom-client';
 /** Upper bounds of the latency buckets, in seconds (Prometheus adds +Inf). */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** Answers queued before they are tallied (a few kB). */
-const BATCH = 256;
-
 interface Tally {
+  status: number;
   labels: { method: string; route: string; status: string };
   count: number;
   sum: number;
@@ -30,17 +28,58 @@ interface Family {
 const register = (registry: Registry, family: Family) => registry.registerMetric(family as unknown as Metric);
 
 /**
+ * The answers of one route (method and pattern), bound when the route is added: recording one is a
+ * few additions on the tally of its status, found without building a key or hashing a string.
+ */
+export class RouteAnswers {
+  private readonly byStatus = new Map<number, Tally>();
+  /** The tally of the last status recorded: a route answers the same status request after request. */
+  private last: Tally | undefined;
+
+  constructor(
+    private readonly method: string,
+    private readonly route: string,
+    private readonly all: Tally[],
+  ) {}
+
+  record(status: number, seconds: number): void {
+    let tally = this.last;
+    if (tally === undefined || tally.status !== status) {
+      tally = this.byStatus.get(status);
+      if (tally === undefined) {
+        tally = { status, labels: { method: this.method, route: this.route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(BUCKETS.length + 1) };
+        this.byStatus.set(status, tally);
+        this.all.push(tally);
+      }
+      this.last = tally;
+    }
+    tally.count++;
+    tally.sum += seconds;
+    let i = 0;
+    while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
+    tally.buckets[i]!++;
+  }
+
+  /** Forgets every answer (a registry reset). */
+  clear(): void {
+    this.byStatus.clear();
+    this.last = undefined;
+  }
+}
+
+/**
  * Every HTTP answer, by method, route pattern and status: its count and its latency histogram.
  *
- * Recorded on the request path, so recording is a push (tallied in batches: a Map lookup by one string
- * and a few additions each).
  * prom-client's labelled `inc` and `observe` hash and validate a label object on every call: that cost
- * a tenth of a small GET. The two Prometheus families (`comanda_http_requests_total` and
- * `comanda_http_request_duration_seconds`) are built from the tallies only when the registry is
- * scraped, in the text prom-client writes for its own counters and histograms.
+ * a tenth of a small GET. Each route gets its own `RouteAnswers` when it is added (`route`), so an
+ * answer is counted with a few additions; the two Prometheus families
+ * (`comanda_http_requests_total` and `comanda_http_request_duration_seconds`) are built from the
+ * tallies only when the registry is scraped, in the text prom-client writes for its own counters and
+ * histograms.
  */
 export class AnsweredRequests {
-  private readonly tallies = new Map<string, Tally>();
+  private readonly routes = new Map<string, RouteAnswers>();
+  private readonly tallies: Tally[] = [];
 
   constructor(registry: Registry) {
     register(registry, this.family('comanda_http_requests_total', 'HTTP requests answered, by route pattern and status', 'counter', (t, name) => [{ labels: t.labels, value: t.count, metricName: name }]));
@@ -58,45 +97,28 @@ export class AnsweredRequests {
     }));
   }
 
-  /** Answers not yet tallied, four fields each: tallied in batches (see `record`). */
-  private pending: Array<string | number> = [];
+  /** The answers of one route (the same object for the same method and pattern). */
+  route(method: string, route: string): RouteAnswers {
+    const key = `${method} ${route}`;
+    let answers = this.routes.get(key);
+    if (answers === undefined) this.routes.set(key, (answers = new RouteAnswers(method, route, this.tallies)));
+    return answers;
+  }
 
-  /**
-   * Queues the answer; the queue is tallied every `BATCH` answers and before a scrape. Tallying on the
-   * request path ran on cold caches between two requests; a batch tallies in one tight loop.
-   */
+  /** One answer of a route not bound beforehand (what no route matched). */
   record(method: string, route: string, status: number, seconds: number): void {
-    this.pending.push(method, route, status, seconds);
-    if (this.pending.length >= BATCH * 4) this.tallyPending();
-  }
-
-  private tallyPending(): void {
-    const p = this.pending;
-    this.pending = [];
-    for (let i = 0; i < p.length; i += 4) this.tally(p[i] as string, p[i + 1] as string, p[i + 2] as number, p[i + 3] as number);
-  }
-
-  private tally(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let tally = this.tallies.get(key);
-    if (!tally) this.tallies.set(key, (tally = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(BUCKETS.length + 1) }));
-    tally.count++;
-    tally.sum += seconds;
-    let i = 0;
-    while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
-    tally.buckets[i]!++;
+    this.route(method, route).record(status, seconds);
   }
 
   private family(name: string, help: string, type: Family['type'], samples: (t: Tally, name: string) => Sample[]): Family {
     return {
       name, help, type, aggregator: 'sum',
       get: async () => {
-        this.tallyPending();
-        return { name, help, type, aggregator: 'sum', values: [...this.tallies.values()].flatMap((t) => samples(t, name)) };
+        return { name, help, type, aggregator: 'sum', values: this.tallies.flatMap((t) => samples(t, name)) };
       },
       reset: () => {
-        this.pending = [];
-        this.tallies.clear();
+        for (const answers of this.routes.values()) answers.clear();
+        this.tallies.length = 0;
       },
     };
   }

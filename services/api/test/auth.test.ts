@@ -1,5 +1,6 @@
 import t from 'tap';
 import { createHmac, pbkdf2Sync } from 'node:crypto';
+import http from 'node:http';
 import { PIN_HASH, hashSecret, verifySecret } from '../src/index.js';
 import { ADMIN, cookieHeader, testApp } from './harness.js';
 
@@ -150,6 +151,33 @@ t.test('logout clears both cookies and revokes the refresh token', async (t) => 
   }
   t.equal((await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie } })).statusCode, 401);
   t.equal((await app.inject({ method: 'POST', url: '/auth/logout' })).statusCode, 200, 'logout without cookies is harmless');
+});
+
+t.test('one connection, cookies that change: each request is authorised by the cookie it carries', async (t) => {
+  const s = await testApp();
+  t.teardown(s.close);
+  const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+  const manager = await s.as('manager');
+  const waiter = await s.as('waiter');
+  // One keep-alive socket for every request: a tablet handed from one member of staff to another.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const sockets = new Set<unknown>();
+  const get = (path: string, cookie: string | null) => new Promise<number>((resolve, reject) => {
+    const req = http.get(base + path, { agent, headers: cookie ? { cookie } : {} }, (res) => {
+      sockets.add(req.socket);
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+  });
+  t.equal(await get('/users', manager), 200, 'the manager lists the staff');
+  t.equal(await get('/users', waiter), 403, 'the waiter may not, on the same connection');
+  t.equal(await get('/users', manager), 200);
+  t.equal(await get('/users', null), 401, 'no cookie: no one');
+  t.equal(await get('/users', manager.replace(/accessToken=([^;]+)/, (_m, v: string) => `accessToken=${v.slice(0, -2)}xx`)), 401, 'a forged token');
+  t.equal(await get('/users', manager), 200);
+  t.equal(sockets.size, 1, 'all on one connection');
 });
 
 t.test('forged, wrong-type and garbage tokens are refused', async (t) => {

@@ -126,6 +126,41 @@ t.test('a client without the tag is sent the answer last made while its tag is c
   await shared.close();
 });
 
+t.test('a request validation could not refuse is decided on arrival; one it could is validated first', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const waiter = await s.as('waiter');
+  const pending = await s.request('/orders/status/pending', waiter);
+  const tag = pending.headers.get('etag')!;
+  t.equal((await s.request('/orders/status/pending', waiter, { 'if-none-match': tag })).status, 304, 'valid path parameters: 304');
+  // Whatever tag the client holds, what validation refuses is a 400.
+  t.equal((await s.request('/orders/status/bogus', waiter, { 'if-none-match': '*' })).status, 400, 'a parameter out of its enum');
+  t.equal((await s.request('/orders/user/not-a-uuid', waiter, { 'if-none-match': '*' })).status, 400, 'a parameter out of its format');
+  t.equal((await s.request('/orders/date-range', waiter, { 'if-none-match': '*' })).status, 400, 'a required query parameter missing');
+  t.equal((await s.request('/tables?limit=abc', waiter, { 'if-none-match': '*' })).status, 400, 'a query string validation refuses');
+  t.equal((await s.request('/tables?limit=5', waiter, { 'if-none-match': '*' })).status, 304, 'a valid one, after validation');
+  t.equal((await s.request('/orders/status/pending', null, { 'if-none-match': tag })).status, 401, 'authorisation still first');
+
+  // On arrival means before validation: a validator that counts its calls is not called for a 304.
+  let validations = 0;
+  const app = Fastify();
+  app.setValidatorCompiler(() => (value: unknown) => {
+    validations++;
+    return value !== null;
+  });
+  await app.register(revalidation, { readStore: { generation: () => 1, getCheckpoint: async () => null } });
+  app.get('/things/:kind', { config: { answerFrom: ['things'] }, schema: { params: { type: 'object' }, querystring: { type: 'object' } } }, async () => ({ ok: true }));
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.teardown(() => app.close());
+  const thingsTag = (await fetch(`${base}/things/a`)).headers.get('etag')!;
+  validations = 0;
+  t.equal((await fetch(`${base}/things/a`, { headers: { 'if-none-match': thingsTag } })).status, 304);
+  t.equal(validations, 1, 'only the path parameters were checked, by the route\'s own validator');
+  validations = 0;
+  t.equal((await fetch(`${base}/things/a?x=1`, { headers: { 'if-none-match': thingsTag } })).status, 304);
+  t.equal(validations, 2, 'a query string: Fastify validated parameters and query before the tag was compared');
+});
+
 t.test('If-None-Match is read as RFC 9110 says', async (t) => {
   t.ok(matches('"a"', '"a"'));
   t.ok(matches('W/"a"', '"a"'));

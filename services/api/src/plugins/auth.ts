@@ -92,6 +92,25 @@ export default fp(async function auth(app: FastifyInstance) {
     }
     return bearer;
   };
+  // A tablet's connection carries the same Cookie header request after request: the bearer its last
+  // request named is kept with the connection, and a header equal to that one (compared, not hashed
+  // as a Map key) needs no lookup.
+  const lastOnConnection = new WeakMap<object, { header: string; bearer: Bearer | null }>();
+  const connectionBearer = (request: FastifyRequest): Bearer | null => {
+    const header = request.headers.cookie;
+    if (header === undefined) return null;
+    const connection = request.raw.socket;
+    const last = lastOnConnection.get(connection);
+    if (last !== undefined && last.header === header) return last.bearer;
+    const bearer = bearerOf(header);
+    if (last !== undefined) {
+      last.header = header;
+      last.bearer = bearer;
+    } else {
+      lastOnConnection.set(connection, { header, bearer });
+    }
+    return bearer;
+  };
   const tokens = new Map<string, Bearer | null>();
   // undefined when the request names no bearer token (then the cookie counts), null for a bad one.
   const tokenOf = (authorization: string | undefined): Bearer | null | undefined => {
@@ -148,7 +167,7 @@ export default fp(async function auth(app: FastifyInstance) {
     const hook = Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
       // A client that is not a browser sends its access token as `Authorization: Bearer`; browsers send the cookie.
       const named = tokenOf(request.headers.authorization);
-      const bearer = named === undefined ? bearerOf(request.headers.cookie) : named;
+      const bearer = named === undefined ? connectionBearer(request) : named;
       if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
       const member = memberNow(bearer);
       if (member !== 'read') return done(admit(request, bearer, member));

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Metrics } from '@comanda/metrics';
+import type { Metrics, RouteAnswers } from '@comanda/metrics';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -23,8 +23,8 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * what a route or the not-found handler answered, not the 400 Fastify sends itself for a URL it cannot
  * decode, nor the 503 of a server that is closing, nor a request its client abandoned.
  */
-function countAnswer(metrics: Metrics, method: string, route: string, status: number, elapsedMs: number): void {
-  metrics.answers.record(method, route, status, elapsedMs / 1000);
+function countAnswer(metrics: Metrics, answers: RouteAnswers, route: string, status: number, elapsedMs: number): void {
+  answers.record(status, elapsedMs / 1000);
   const login = LOGINS[route];
   if (login && status === 401) metrics.loginFailures.inc({ endpoint: login });
   if (login && status === 429) metrics.loginThrottled.inc({ endpoint: login });
@@ -43,15 +43,17 @@ export default fp(async function metricsPlugin(app: FastifyInstance, options: { 
   // routeOptions is an object built on each read); what no route matched is counted by the app's hook.
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
+    // A route of one method (HEAD is added as a route of its own) has its tally bound here.
+    const bound = typeof route.method === 'string' ? metrics.answers.route(route.method, pattern) : undefined;
     const count: onResponseHookHandler = (request, reply, done) => {
-      countAnswer(metrics, request.method, pattern, reply.statusCode, reply.elapsedTime);
+      countAnswer(metrics, bound ?? metrics.answers.route(request.method, pattern), pattern, reply.statusCode, reply.elapsedTime);
       done();
     };
     const hooks = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
     route.onResponse = [...hooks, count];
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) countAnswer(metrics, request.method, 'unmatched', reply.statusCode, reply.elapsedTime);
+    if (request.is404) countAnswer(metrics, metrics.answers.route(request.method, 'unmatched'), 'unmatched', reply.statusCode, reply.elapsedTime);
     done();
   });
 

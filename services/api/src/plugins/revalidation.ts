@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ReadStore } from '@comanda/read-store';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The ETag the answer is made at (set before the handler on routes with `answerFrom`). */
     answerTag?: string;
+    /** Its tag was already compared on arrival (and found stale, or it would have been answered 304). */
+    revalidated: boolean;
   }
   interface FastifyContextConfig {
     /**
@@ -67,9 +69,25 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
   const { checkpoints } = options;
   const projector = checkpoints ? () => checkpoints.position('projector') : () => store.getCheckpoint('projector');
   const started = randomBytes(6).toString('base64url');
-  const tagOf: (from: readonly string[]) => Promise<string> | string = store.generation
-    ? (from) => `"${started}.${from.map((name) => store.generation!(name)).join('.')}"`
-    : async () => `"p${(await projector()) ?? 'none'}"`;
+  const generation = store.generation?.bind(store);
+  // Each route's tag, remade only when a generation it is made of has moved (most polls find none has).
+  const tagFor = (from: readonly string[]): (() => Promise<string> | string) => {
+    if (!generation) return async () => `"p${(await projector()) ?? 'none'}"`;
+    const seen = from.map(() => -1);
+    let tag = '';
+    return () => {
+      let moved = false;
+      for (let i = 0; i < from.length; i++) {
+        const now = generation(from[i]!);
+        if (now !== seen[i]) {
+          seen[i] = now;
+          moved = true;
+        }
+      }
+      if (moved || tag === '') tag = `"${started}.${seen.join('.')}"`;
+      return tag;
+    };
+  };
 
   // Only where this process alone writes the store: a shared one's checkpoint and documents may be
   // seen moving in either order, and an answer kept under a tag it is older than would be sent on.
@@ -85,8 +103,9 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
   // One check per route, its collections bound when the route is added: the request's routeOptions
   // (an object built on each read) is never read on this path, and a tag known at once (the local
   // stores' generations) answers without a promise.
-  const checkFor = (from: readonly string[]): preHandlerHookHandler =>
-    function revalidate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
+  const checkFor = (from: readonly string[]): preHandlerHookHandler => {
+    const tagOf = tagFor(from);
+    return function revalidate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
       const decide = (tag: string) => {
         request.answerTag = tag;
         reply.header('cache-control', REVALIDATE);
@@ -98,10 +117,11 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
         }
         done();
       };
-      const tag = tagOf(from);
+      const tag = tagOf();
       if (typeof tag === 'string') decide(tag);
       else tag.then(decide, done);
     };
+  };
   const stamp: onSendHookHandler = function stampAnswer(request, reply, payload, done) {
     const tag = request.answerTag;
     if (tag === undefined || reply.statusCode === 304) return done(null, payload);
@@ -118,14 +138,47 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
   };
 
   app.decorateRequest('answerTag', undefined);
+  app.decorateRequest('revalidated', false);
   app.addHook('onRoute', (route) => {
     if (!route.config?.answerFrom || route.method !== 'GET') return;
+    const check = checkFor(route.config.answerFrom);
+    // Where validation could refuse nothing else (no header rules; a query validator that takes no
+    // query), a request without a query string whose path parameters the route's own validator
+    // accepts is decided as soon as it is authorised, as @fastify/caching does: a polling tablet's 304 then skips
+    // parsing and validation. Anything else is decided after validation, so a malformed request is a
+    // 400 whatever tag it holds.
+    if (decidedOnArrival(route)) {
+      const hasParams = route.schema?.params !== undefined;
+      // Whether the route's query validator takes no query at all, asked of the validator itself (a
+      // required parameter may hide in an allOf) on the route's first request, once.
+      let takesNoQuery: boolean | undefined;
+      const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+      route.onRequest = [...hooks, function revalidateOnArrival(request, reply, done) {
+        if (request.url.includes('?')) return done();
+        takesNoQuery ??= request.getValidationFunction('querystring')?.({}) !== false;
+        if (!takesNoQuery) return done();
+        if (hasParams && request.getValidationFunction('params')?.(request.params) !== true) return done();
+        request.revalidated = true;
+        check.call(this, request, reply, done);
+      }];
+    }
     const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...handlers, checkFor(route.config.answerFrom)];
+    route.preHandler = [...handlers, function revalidateValidated(request, reply, done) {
+      if (request.revalidated) return done();
+      check.call(this, request, reply, done);
+    }];
     const sends = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
     route.onSend = [...sends, stamp];
   });
 });
+
+/** Whether a request to the route without a query string, its path parameters valid, could be refused by validation: if not, it is revalidated on arrival. */
+function decidedOnArrival(route: RouteOptions): boolean {
+  const schema = route.schema;
+  // A path parameter the route does not validate could be anything: decided after validation.
+  if ((route.url.includes(':') && schema?.params === undefined) || route.url.includes('*')) return false;
+  return schema?.headers === undefined;
+}
 
 /** The headers the route itself set on its answer, to send again with it. */
 function routeHeaders(reply: FastifyReply): Record<string, string> {
