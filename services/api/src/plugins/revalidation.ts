@@ -9,6 +9,11 @@ declare module 'fastify' {
     answerTag?: string;
     /** Its tag was already compared on arrival (and found stale, or it would have been answered 304). */
     revalidated: boolean;
+    /**
+     * Answered with the kept answer (not kept again). A field, not a WeakSet of requests: adding every
+     * request to a weak collection cost the most of any function on a kept answer's path.
+     */
+    sentKept: boolean;
   }
   interface FastifyContextConfig {
     /**
@@ -93,7 +98,6 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
   // seen moving in either order, and an answer kept under a tag it is older than would be sent on.
   const canKeep = store.generation !== undefined;
   const kept = new Map<string, Kept>();
-  const sentKept = new WeakSet<FastifyRequest>();
   const keep = (url: string, answer: Kept) => {
     kept.delete(url);
     kept.set(url, answer);
@@ -112,7 +116,7 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
         if (matches(request.headers['if-none-match'], tag)) return void reply.code(304).header('etag', tag).send();
         const hit = canKeep ? kept.get(request.url) : undefined;
         if (hit?.tag === tag) {
-          sentKept.add(request);
+          request.sentKept = true;
           return void reply.headers(hit.headers).send(hit.body);
         }
         done();
@@ -131,7 +135,7 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
     } else if (!reply.hasHeader('etag')) {
       reply.header('etag', tag);
     }
-    if (canKeep && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= KEEP_BYTES && !sentKept.has(request) && !reply.hasHeader('set-cookie')) {
+    if (canKeep && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= KEEP_BYTES && !request.sentKept && !reply.hasHeader('set-cookie')) {
       keep(request.url, { tag, body: payload, headers: routeHeaders(reply) });
     }
     done(null, payload);
@@ -139,6 +143,7 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
 
   app.decorateRequest('answerTag', undefined);
   app.decorateRequest('revalidated', false);
+  app.decorateRequest('sentKept', false);
   app.addHook('onRoute', (route) => {
     if (!route.config?.answerFrom || route.method !== 'GET') return;
     const check = checkFor(route.config.answerFrom);
