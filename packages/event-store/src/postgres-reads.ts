@@ -1,3 +1,5 @@
+import { TurnBatches } from '@comanda/postgres';
+
 /**
  * Fewer round trips for the reads of one process. On the distributed shape a write cost ~30
  * statements across the processes, and each statement's round trip (a loopback write, a wake of
@@ -52,13 +54,6 @@ interface Wanted<E> {
 const MAX_STREAMS = 200;
 
 /**
- * Batches in flight at once: reads asked for meanwhile wait for one to return and go together in the
- * next. Under load the batches grow instead of the statements multiplying; two, so one long read (a
- * long stream folded from its start) holds nobody up.
- */
-const IN_FLIGHT = 2;
-
-/**
  * Stream reads asked for together go to the server as one statement: a signed-in request checks its
  * session and the roster (two streams, every request), and requests arriving together all ask for the
  * roster. Reads asked in one turn of the event loop are sent together, and while two statements are
@@ -66,9 +61,7 @@ const IN_FLIGHT = 2;
  * for, so it sees every event committed before; the same stream is read once per statement.
  */
 export class BatchedStreamReads<E extends { stream: string; revision: number }> {
-  private waiting: Wanted<E>[] = [];
-  private inFlight = 0;
-  private scheduled = false;
+  private readonly batches = new TurnBatches<Wanted<E>>((batch) => this.send(batch), MAX_STREAMS);
 
   constructor(
     private readonly readOne: (stream: string, from: number) => Promise<E[]>,
@@ -76,28 +69,7 @@ export class BatchedStreamReads<E extends { stream: string; revision: number }> 
   ) {}
 
   read(stream: string, from: number): Promise<E[]> {
-    return new Promise<E[]>((resolve, reject) => {
-      this.waiting.push({ stream, from, resolve, reject });
-      if (!this.scheduled && this.inFlight < IN_FLIGHT) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.flush();
-        });
-      }
-    });
-  }
-
-  private flush(): void {
-    while (this.waiting.length > 0 && this.inFlight < IN_FLIGHT) {
-      const batch = this.waiting.splice(0, MAX_STREAMS);
-      this.inFlight++;
-      // `send` answers every caller itself, failure included: it never rejects.
-      void this.send(batch).then(() => {
-        this.inFlight--;
-        this.flush();
-      });
-    }
+    return new Promise<E[]>((resolve, reject) => this.batches.add({ stream, from, resolve, reject }));
   }
 
   private async send(batch: Wanted<E>[]): Promise<void> {

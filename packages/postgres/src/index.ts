@@ -2,3 +2,4 @@ export { startPostgres, sharedPostgres, freshDatabase, postgresAvailable, postgr
 export { openPool, inTransaction } from './pool.js';
 export { becomeLeader, type Leadership, type LeadershipOptions } from './leadership.js';
 export { listen, type Listener, type ListenOptions } from './listener.js';
+export { TurnBatches } from './turn-batches.js';

@@ -3,6 +3,7 @@ import { inTransaction, listen, openPool } from '@comanda/postgres';
 import type pg from 'pg';
 import { ATTEMPTS_TABLE, type Admission, type AttemptRule, POSTGRES_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
 import { batchTransaction } from './postgres-batch.js';
+import { BatchedGets } from './postgres-gets.js';
 import { SqlParams, indexColumns, orderBy, where } from './postgres-filter.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
@@ -110,6 +111,8 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
     private readonly db: Queryable,
     private readonly ready: () => Promise<void>,
     private readonly name: string,
+    /** Outside a transaction, gets of one turn go together (postgres-gets.ts). */
+    private readonly gets: BatchedGets | null,
   ) {
     this.table = quote(tableName(name));
     this.statement = `comanda_${tableName(name)}`;
@@ -117,7 +120,8 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
 
   async get(id: string): Promise<T | null> {
     await this.ready();
-    const r = await this.db.query<{ doc: T }>({ name: `${this.statement}_get`, text: `SELECT doc FROM ${this.table} WHERE id = $1`, values: [id] });
+    if (this.gets) return this.gets.get<T>(this.table, this.statement, id);
+    const r = await this.db.query<{ doc: T }>({ name: `${this.statement}_get`, text: `SELECT id, doc FROM ${this.table} WHERE id = $1`, values: [id] });
     return r.rows[0]?.doc ?? null;
   }
 
@@ -169,6 +173,8 @@ export function countQuery(collection: string, filter: Filter = {}): { text: str
  * the projector write a batch's documents and its checkpoint in one commit: exactly once.
  */
 export class PostgresReadStore implements ReadStore {
+  private readonly gets: BatchedGets;
+
   private constructor(
     private readonly url: string,
     private readonly pool: pg.Pool,
@@ -176,7 +182,9 @@ export class PostgresReadStore implements ReadStore {
     private readonly db: Queryable,
     private readonly owner: boolean,
     private readonly onError?: (error: unknown) => void,
-  ) {}
+  ) {
+    this.gets = new BatchedGets(db);
+  }
 
   static open(url: string, onError?: (error: unknown) => void): PostgresReadStore {
     const pool = openPool(url, { onError });
@@ -185,7 +193,7 @@ export class PostgresReadStore implements ReadStore {
 
   collection<T extends Doc = Doc>(name: string, indexes: IndexSpec[] = []): Collection<T> {
     this.schema.declare(name, indexes);
-    return new PostgresCollection<T>(this.db, () => this.schema.table(name), name);
+    return new PostgresCollection<T>(this.db, () => this.schema.table(name), name, this.owner ? this.gets : null);
   }
 
   async getCheckpoint(name: string): Promise<bigint | null> {

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { freshDatabase, postgresAvailable, sharedPostgres } from '@comanda/postgres';
@@ -10,7 +10,8 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
 } else {
   const { url } = await sharedPostgres();
 
-  t.test('the read models\' queries use the indexes their projections declare', async (t) => {
+  /** A store and a plain client on the same database (to read plans), both closed after the test. */
+  const storeAndDirect = async (t: Test) => {
     const store = PostgresReadStore.open(url);
     const direct = new pg.Client({ connectionString: url });
     await direct.connect();
@@ -18,6 +19,11 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
       await store.close();
       await direct.end();
     });
+    return { store, direct };
+  };
+
+  t.test('the read models\' queries use the indexes their projections declare', async (t) => {
+    const { store, direct } = await storeAndDirect(t);
     const name = `orders_${randomUUID().slice(0, 8)}`;
     const orders = store.collection(name, [{ status: 1, placed_at: -1 }]);
     for (let i = 0; i < 600; i++) {
@@ -93,6 +99,34 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     t.equal(await docs.get('old'), null);
     t.ok(await docs.get('new'), 'the batch committed its drop and what it wrote after');
     t.equal(await store.getCheckpoint(name), 4n);
+  });
+
+  t.test('gets asked together go as one statement per table, each caller answered its own document', async (t) => {
+    const { store, direct } = await storeAndDirect(t);
+    const [a, b] = [`ga_${randomUUID().slice(0, 8)}`, `gb_${randomUUID().slice(0, 8)}`];
+    const as = store.collection(a);
+    const bs = store.collection(b);
+    for (let i = 0; i < 20; i++) {
+      await as.upsert({ _id: `a${i}`, n: i });
+      await bs.upsert({ _id: `b${i}`, n: 100 + i });
+    }
+    // 60 reads at once: both tables, ids asked twice, ids that exist in the other table only, missing ones.
+    const asked = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? ([as, `a${i % 25}`] as const) : i % 3 === 1 ? ([bs, `b${i % 22}`] as const) : ([as, `b${i % 20}`] as const)));
+    const together = await Promise.all(asked.map(([c, id]) => c.get(id)));
+    const alone: unknown[] = [];
+    for (const [c, id] of asked) alone.push(await c.get(id));
+    t.same(together, alone, 'as the same reads one at a time');
+    t.ok(together.some((d) => d === null) && together.some((d) => d !== null), 'found and missing alike');
+    // An upsert answered before a read is in it.
+    await as.upsert({ _id: 'a1', n: 'changed' });
+    t.same((await Promise.all([as.get('a1'), as.get('a2')])).map((d) => d?.n), ['changed', 2]);
+
+    // The statement a batch sends uses the primary key on a large table.
+    await direct.query(`INSERT INTO rm_${a} (id, doc) SELECT 'x' || g, '{}'::jsonb FROM generate_series(1, 10000) g`);
+    await direct.query(`ANALYZE rm_${a}`);
+    const plan = (await direct.query(`EXPLAIN SELECT id, doc FROM rm_${a} WHERE id = ANY('{a1,a2,x5}'::text[])`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    t.match(plan, /Index/, `the primary key serves the batch:\n${plan}`);
+    t.notMatch(plan, /Seq Scan/);
   });
 
   t.test('operators outside the supported subset are refused, not misread', async (t) => {
