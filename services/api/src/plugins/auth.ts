@@ -41,6 +41,9 @@ declare module 'fastify' {
 export default fp(async function auth(app: FastifyInstance) {
   const now = app.deps.now ?? Date.now;
   app.decorate('now', now);
+  // Declared up front, as Fastify asks of request fields: set on a request after it is built, every
+  // request object would change its shape on the way through.
+  app.decorateRequest('staff', undefined);
   const secret = deriveKey(app.deps.masterKey, 'jwt');
   await app.register(jwt, { secret, sign: { algorithm: 'HS256' } });
   // One verifier for the process (@fastify/jwt builds a new one, key included, on every call that
