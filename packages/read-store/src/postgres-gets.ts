@@ -3,6 +3,10 @@ import type pg from 'pg';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
+/** One document by id, as the prepared statement `<statement>_get` (one text under one name, on every path). */
+export const getOne = <T>(db: Queryable, table: string, statement: string, id: string) =>
+  db.query<{ id: string; doc: T }>({ name: `${statement}_get`, text: `SELECT id, doc FROM ${table} WHERE id = $1`, values: [id] });
+
 /** Ids one statement asks for at most (ids asked twice count once). */
 const MAX_IDS = 200;
 
@@ -48,7 +52,7 @@ export class BatchedGets {
     try {
       const ids = [...new Set(wanted.map((w) => w.id))];
       const rows = ids.length === 1
-        ? (await this.db.query<{ id: string; doc: unknown }>({ name: `${statement}_get`, text: `SELECT id, doc FROM ${table} WHERE id = $1`, values: ids })).rows
+        ? (await getOne(this.db, table, statement, ids[0]!)).rows
         : (await this.db.query<{ id: string; doc: unknown }>({ name: `${statement}_get_many`, text: `SELECT id, doc FROM ${table} WHERE id = ANY($1::text[])`, values: [ids] })).rows;
       const byId = new Map(rows.map((r) => [r.id, r.doc]));
       for (const w of wanted) w.resolve(byId.get(w.id) ?? null);

@@ -3,7 +3,7 @@ import { inTransaction, listen, openPool } from '@comanda/postgres';
 import type pg from 'pg';
 import { ATTEMPTS_TABLE, type Admission, type AttemptRule, POSTGRES_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
 import { batchTransaction } from './postgres-batch.js';
-import { BatchedGets } from './postgres-gets.js';
+import { BatchedGets, getOne } from './postgres-gets.js';
 import { SqlParams, indexColumns, orderBy, where } from './postgres-filter.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
@@ -121,8 +121,7 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
   async get(id: string): Promise<T | null> {
     await this.ready();
     if (this.gets) return this.gets.get<T>(this.table, this.statement, id);
-    const r = await this.db.query<{ doc: T }>({ name: `${this.statement}_get`, text: `SELECT id, doc FROM ${this.table} WHERE id = $1`, values: [id] });
-    return r.rows[0]?.doc ?? null;
+    return (await getOne<T>(this.db, this.table, this.statement, id)).rows[0]?.doc ?? null;
   }
 
   async upsert(doc: T): Promise<void> {

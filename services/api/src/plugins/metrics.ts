@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metrics, RouteAnswers } from '@comanda/metrics';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { hookList } from '../http/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,8 +50,7 @@ export default fp(async function metricsPlugin(app: FastifyInstance, options: { 
       countAnswer(metrics, bound ?? metrics.answers.route(request.method, pattern), pattern, reply.statusCode, reply.elapsedTime);
       done();
     };
-    const hooks = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
-    route.onResponse = [...hooks, count];
+    route.onResponse = [...hookList(route.onResponse), count];
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (request.is404) countAnswer(metrics, metrics.answers.route(request.method, 'unmatched'), 'unmatched', reply.statusCode, reply.elapsedTime);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ReadStore } from '@comanda/read-store';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { hookList } from '../http/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -157,8 +158,7 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
       // Whether the route's query validator takes no query at all, asked of the validator itself (a
       // required parameter may hide in an allOf) on the route's first request, once.
       let takesNoQuery: boolean | undefined;
-      const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-      route.onRequest = [...hooks, function revalidateOnArrival(request, reply, done) {
+      route.onRequest = [...hookList(route.onRequest), function revalidateOnArrival(request, reply, done) {
         if (request.url.includes('?')) return done();
         takesNoQuery ??= request.getValidationFunction('querystring')?.({}) !== false;
         if (!takesNoQuery) return done();
@@ -167,13 +167,11 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
         check.call(this, request, reply, done);
       }];
     }
-    const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...handlers, function revalidateValidated(request, reply, done) {
+    route.preHandler = [...hookList(route.preHandler), function revalidateValidated(request, reply, done) {
       if (request.revalidated) return done();
       check.call(this, request, reply, done);
     }];
-    const sends = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
-    route.onSend = [...sends, stamp];
+    route.onSend = [...hookList(route.onSend), stamp];
   });
 });
 
