@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Metrics } from '@comanda/metrics';
@@ -49,6 +50,38 @@ import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 import lightningRoutes from './routes/lightning.js';
 import reportRoutes from './routes/reports.js';
 
+/** Every module of the API's routes (the pages apart). */
+const API_ROUTES = [
+  generalRoutes,
+  authRoutes,
+  authTokenRoutes,
+  userRoutes,
+  orderRoutes,
+  orderDishRoutes,
+  orderDiscountRoutes,
+  orderQueryRoutes,
+  categoryRoutes,
+  dishRoutes,
+  modifierGroupRoutes,
+  taxRateRoutes,
+  spaceRoutes,
+  tableRoutes,
+  walletRoutes,
+  walletPaymentRoutes,
+  walletEventRoutes,
+  ticketRoutes,
+  ticketPaymentRoutes,
+  receiptRoutes,
+  shiftRoutes,
+  currencyRoutes,
+  stationRoutes,
+  kitchenRoutes,
+  kitchenEventRoutes,
+  walletUnmatchedRoutes,
+  lightningRoutes,
+  reportRoutes,
+];
+
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to the process's asynchronous stdout. */
   logStream?: DestinationStream;
@@ -94,35 +127,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(auth);
   await app.register(openapi);
   await app.register(revalidation, { readStore: deps.readStore, ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}) });
-  await app.register(generalRoutes);
-  await app.register(authRoutes);
-  await app.register(authTokenRoutes);
-  await app.register(userRoutes);
-  await app.register(orderRoutes);
-  await app.register(orderDishRoutes);
-  await app.register(orderDiscountRoutes);
-  await app.register(orderQueryRoutes);
-  await app.register(categoryRoutes);
-  await app.register(dishRoutes);
-  await app.register(modifierGroupRoutes);
-  await app.register(taxRateRoutes);
-  await app.register(spaceRoutes);
-  await app.register(tableRoutes);
-  await app.register(walletRoutes);
-  await app.register(walletPaymentRoutes);
-  await app.register(walletEventRoutes);
-  await app.register(ticketRoutes);
-  await app.register(ticketPaymentRoutes);
-  await app.register(receiptRoutes);
-  await app.register(shiftRoutes);
-  await app.register(currencyRoutes);
-  await app.register(stationRoutes);
-  await app.register(kitchenRoutes);
-  await app.register(kitchenEventRoutes);
+  // The API's routes share the root's context (fastify-plugin), so every request and reply is of one
+  // class: Fastify makes a Request and a Reply class per encapsulated context, and the hooks every
+  // request passes (authorisation, revalidation, the tally, the request line) would otherwise meet a
+  // class per route module and run generic code for all of them (docs/benchmarks.md). The pages stay
+  // encapsulated: each registers its own @fastify/static.
+  for (const routes of API_ROUTES) await app.register(fp(routes));
   await app.register(kitchenPage);
   await app.register(posPage);
-  await app.register(walletUnmatchedRoutes);
-  await app.register(lightningRoutes);
-  await app.register(reportRoutes);
   return app;
 }

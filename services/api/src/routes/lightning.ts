@@ -1,5 +1,6 @@
 import { openRates, type ExchangeRates } from '@comanda/rates';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import lightningCheckoutRoutes from './lightning-checkout.js';
 import lightningRefundRoutes from './lightning-refunds.js';
 
@@ -9,6 +10,7 @@ import lightningRefundRoutes from './lightning-refunds.js';
  */
 export default async function lightningRoutes(app: FastifyInstance) {
   const rates: ExchangeRates = app.deps.rates ?? openRates(app.deps.config, (message) => app.log.warn(message));
-  await app.register(lightningCheckoutRoutes, { rates });
-  await app.register(lightningRefundRoutes, { rates });
+  // In the API's one context, as every route module (app.ts).
+  await app.register(fp(lightningCheckoutRoutes), { rates });
+  await app.register(fp(lightningRefundRoutes), { rates });
 }
