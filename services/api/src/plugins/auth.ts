@@ -12,6 +12,8 @@ export interface StaffIdentity {
 }
 
 export const ACCESS_TTL_S = 60;
+/** What staff answers and cookie-setting answers say to caches (docs/architecture.md, security). */
+const NO_STORE = 'no-store';
 export const REFRESH_TTL_S = 30 * 24 * 3600;
 
 declare module 'fastify' {
@@ -136,11 +138,12 @@ export default fp(async function auth(app: FastifyInstance) {
   };
 
   const secure = (request: FastifyRequest) => app.deps.config.production || request.protocol === 'https';
+  // An answer that sets or clears a cookie is never stored (a cache would hand the cookie to another).
   app.decorate('setAuthCookie', (request: FastifyRequest, reply: FastifyReply, name: string, value: string, ttl: number) => {
-    reply.setCookie(name, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request), maxAge: ttl });
+    reply.setCookie(name, value, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request), maxAge: ttl }).header('cache-control', NO_STORE);
   });
   app.decorate('clearAuthCookie', (request: FastifyRequest, reply: FastifyReply, name: string) => {
-    reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request) });
+    reply.clearCookie(name, { httpOnly: true, sameSite: 'strict', path: '/', secure: secure(request) }).header('cache-control', NO_STORE);
   });
 
   const { commands } = app.deps;
@@ -161,22 +164,25 @@ export default fp(async function auth(app: FastifyInstance) {
   };
 
   app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
-    const admit = (request: FastifyRequest, bearer: Bearer, member: Member | undefined): DomainError | undefined => {
+    const admit = (request: FastifyRequest, reply: FastifyReply, bearer: Bearer, member: Member | undefined): DomainError | undefined => {
       if (!member) return unauthorized();
       request.staff = { id: member.id, role: member.role, sessionId: bearer.sid };
+      // Whatever this request is answered, it is staff data: no cache keeps it (a route that chooses
+      // its own, as revalidated lists do, sets it after this).
+      reply.header('cache-control', NO_STORE);
       return may(member.role, permission) ? undefined : forbidden();
     };
     // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
-    const hook = Object.assign(function authorized(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+    const hook = Object.assign(function authorized(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
       // A client that is not a browser sends its access token as `Authorization: Bearer`; browsers send the cookie.
       const named = tokenOf(request.headers.authorization);
       const bearer = named === undefined ? connectionBearer(request) : named;
       if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
       const member = memberNow(bearer);
-      if (member !== 'read') return done(admit(request, bearer, member));
+      if (member !== 'read') return done(admit(request, reply, bearer, member));
       // Something was written since: read only the events not yet seen.
       Promise.all([commands.state(session, bearer.stream), commands.state(roster, STAFF_STREAM)]).then(
-        ([o, r]) => done(admit(request, bearer, memberOf(bearer, o.state, r.state))),
+        ([o, r]) => done(admit(request, reply, bearer, memberOf(bearer, o.state, r.state))),
         (error: Error) => done(error),
       );
     }, { permission });

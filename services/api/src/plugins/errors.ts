@@ -3,6 +3,7 @@ import { StreamContended } from '@comanda/event-store';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
+import { countUnmatched } from './metrics.js';
 import { sendJsonString } from '../http/replies.js';
 import { isUnavailable } from '../http/unavailable.js';
 import { WrittenNotYetVisible } from './consistency.js';
@@ -30,8 +31,12 @@ function messageOf(error: { keyword?: string; message?: string; params?: Record<
  * without internals (logged with the request id).
  */
 export default fp(async function errors(app: FastifyInstance) {
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  // In a scope of its own, so the hook that counts what no route matched runs for those requests only.
+  await app.register(async function notFound(scope) {
+    scope.addHook('onResponse', countUnmatched(app.metrics));
+    scope.setNotFoundHandler((request, reply) => {
+      reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    });
   });
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {

@@ -32,6 +32,12 @@ function countAnswer(metrics: Metrics, answers: RouteAnswers, route: string, sta
   if (route === WEBHOOK_ROUTE) metrics.webhooks.inc({ outcome: webhookOutcome(status) });
 }
 
+/** The onResponse hook of the not-found handler's scope: what no route matched, under one label. */
+export const countUnmatched = (metrics: Metrics): onResponseHookHandler => (request, reply, done) => {
+  countAnswer(metrics, metrics.answers.route(request.method, 'unmatched'), 'unmatched', reply.statusCode, reply.elapsedTime);
+  done();
+};
+
 /**
  * Serves `GET /metrics` to a scraper holding COMANDA_METRICS_TOKEN; without a token configured the
  * route does not exist (404), so figures about the restaurant never leak by default. The figures are
@@ -41,7 +47,8 @@ export default fp(async function metricsPlugin(app: FastifyInstance, options: { 
   const { metrics } = options;
   app.decorate('metrics', metrics);
   // Each route counts its answers under its pattern, bound when the route is added (the request's
-  // routeOptions is an object built on each read); what no route matched is counted by the app's hook.
+  // routeOptions is an object built on each read); what no route matched is counted by the not-found
+  // handler's own hook (`countUnmatched`), so no hook runs on every answer to ask which it was.
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
     // A route of one method (HEAD is added as a route of its own) has its tally bound here.
@@ -51,10 +58,6 @@ export default fp(async function metricsPlugin(app: FastifyInstance, options: { 
       done();
     };
     route.onResponse = [...hookList(route.onResponse), count];
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) countAnswer(metrics, metrics.answers.route(request.method, 'unmatched'), 'unmatched', reply.statusCode, reply.elapsedTime);
-    done();
   });
 
   const token = options.metricsToken;

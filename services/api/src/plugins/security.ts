@@ -25,9 +25,9 @@ export function eventStreamHead(reply: FastifyReply): OutgoingHttpHeaders {
  * Security headers on every answer, as helmet decides them: nosniff, no framing (X-Frame-Options and
  * CSP frame-ancestors), Cross-Origin-Resource-Policy (no other site's page can pull staff data in with
  * a no-cors load), and a CSP that admits only this origin's scripts and styles, /swagger's own by hash.
- * `Cache-Control: no-store` goes on every answer to a signed-in request or one that sets cookies, so no
- * shared cache or back button keeps staff data; an answer that set its own (revalidation's
- * `private, no-cache`) keeps it.
+ * (`Cache-Control: no-store` on staff answers is set where the reason arises, not here: when a request
+ * is authorised and when a cookie is set or cleared — plugins/auth.ts — so no hook runs at the end of
+ * every answer to look for it.)
  *
  * helmet itself, not @fastify/helmet: the plugin (13.x) builds helmet's middleware anew in an onRequest
  * hook for every request (its CSP parsed each time), which was the largest part of a revalidated GET's
@@ -58,10 +58,6 @@ export default fp(async function security(app: FastifyInstance) {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if ((request.staff || reply.hasHeader('set-cookie')) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
   });
 });
 
