@@ -1,24 +1,12 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { ADMIN, testApp } from './harness.js';
+import { ADMIN, servedApp as served } from './harness.js';
 
 /**
  * No shared cache or back button keeps staff data: every answer to a signed-in request, and every
  * answer that sets or clears a cookie, says `Cache-Control: no-store` — errors included — unless the
  * route chose its own (revalidated lists: `private, no-cache`). Over HTTP, as a browser sees it.
  */
-async function served() {
-  const s = await testApp();
-  const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
-  const request = (method: string, path: string, cookie: string | null, body?: unknown) =>
-    fetch(base + path, {
-      method,
-      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  return { ...s, request };
-}
-
 t.test('signed-in answers are not stored, whatever their status', async (t) => {
   const s = await served();
   t.teardown(s.close);
@@ -32,7 +20,7 @@ t.test('signed-in answers are not stored, whatever their status', async (t) => {
     ['POST', '/users', waiter, { name: 'x', pin: '1234', role: 'waiter' }, 403],
   ];
   for (const [method, path, cookie, body, status] of cases) {
-    const res = await s.request(method, path, cookie, body);
+    const res = await s.request(path, cookie, {}, method, body);
     t.equal(res.status, status, `${method} ${path}`);
     t.equal(res.headers.get('cache-control'), 'no-store', `${method} ${path} (${status}): no-store`);
   }
@@ -42,10 +30,10 @@ t.test('a revalidated list keeps its own Cache-Control; anonymous answers carry 
   const s = await served();
   t.teardown(s.close);
   const waiter = await s.as('waiter');
-  t.equal((await s.request('GET', '/tables', waiter)).headers.get('cache-control'), 'private, no-cache');
-  t.equal((await s.request('GET', '/', null)).headers.get('cache-control'), 'private, no-cache', 'the greeting, revalidated');
+  t.equal((await s.request('/tables', waiter, {}, 'GET')).headers.get('cache-control'), 'private, no-cache');
+  t.equal((await s.request('/', null, {}, 'GET')).headers.get('cache-control'), 'private, no-cache', 'the greeting, revalidated');
   for (const [path, status] of [['/health/live', 200], ['/users', 401], ['/no-such-path', 404]] as const) {
-    const res = await s.request('GET', path, null);
+    const res = await s.request(path, null, {}, 'GET');
     t.equal(res.status, status, path);
     t.equal(res.headers.get('cache-control'), null, `${path}: nothing of staff's to keep out of caches`);
   }
@@ -54,25 +42,25 @@ t.test('a revalidated list keeps its own Cache-Control; anonymous answers carry 
 t.test('answers that set or clear cookies are not stored; a refused login sets none', async (t) => {
   const s = await served();
   t.teardown(s.close);
-  const login = await s.request('POST', '/auth/login', null, { name: ADMIN.name, pin: ADMIN.pin });
+  const login = await s.request('/auth/login', null, {}, 'POST', { name: ADMIN.name, pin: ADMIN.pin });
   t.equal(login.status, 200);
   t.ok(login.headers.getSetCookie().length > 0);
   t.equal(login.headers.get('cache-control'), 'no-store', 'login');
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 
-  const refreshed = await s.request('POST', '/auth/refresh', cookie);
+  const refreshed = await s.request('/auth/refresh', cookie, {}, 'POST');
   t.equal(refreshed.status, 200);
   t.equal(refreshed.headers.get('cache-control'), 'no-store', 'refresh');
-  const refusedRefresh = await s.request('POST', '/auth/refresh', null);
+  const refusedRefresh = await s.request('/auth/refresh', null, {}, 'POST');
   t.equal(refusedRefresh.status, 401);
   t.ok(refusedRefresh.headers.getSetCookie().length > 0, 'a refused refresh clears the cookies');
   t.equal(refusedRefresh.headers.get('cache-control'), 'no-store', 'refused refresh');
 
-  const wallet = await s.request('POST', '/wallet/auth', cookie, { password: ADMIN.walletPassword });
+  const wallet = await s.request('/wallet/auth', cookie, {}, 'POST', { password: ADMIN.walletPassword });
   t.equal(wallet.status, 200);
   t.equal(wallet.headers.get('cache-control'), 'no-store', 'wallet unlock');
 
-  const refused = await s.request('POST', '/auth/login', null, { name: ADMIN.name, pin: '0000' });
+  const refused = await s.request('/auth/login', null, {}, 'POST', { name: ADMIN.name, pin: '0000' });
   t.equal(refused.status, 401);
   t.equal(refused.headers.get('cache-control'), null, 'a refused login: no cookie, no staff data');
 });

@@ -92,3 +92,16 @@ export async function testApp(
     },
   };
 }
+
+/** The test app listening on loopback; `request` goes over HTTP, with a session's Cookie header when given. */
+export async function servedApp() {
+  const s = await testApp();
+  const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+  const request = (path: string, cookie: string | null, headers: Record<string, string> = {}, method = 'GET', body?: unknown) =>
+    fetch(base + path, {
+      method,
+      headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  return { ...s, request };
+}

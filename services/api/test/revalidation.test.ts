@@ -1,20 +1,7 @@
 import t from 'tap';
 import Fastify from 'fastify';
 import revalidation, { matches } from '../src/plugins/revalidation.js';
-import { testApp } from './harness.js';
-
-/** The app listening on loopback; requests go over HTTP with the given cookie. */
-async function served() {
-  const s = await testApp();
-  const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
-  const request = (path: string, cookie: string | null, headers: Record<string, string> = {}, method = 'GET', body?: unknown) =>
-    fetch(base + path, {
-      method,
-      headers: { ...(cookie ? { cookie } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-  return { ...s, request };
-}
+import { servedApp as served } from './harness.js';
 
 t.test('a list answered from read models carries a strong ETag; If-None-Match with it is answered 304', async (t) => {
   const s = await served();
