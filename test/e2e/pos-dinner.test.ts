@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
-import { SHOTS, press, shoot, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
+import { SHOTS, closeSheet, press, shoot, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
 import { posRestaurant } from '../src/pos-setup.js';
 import { kitchenScreens } from '../src/kitchen-screens.js';
 import { payInvoice } from '../src/simulated-wallet.js';
@@ -187,7 +187,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await look(marisol, 'pay-cash');
   await press(marisol, '#take-payment');
   t.match(await waitText(marisol, /Change/, '#change'), /Change \$45\.00 MXN/, 'change for 700 on 655');
-  await press(marisol, '#pay-done');
+  await closeSheet(marisol);
   await press(marisol, `[data-ticket-id="${seat2.id}"] .pay`);
   await press(marisol, '.pay-sheet [data-method="card"]');
   await press(marisol, '.pay-sheet [data-tip="10"]');
@@ -204,7 +204,9 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   t.ok((await payInvoice(pos.output(), part)).paymentId, 'the customer pays 50 of it');
   await marisol.waitForSelector('#lightning-paid', { timeout: 15_000 });
   t.match(await waitText(marisol, /Still due/, '.lightning'), /\$50\.00 MXN[\s\S]*Still due: \$70\.00 MXN/, 'a part paid: the rest still due');
-  await press(marisol, '#pay-done');
+  await closeSheet(marisol);
+  // She taps the bill as it now reads ("Pay $70.00"); the sheet asks what is due as the latest read has it.
+  await waitText(marisol, /Pay \$70\.00/, `[data-ticket-id="${table.id}"]`);
   await press(marisol, `[data-ticket-id="${table.id}"] .pay`);
   await press(marisol, '.pay-sheet [data-method="lightning"]');
   t.equal(await marisol.$eval('#pay-amount', (e) => (e as HTMLInputElement).value), '70', 'the rest is what the next invoice asks');
@@ -215,7 +217,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   t.ok((await payInvoice(pos.output(), invoice)).paymentId, "the customer's wallet pays the QR's invoice");
   await marisol.waitForSelector('#lightning-paid', { timeout: 15_000 });
   await look(marisol, 'pay-lightning-paid');
-  await press(marisol, '#pay-done');
+  await closeSheet(marisol);
   await marisol.waitForSelector(`[data-ticket-id="${table.id}"].paid`);
 
   // The receipt, then the order closed and S1 free again.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { HTTPRequest } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
-import { press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { closeSheet, press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
 import { posRestaurant } from '../src/pos-setup.js';
 import { startStandalone } from '../src/standalone-process.js';
 
@@ -86,7 +86,7 @@ t.test('the POS on a bad network: sessions refresh and end cleanly, a payment wh
   });
   await press(page, '#take-payment');
   await waitText(page, /Change \$0\.00 MXN/, '#change');
-  await press(page, '#pay-done');
+  await closeSheet(page);
   await page.waitForSelector(`[data-ticket-id="${first!.id}"].paid`);
   t.equal(cut, 1, 'the first answer was cut');
   t.equal(keys.length, 2, 'the tablet sent the payment again');
@@ -105,7 +105,7 @@ t.test('the POS on a bad network: sessions refresh and end cleanly, a payment wh
   await page.setOfflineMode(false);
   await waitText(page, /Change \$0\.00 MXN/, '#change', 20_000);
   await page.waitForFunction(() => !document.querySelector('#offline-banner'));
-  await press(page, '#pay-done');
+  await closeSheet(page);
   const afterOffline = (await bills()).find((b) => b.id === second!.id)!;
   t.same(afterOffline.payments.map((p) => [p.method, p.amount]), [['cash', 185]], 'the payment sent while offline is taken once');
 

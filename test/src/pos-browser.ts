@@ -90,3 +90,9 @@ export async function shoot(page: Page, name: string): Promise<string[]> {
   await page.setViewport(LANDSCAPE);
   return problems;
 }
+
+/** Taps Done on the pay sheet and waits for the sheet to be gone (a tap before it is gone lands on it). */
+export async function closeSheet(page: Page): Promise<void> {
+  await press(page, '#pay-done');
+  await page.waitForSelector('.sheet-backdrop', { hidden: true });
+}

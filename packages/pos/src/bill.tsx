@@ -16,7 +16,9 @@ export function BillScreen(props: { orderId: string }) {
   const [split, setSplit] = useState<Split>('none');
   const [parts, setParts] = useState(2);
   const [groupOf, setGroupOf] = useState<Record<string, number>>({});
-  const [paying, setPaying] = useState<Ticket | null>(null);
+  // The bill being paid, by id: the sheet shows it as the latest read has it (a payment that landed
+  // a moment before the tap, or on another tablet meanwhile, changes what is due).
+  const [payingId, setPayingId] = useState<string | null>(null);
   const w = useWrite();
   const [issueKey, setIssueKey] = useState(newKey);
 
@@ -27,6 +29,7 @@ export function BillScreen(props: { orderId: string }) {
   const tickets = [...(ticketsRead.data ?? [])].sort((a, b) => a.created_at.localeCompare(b.created_at) || place(a) - place(b));
   const billed = new Set(tickets.filter((t) => t.status_name !== 'cancelled').flatMap((t) => t.lines.map((l) => l.id)));
   const unbilled = (complete.data?.dishes ?? []).filter((l) => !billed.has(l.id));
+  const paying = tickets.find((t) => t.id === payingId) ?? null;
   const allPaid = tickets.some((t) => t.status_name === 'paid') && tickets.every((t) => t.status_name !== 'pending') && unbilled.length === 0;
   const refresh = () => {
     complete.refresh();
@@ -69,7 +72,7 @@ export function BillScreen(props: { orderId: string }) {
         </section>
       )}
       <section class="tickets">
-        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPaying(t)} />)}
+        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} />)}
       </section>
       {allPaid && order.status === 'ready' && (
         <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={completeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
@@ -78,7 +81,7 @@ export function BillScreen(props: { orderId: string }) {
       {paying && (
         <div class="sheet-backdrop">
           <div class="sheet" role="dialog">
-            <PaySheet ticket={paying} label={labelOf(paying, seatOf)} onDone={() => { setPaying(null); refresh(); }} />
+            <PaySheet ticket={paying} label={labelOf(paying, seatOf)} onDone={() => { setPayingId(null); refresh(); }} />
           </div>
         </div>
       )}

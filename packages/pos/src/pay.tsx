@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { accepted, api, newKey, ok, usePolled, useWrite } from './api.js';
 import type { paths } from '@comanda/client';
 import type { Ticket } from './menu.js';
@@ -20,6 +20,11 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
   const t = props.ticket;
   const [method, setMethod] = useState<Method>('cash');
   const [amountText, setAmountText] = useState(String(t.due));
+  // The amount follows what is due (the bill as the latest read has it) until the person types one.
+  const typed = useRef(false);
+  useEffect(() => {
+    if (!typed.current) setAmountText(String(t.due));
+  }, [t.due]);
   const [tendered, setTendered] = useState('');
   const [tipPercent, setTipPercent] = useState<number | null>(0);
   const [tipText, setTipText] = useState('');
@@ -61,7 +66,7 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
       <div class="segmented">
         {(['cash', 'card', 'lightning'] as const).map((m) => <button type="button" key={m} data-method={m} class={method === m ? 'active' : ''} onClick={() => setMethod(m)}>{{ cash: 'Cash', card: 'Card', lightning: '⚡ Lightning' }[m]}</button>)}
       </div>
-      <label>Amount<input id="pay-amount" inputMode="decimal" value={amountText} onInput={(e) => setAmountText(e.currentTarget.value)} /></label>
+      <label>Amount<input id="pay-amount" inputMode="decimal" value={amountText} onInput={(e) => { typed.current = true; setAmountText(e.currentTarget.value); }} /></label>
       {method === 'cash' && (
         <>
           <div class="amount-display">Tendered <strong id="tendered">{tendered ? money(given ?? 0) : '—'}</strong>
