@@ -65,6 +65,11 @@ t.test('the POS on a bad network: sessions refresh and end cleanly, a payment wh
   // The answer to a cash payment is lost on its way back: the server took it, the tablet never heard.
   await page.evaluate((id) => { location.hash = `#/bill/${id}`; }, orderId);
   await press(page, `[data-ticket-id="${first!.id}"] .pay`);
+  // Meanwhile another tablet takes 85 in cash on the same bill: the open sheet asks what is now due.
+  t.equal(await page.$eval('#pay-amount', (e) => (e as HTMLInputElement).value), '185');
+  t.equal((await waiter.post(`/tickets/${first!.id}/payments`, { method: 'cash', amount: 85 })).status, 201, '85 taken on another tablet');
+  await page.waitForFunction(() => (document.querySelector('#pay-amount') as HTMLInputElement | null)?.value === '100', { timeout: 10_000 });
+  t.match(await page.$eval('.pay-sheet h3', (e) => e.textContent), /due \$100\.00/, 'the open sheet asks what is now due');
   await page.setRequestInterception(true);
   let cut = 0;
   const keys: string[] = [];
@@ -92,7 +97,7 @@ t.test('the POS on a bad network: sessions refresh and end cleanly, a payment wh
   t.equal(keys.length, 2, 'the tablet sent the payment again');
   t.equal(keys[0], keys[1], 'with the same Idempotency-Key');
   const afterCut = (await bills()).find((b) => b.id === first!.id)!;
-  t.same(afterCut.payments.map((p) => [p.method, p.amount]), [['cash', 185]], 'exactly one payment on the bill');
+  t.same(afterCut.payments.map((p) => [p.method, p.amount]), [['cash', 85], ['cash', 100]], "the other tablet's, and exactly one from this one");
 
   // The network goes away while the second payment is sent: the banner says so, and it lands once back.
   await press(page, `[data-ticket-id="${second!.id}"] .pay`);
