@@ -4,6 +4,7 @@ import { type DomainError, type Permission, type Role, type Roster, type Session
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
+import { NO_STORE } from './security.js';
 
 export interface StaffIdentity {
   id: string;
@@ -12,8 +13,6 @@ export interface StaffIdentity {
 }
 
 export const ACCESS_TTL_S = 60;
-/** What staff answers and cookie-setting answers say to caches (docs/architecture.md, security). */
-const NO_STORE = 'no-store';
 export const REFRESH_TTL_S = 30 * 24 * 3600;
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import type { ReadStore } from '@comanda/read-store';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { hookList } from '../http/route-hooks.js';
+import { NO_STORE } from './security.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -132,7 +133,7 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
     if (tag === undefined || reply.statusCode === 304) return done(null, payload);
     if (reply.statusCode !== 200 && reply.statusCode !== 204) {
       reply.removeHeader('etag');
-      reply.header('cache-control', 'no-store');
+      reply.header('cache-control', NO_STORE);
     } else if (!reply.hasHeader('etag')) {
       reply.header('etag', tag);
     }

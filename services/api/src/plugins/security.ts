@@ -3,6 +3,9 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** What staff answers, and answers that set or clear a cookie, say to caches (set in plugins/auth.ts). */
+export const NO_STORE = 'no-store';
+
 /** What a server-sent event stream (kitchen screens, the cashier's payments) says of itself. */
 const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
