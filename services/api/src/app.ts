@@ -15,6 +15,7 @@ import openapi from './plugins/openapi.js';
 import revalidation from './plugins/revalidation.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
 import { RequestLines } from './request-lines.js';
+import { requestLoggers } from './request-logger.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
 import auth from './plugins/auth.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
     logController: new RequestLines(),
+    childLoggerFactory: requestLoggers,
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its

@@ -4,6 +4,8 @@ import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 const SLOW_READ_MS = 1_000;
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Levels that write a quiet read's line (asked first, so a quiet read at info builds no line's fields). */
+const DETAILED = new Set(['debug', 'trace']);
 
 /**
  * Fastify's request logging, one line a request, at the level a restaurant's operator wants it:
@@ -18,7 +20,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class RequestLines extends LogController {
   override incomingRequest(request: FastifyRequest): void {
     if (this.isLogDisabled(request)) return;
-    request.log.debug({ req: request }, 'incoming request');
+    if (DETAILED.has(request.log.level)) request.log.debug({ req: request }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -26,7 +28,7 @@ export class RequestLines extends LogController {
     const responseTime = reply.elapsedTime;
     if (error) return reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
     const quiet = READS.has(request.method) && reply.statusCode < 400 && responseTime < SLOW_READ_MS;
-    if (quiet) reply.log.debug({ req: request, res: reply, responseTime }, 'request completed');
-    else reply.log.info({ req: request, res: reply, responseTime }, 'request completed');
+    if (!quiet) reply.log.info({ req: request, res: reply, responseTime }, 'request completed');
+    else if (DETAILED.has(reply.log.level)) reply.log.debug({ req: request, res: reply, responseTime }, 'request completed');
   }
 }

@@ -106,26 +106,27 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
     if (kept.size > KEEP_ANSWERS) kept.delete(kept.keys().next().value!);
   };
 
+  // What a request is answered once its route's current tag is known: 304, the kept answer, or on to the handler.
+  const decide = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void, tag: string) => {
+    request.answerTag = tag;
+    reply.header('cache-control', REVALIDATE);
+    if (matches(request.headers['if-none-match'], tag)) return void reply.code(304).header('etag', tag).send();
+    const hit = canKeep ? kept.get(request.url) : undefined;
+    if (hit?.tag === tag) {
+      request.sentKept = true;
+      return void reply.headers(hit.headers).send(hit.body);
+    }
+    done();
+  };
   // One check per route, its collections bound when the route is added: the request's routeOptions
   // (an object built on each read) is never read on this path, and a tag known at once (the local
   // stores' generations) answers without a promise.
   const checkFor = (from: readonly string[]): preHandlerHookHandler => {
     const tagOf = tagFor(from);
     return function revalidate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
-      const decide = (tag: string) => {
-        request.answerTag = tag;
-        reply.header('cache-control', REVALIDATE);
-        if (matches(request.headers['if-none-match'], tag)) return void reply.code(304).header('etag', tag).send();
-        const hit = canKeep ? kept.get(request.url) : undefined;
-        if (hit?.tag === tag) {
-          request.sentKept = true;
-          return void reply.headers(hit.headers).send(hit.body);
-        }
-        done();
-      };
       const tag = tagOf();
-      if (typeof tag === 'string') decide(tag);
-      else tag.then(decide, done);
+      if (typeof tag === 'string') decide(request, reply, done, tag);
+      else tag.then((known) => decide(request, reply, done, known), done);
     };
   };
   const stamp: onSendHookHandler = function stampAnswer(request, reply, payload, done) {
