@@ -36,6 +36,12 @@ class RequestLogger implements FastifyBaseLogger {
     this.logger().level = level;
   }
 
+  /** pino's own question, for code that asks it of `request.log` before building a line. */
+  isLevelEnabled(level: string): boolean {
+    const asked = this.made ?? this.parent;
+    return asksLevels(asked) ? asked.isLevelEnabled(level) : true;
+  }
+
   private write(level: Level, args: unknown[]): void {
     // The level is the parent's until the child is made (a child made to set its own keeps its own).
     if (this.made === undefined && !this.parent.isLevelEnabled(level)) return;

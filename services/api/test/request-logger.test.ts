@@ -24,6 +24,8 @@ t.test('a request logger writes what pino\'s child would, and makes the child on
     return request.id;
   });
   app.get('/own-level', { logLevel: 'debug' }, async (request) => (request.log.debug('route at debug'), 'ok'));
+  const asked = (log: unknown, level: string) => (log as { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);
+  app.get('/asked', async (request) => `${asked(request.log, 'debug')} ${asked(request.log, 'info')}`);
   app.get('/raised', async (request) => {
     request.log.level = 'debug';
     request.log.debug('raised for this request');
@@ -47,6 +49,7 @@ t.test('a request logger writes what pino\'s child would, and makes the child on
   await app.inject('/own-level');
   t.match(lines.at(-1), { level: 20, msg: 'route at debug' }, 'a route with its own level gets it');
 
+  t.equal((await app.inject('/asked')).body, 'false true', 'a request logger answers pino\'s isLevelEnabled as the app\'s logger does');
   t.equal((await app.inject('/raised')).body, 'debug', 'a level set on a request logger is its own');
   t.match(lines.at(-1), { level: 20, msg: 'raised for this request' });
   t.equal(logger.level, 'info', 'the app\'s logger keeps its level');
