@@ -36,15 +36,17 @@ class RequestLogger implements FastifyBaseLogger {
     this.logger().level = level;
   }
 
-  /** pino's own question, for code that asks it of `request.log` before building a line. */
+  /**
+   * pino's own question, asked before a line is written (and by code that asks it of `request.log`):
+   * the app's logger's answer until the child is made, the child's after (it may have set its own level).
+   */
   isLevelEnabled(level: string): boolean {
     const asked = this.made ?? this.parent;
     return asksLevels(asked) ? asked.isLevelEnabled(level) : true;
   }
 
   private write(level: Level, args: unknown[]): void {
-    // The level is the parent's until the child is made (a child made to set its own keeps its own).
-    if (this.made === undefined && !this.parent.isLevelEnabled(level)) return;
+    if (!this.isLevelEnabled(level)) return;
     const logger = this.logger();
     Reflect.apply(logger[level], logger, args);
   }
