@@ -82,13 +82,23 @@ export function undoBar(seconds, recall) {
   };
 }
 
-/** "Recall (n)" opens the list of the last bumped tickets (most recent first); tapping one recalls it. */
+/**
+ * "Recall (n)" opens the list of the last bumped tickets (most recent first); tapping one recalls it.
+ * The returned function shows the list again while it is open: a bump the server confirms after the
+ * list opened (the cook bumped and tapped Recall at once) joins it instead of being missing.
+ */
 export function recallDialog(bumped, recall) {
   const dialog = $('recalls');
   const list = $('recall-list');
   const at = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  $('recall').addEventListener('click', () => {
-    list.replaceChildren(...bumped().map((t) => {
+  let shown = '';
+  const show = () => {
+    const recent = bumped();
+    // Only when the list changed: the buttons under a cook's finger are not replaced for nothing.
+    const ids = recent.map((t) => t.id).join();
+    if (dialog.open && ids === shown) return;
+    shown = ids;
+    list.replaceChildren(...recent.map((t) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'recall-item';
@@ -96,6 +106,9 @@ export function recallDialog(bumped, recall) {
       b.textContent = `${tableLabel(t)} · ${t.waiter} · ${at(t.bumped_at)} · ${t.lines.map((l) => l.dish_name).join(', ')}`;
       return b;
     }));
+  };
+  $('recall').addEventListener('click', () => {
+    show();
     dialog.showModal();
   });
   list.addEventListener('click', async (event) => {
@@ -103,7 +116,13 @@ export function recallDialog(bumped, recall) {
     if (b && (await recall(b, b.dataset.ticketId))) dialog.close();
   });
   $('recall-close').addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => list.replaceChildren());
+  dialog.addEventListener('close', () => {
+    shown = '';
+    list.replaceChildren();
+  });
+  return () => {
+    if (dialog.open) show();
+  };
 }
 
 /** Open items per dish on the station's board, most first: what to have going all day. */

@@ -248,6 +248,7 @@ function afterFlush() {
   const recent = bumped();
   $('recall').hidden = recent.length === 0;
   $('recall').textContent = `↶ Recall (${recent.length})`;
+  recallListChanged();
 }
 
 // --- taps: one listener for every card ---
@@ -292,7 +293,7 @@ $('tickets').addEventListener('click', async (event) => {
 });
 
 // Recall any of the last bumped tickets, from a list.
-recallDialog(bumped, (button, id) => tap(button, `/kitchen/tickets/${id}/recall`));
+const recallListChanged = recallDialog(bumped, (button, id) => tap(button, `/kitchen/tickets/${id}/recall`));
 
 // Timers, colours and auto-bump countdowns move every second without rebuilding the cards.
 setInterval(() => {
