@@ -84,6 +84,7 @@ function workload(): Measure[] {
   return [
     get('/', () => '/'),
     get('/tables (20)', () => '/tables'),
+    { name: 'GET /tables (20) revalidated: If-None-Match → 304 (10 connections)', run: revalidated('/tables') },
     get('/dishes (20)', () => '/dishes'),
     get('/orders/{id}', (r) => `/orders/${r.orderIds[0]}`),
     get('/orders/total-sales/{today}', () => `/orders/total-sales/${today()}`),
@@ -93,6 +94,16 @@ function workload(): Measure[] {
     { name: 'an order taken: POST /orders, 4 × POST /orders/{id}/dishes one line, DELETE (10 workers)', run: (server, r) => cycles(server, r, () => null, 4) },
   ];
 }
+
+/** A tablet's poll: the list's ETag sent back, answered 304 while nothing it shows has changed. */
+const revalidated = (path: string) => async (server: Server): Promise<LoadFigures> => {
+  const cookie = await login(server.url);
+  const first = await fetch(server.url + path, { headers: { cookie } });
+  await first.arrayBuffer();
+  const etag = first.headers.get('etag');
+  if (!etag) throw new Error(`GET ${path} answered without an ETag`);
+  return load(server, [{ path }], 10, { cookie, 'if-none-match': etag });
+};
 
 /**
  * Place, add `lines` lines one request each, delete: cycles over HTTP for the bench's run time,
