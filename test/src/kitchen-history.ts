@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MENU_STREAM, idFromKey, kitchenTicket, kitchenTicketId, kitchenTicketStream, menu, order, orderStream, stationOf } from '@comanda/domain';
+import { MENU_STREAM, idFromKey, kitchenTicket, kitchenTicketId, kitchenTicketStream, menu, order, orderStream, stationOf, atMenuPrice, ownAuthority } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore } from '@comanda/event-store';
 import { repoRoot } from './standalone-process.js';
 
@@ -41,7 +41,7 @@ export async function openTickets(dataDir: string, count: number): Promise<strin
       ];
       // Fired over the last few hours, oldest first.
       const firedAt = now - (count - i) * 5_000;
-      await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'kds', tableId: null, waiter: 'Marisol', at: firedAt, lines });
+      await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'kds', tableId: null, waiter: 'Marisol', at: firedAt, lines: atMenuPrice(lines), authority: ownAuthority('kds', 'waiter') });
       const fired = lines.map((l) => ({ lineId: l.lineId, firingId, dishId: l.dishId, stationId, ticketId, dishName: m.dishes[l.dishId]!.name }));
       await commands.handle(order, orderStream(orderId), { type: 'fireLines', firingId, lines: fired, at: firedAt });
       await commands.handle(kitchenTicket, kitchenTicketStream(ticketId), {

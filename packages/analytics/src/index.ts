@@ -2,7 +2,7 @@ export { LocalClock, WEEKDAYS, type Place } from './clock.js';
 export * from './report.js';
 export { ReportFold, RunningReport } from './fold.js';
 export { OrderBook, ownParts, sharedParts, type FoldParts } from './order-book.js';
-export { ALL_REPORTS, findReport, reportNames } from './reports/index.js';
+export { ALL_REPORTS, AUDIT_KINDS, type AuditKind, findReport, reportNames } from './reports/index.js';
 export { percentile, LATE_AFTER_MINUTES } from './reports/kitchen.js';
 export { replayLog, readLog, type ReplayOutcome, type ReplayProgress } from './replay.js';
 export { replayInParallel, canReplayInParallel, partition } from './parallel-replay.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { baseCurrency, CURRENCIES, order, shifts, zReport, type OrderEvent, type ShiftEvent } from '../src/index.js';
-import { given } from './given.js';
+import { MANAGER, WAITER, given } from './given.js';
 
 const line = (lineId: string, priceCents = 1000) => ({ lineId, dishId: 'd', priceCents, notes: '' });
 const placed: OrderEvent[] = [
@@ -27,10 +27,10 @@ t.test('order billing: a line is on at most one live ticket', async (t) => {
 
 t.test('billed lines do not change; the order keeps its tickets until they are cancelled', async (t) => {
   const g = given(order, [...placed, billed]);
-  t.match(g.when({ type: 'removeLine', lineId: 'l1' }), { error: { kind: 'conflict', message: 'A line on a ticket cannot change; cancel the ticket first' } });
-  t.match(g.when({ type: 'updateLine', lineId: 'l2', priceCents: 5 }), { error: { kind: 'conflict' } });
-  t.match(g.when({ type: 'clearLines' }), { error: { kind: 'conflict' } });
-  t.match(g.when({ type: 'removeLine', lineId: 'l3' }), { events: [{ type: 'OrderLineRemoved' }] }, 'an unbilled line still can');
+  t.match(g.when({ type: 'removeLine', lineId: 'l1', authority: WAITER }), { error: { kind: 'conflict', message: 'A line on a ticket cannot change; cancel the ticket first' } });
+  t.match(g.when({ type: 'updateLine', lineId: 'l2', priceCents: 5, authority: WAITER }), { error: { kind: 'conflict' } });
+  t.match(g.when({ type: 'clearLines', authority: WAITER }), { error: { kind: 'conflict' } });
+  t.match(g.when({ type: 'removeLine', lineId: 'l3', authority: WAITER }), { events: [{ type: 'OrderLineRemoved' }] }, 'an unbilled line still can');
   t.match(g.when({ type: 'changeStatus', to: 'cancelled', at: 2 }), { error: { kind: 'conflict', message: 'The order has live tickets; cancel them first' } });
   t.match(g.when({ type: 'deleteOrder' }), { error: { kind: 'conflict' } });
   t.match(given(order, [...placed, { type: 'OrderStatusChanged', data: { from: 'pending', to: 'cancelled', at: 2 } }]).when({ type: 'billLines', bills: [{ billId: 'b', ticketIds: ['k'], lineIds: ['l1'] }] }), { error: { kind: 'conflict', message: 'A cancelled order cannot be billed' } });

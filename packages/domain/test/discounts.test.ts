@@ -1,16 +1,18 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { type Discount, type OrderEvent, type RecordedLine, fold, lineDiscounts, order, orderTotal } from '../src/index.js';
-import { given } from './given.js';
+import { MANAGER, WAITER, given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
 const line = (lineId: string, priceCents: number, quantity = 1): RecordedLine => ({ lineId, dishId: 'd', priceCents, notes: '', quantity });
 const added: OrderEvent = { type: 'DishesAdded', data: { lines: [line('a', 1000, 2), line('b', 500), line('c', 333)] } };
-const give = (over: Partial<{ discountId: string; lineId: string | null; kind: 'percent' | 'amount'; value: number; reason: string; limitBp: number | null }> = {}) => ({
-  type: 'giveDiscount' as const, discountId: 'x1', lineId: null, kind: 'percent' as const, value: 1000, reason: 'regular', by: 'u1', at: 5, limitBp: null, ...over,
+/** A manager's discount (u1 acting as a manager), unless a waiter's limit is given: then u1 is a waiter. */
+const give = ({ limitBp, ...over }: Partial<{ discountId: string; lineId: string | null; kind: 'percent' | 'amount'; value: number; reason: string; limitBp: number }> = {}) => ({
+  type: 'giveDiscount' as const, discountId: 'x1', lineId: null, kind: 'percent' as const, value: 1000, reason: 'regular', at: 5,
+  limitBp: limitBp ?? 1000, authority: limitBp === undefined ? { ...MANAGER, userId: 'u1' } : WAITER, ...over,
 });
 const given1 = (d: Partial<Discount>): OrderEvent => ({
-  type: 'DiscountGiven', data: { discountId: 'x1', lineId: null, kind: 'percent', value: 1000, amountCents: 283, reason: 'regular', by: 'u1', at: 5, ...d },
+  type: 'DiscountGiven', data: { discountId: 'x1', lineId: null, kind: 'percent', value: 1000, amountCents: 283, reason: 'regular', by: 'u1', approvedBy: 'u1', at: 5, ...d },
 });
 
 t.test('a discount is worked out in cents when given: percent half up, or an amount', async (t) => {
@@ -52,12 +54,12 @@ t.test('billed lines: a discount touching one is 409; discounted lines keep pric
   t.match(g.when(give()), { error: { kind: 'conflict' } }, 'an order discount touches every line');
   t.match(g.when(give({ lineId: 'a' })), { events: [{ type: 'DiscountGiven' }] });
   const d = given(order, [placed, added, given1({ lineId: 'a', amountCents: 200 })]);
-  t.match(d.when({ type: 'updateLine', lineId: 'a', quantity: 3 }), { error: { kind: 'conflict', message: /remove the discount first/ } });
-  t.match(d.when({ type: 'removeLine', lineId: 'a' }), { error: { kind: 'conflict' } });
-  t.match(d.when({ type: 'updateLine', lineId: 'a', notes: 'bien dorado' }), { events: [{ type: 'OrderLineUpdated' }] });
+  t.match(d.when({ type: 'updateLine', lineId: 'a', quantity: 3, authority: WAITER }), { error: { kind: 'conflict', message: /remove the discount first/ } });
+  t.match(d.when({ type: 'removeLine', lineId: 'a', authority: WAITER }), { error: { kind: 'conflict' } });
+  t.match(d.when({ type: 'updateLine', lineId: 'a', notes: 'bien dorado', authority: WAITER }), { events: [{ type: 'OrderLineUpdated' }] });
   const whole = given(order, [placed, added, given1({ amountCents: 2500, kind: 'amount', value: 2500 })]);
-  t.match(whole.when({ type: 'removeLine', lineId: 'a' }), { error: { kind: 'conflict', message: /exceed/ } }, 'the order discount would exceed what is left');
-  t.match(whole.when({ type: 'removeLine', lineId: 'c' }), { events: [{ type: 'OrderLineRemoved' }] });
+  t.match(whole.when({ type: 'removeLine', lineId: 'a', authority: WAITER }), { error: { kind: 'conflict', message: /exceed/ } }, 'the order discount would exceed what is left');
+  t.match(whole.when({ type: 'removeLine', lineId: 'c', authority: WAITER }), { events: [{ type: 'OrderLineRemoved' }] });
   t.match(given(order, [placed, added, { type: 'OrderStatusChanged', data: { from: 'pending', to: 'cancelled', at: 2 } }]).when(give()), { error: { kind: 'conflict' } });
 });
 

@@ -1,4 +1,4 @@
-import { type Decider, DomainError, fold } from '../src/index.js';
+import { type Decider, DomainError, fold, ownAuthority } from '../src/index.js';
 
 /**
  * Given past events, when a command is decided: the new events, or the DomainError it was rejected
@@ -18,3 +18,7 @@ export function given<C, E, S>(decider: Decider<C, E, S>, past: E[]) {
     },
   };
 }
+
+/** A waiter's own request (u1), and a manager's (m1): who asks, as the order's deciders take it. */
+export const WAITER = ownAuthority('u1', 'waiter');
+export const MANAGER = ownAuthority('m1', 'manager');

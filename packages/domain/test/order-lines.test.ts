@@ -1,6 +1,6 @@
 import t from 'tap';
-import { completeLine, linesBySeat, linesToFire, lineTotal, linesTotal, order, orderTotal, ticket, type OrderEvent, type RecordedLine, type TicketEvent } from '../src/index.js';
-import { given } from './given.js';
+import { atMenuPrice, completeLine, linesBySeat, linesToFire, lineTotal, linesTotal, order, orderTotal, ticket, type OrderEvent, type RecordedLine, type TicketEvent } from '../src/index.js';
+import { MANAGER, WAITER, given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
 /** A line as today's release wrote it: no quantity, course, seat or modifiers. */
@@ -19,7 +19,7 @@ t.test('a line written before quantities reads as one portion, course 1, no seat
 
 t.test('a line carries a quantity; its total is (price + modifiers) × quantity', async (t) => {
   const two = line('l1', { quantity: 2, course: 2, seat: 3 });
-  t.same(given(order, [placed]).when({ type: 'addDishes', lines: [two] }), { events: [{ type: 'DishesAdded', data: { lines: [two] } }] });
+  t.same(given(order, [placed]).when({ type: 'addDishes', lines: atMenuPrice([two]), authority: WAITER }), { events: [{ type: 'DishesAdded', data: { lines: [two] } }] });
   const g = given(order, [placed, { type: 'DishesAdded', data: { lines: [two, line('l2', { priceCents: 800, quantity: 3 })] } }]);
   t.equal(orderTotal(g.state), 2 * 1250 + 3 * 800);
   const guacamole = { groupId: 'g1', optionId: 'o1', name: 'guacamole', priceDeltaCents: 1500 };
@@ -30,26 +30,26 @@ t.test('a line carries a quantity; its total is (price + modifiers) × quantity'
 t.test('quantity, course and seat stay within their ranges: one error per field', async (t) => {
   const g = given(order, [placed]);
   for (const [field, bad] of [['quantity', 0], ['quantity', 100], ['quantity', 1.5], ['course', 0], ['course', 10], ['seat', 0], ['seat', 100], ['seat', 2.5]] as const) {
-    t.match(g.when({ type: 'addDishes', lines: [line('l1', { [field]: bad })] }), { error: { kind: 'validation', details: { errors: [{ field: `lines[0].${field}` }] } } }, `${field} ${bad}`);
+    t.match(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { [field]: bad })]), authority: WAITER }), { error: { kind: 'validation', details: { errors: [{ field: `lines[0].${field}` }] } } }, `${field} ${bad}`);
   }
-  t.match(g.when({ type: 'addDishes', lines: [line('l1', { modifiers: [{ groupId: 'g', optionId: 'o', name: 'x', priceDeltaCents: -1 }] })] }), { error: { kind: 'validation' } });
-  t.match(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: null, waiter: 'Ana', at: 1, lines: [line('l1', { quantity: 0 })] }), { error: { kind: 'validation' } });
-  t.same(g.when({ type: 'addDishes', lines: [line('l1', { quantity: 99, course: 9, seat: 99 })] }), { events: [{ type: 'DishesAdded', data: { lines: [line('l1', { quantity: 99, course: 9, seat: 99 })] } }] }, 'the bounds themselves');
+  t.match(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { modifiers: [{ groupId: 'g', optionId: 'o', name: 'x', priceDeltaCents: -1 }] })]), authority: WAITER }), { error: { kind: 'validation' } });
+  t.match(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([line('l1', { quantity: 0 })]), authority: WAITER }), { error: { kind: 'validation' } });
+  t.same(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { quantity: 99, course: 9, seat: 99 })]), authority: WAITER }), { events: [{ type: 'DishesAdded', data: { lines: [line('l1', { quantity: 99, course: 9, seat: 99 })] } }] }, 'the bounds themselves');
 });
 
 t.test('updating a line: quantity, course and seat change until the kitchen has it', async (t) => {
   const past: OrderEvent[] = [placed, { type: 'DishesAdded', data: { lines: [old('l1')] } }];
   const g = given(order, past);
-  t.same(g.when({ type: 'updateLine', lineId: 'l1', quantity: 3 }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: '', quantity: 3 } }] });
-  t.same(g.when({ type: 'updateLine', lineId: 'l1', quantity: 1, course: 1, seat: null }), { events: [] }, 'the defaults of an old line are no change');
-  t.same(g.when({ type: 'updateLine', lineId: 'l1', seat: 2, course: 2 }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: '', course: 2, seat: 2 } }] });
-  t.match(g.when({ type: 'updateLine', lineId: 'l1', quantity: 100 }), { error: { kind: 'validation', details: { errors: [{ field: 'lines[0].quantity' }] } } });
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', quantity: 3, authority: WAITER }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: '', quantity: 3 } }] });
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', quantity: 1, course: 1, seat: null, authority: WAITER }), { events: [] }, 'the defaults of an old line are no change');
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', seat: 2, course: 2, authority: WAITER }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: '', course: 2, seat: 2 } }] });
+  t.match(g.when({ type: 'updateLine', lineId: 'l1', quantity: 100, authority: WAITER }), { error: { kind: 'validation', details: { errors: [{ field: 'lines[0].quantity' }] } } });
   const after = given(order, [...past, { type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1000, notes: '', quantity: 3 } }]);
   t.equal(orderTotal(after.state), 3000);
   t.equal(orderTotal(given(order, [...past, { type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1000, notes: 'x' } }]).state), 1000, 'an old update keeps the quantity');
   const sent = given(order, [...past, fired('l1')]);
-  t.match(sent.when({ type: 'updateLine', lineId: 'l1', quantity: 2 }), { error: { kind: 'conflict', message: /kitchen already has this line/ } });
-  t.match(sent.when({ type: 'updateLine', lineId: 'l1', notes: 'sin cebolla' }), { events: [{ type: 'OrderLineUpdated' }] }, 'notes still reach the kitchen');
+  t.match(sent.when({ type: 'updateLine', lineId: 'l1', quantity: 2, authority: WAITER }), { error: { kind: 'conflict', message: /kitchen already has this line/ } });
+  t.match(sent.when({ type: 'updateLine', lineId: 'l1', notes: 'sin cebolla', authority: WAITER }), { events: [{ type: 'OrderLineUpdated' }] }, 'notes still reach the kitchen');
 });
 
 t.test('a ticket voids a line for its whole quantity', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { businessDay, order, orderNumbers, type OrderEvent, type OrderNumberEvent } from '../src/index.js';
-import { given } from './given.js';
+import { atMenuPrice, businessDay, order, orderNumbers, type OrderEvent, type OrderNumberEvent } from '../src/index.js';
+import { MANAGER, WAITER, given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
 
@@ -27,7 +27,7 @@ t.test('order numbers: from 1 each business day, one per order, the same again f
   const placedWith = given(order, [{ type: 'OrderPlaced', data: { ...placed.data, number: 7 } }]);
   t.equal(placedWith.state.number, 7);
   t.equal(given(order, [placed]).state.number, null, 'an order placed before numbers has none');
-  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: [], number: 3 }), {
+  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: atMenuPrice([]), authority: WAITER, number: 3 }), {
     events: [{ type: 'OrderPlaced', data: { ...placed.data, number: 3 } }],
   });
   // The business day is the restaurant's: 23:30 in Mexico City on the 25th is already the 26th in UTC.

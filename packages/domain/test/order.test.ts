@@ -1,6 +1,6 @@
 import t from 'tap';
-import { ORDER_STATUSES, TRANSITIONS, order, orderTotal, type OrderEvent, type OrderStatus } from '../src/index.js';
-import { given } from './given.js';
+import { atMenuPrice, ORDER_STATUSES, TRANSITIONS, order, orderTotal, type OrderEvent, type OrderStatus } from '../src/index.js';
+import { MANAGER, WAITER, given } from './given.js';
 
 const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', placedAt: 1000 } };
 const line = (lineId: string, priceCents = 1250, dishId = 'd1') => ({ lineId, dishId, priceCents, notes: '' });
@@ -22,12 +22,12 @@ const statusPath: Record<OrderStatus, OrderEvent[]> = {
 const inStatus = (s: OrderStatus) => [placed, added, ...statusPath[s]];
 
 t.test('placing an order, with or without dishes', async (t) => {
-  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: [] }), { events: [placed] });
-  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: [line('l1')] }), {
+  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: atMenuPrice([]), authority: WAITER }), { events: [placed] });
+  t.same(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1000, lines: atMenuPrice([line('l1')]), authority: WAITER }), {
     events: [placed, { type: 'DishesAdded', data: { lines: [line('l1')] } }],
   });
-  t.match(given(order, [placed]).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1, lines: [] }), { error: { kind: 'conflict' } });
-  t.match(given(order, []).when({ type: 'addDishes', lines: [line('x')] }), { error: { kind: 'not_found' } });
+  t.match(given(order, [placed]).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: 't1', waiter: 'Ana', at: 1, lines: atMenuPrice([]), authority: WAITER }), { error: { kind: 'conflict' } });
+  t.match(given(order, []).when({ type: 'addDishes', lines: atMenuPrice([line('x')]), authority: WAITER }), { error: { kind: 'not_found' } });
 });
 
 t.test('every transition of the lifecycle, allowed and forbidden', async (t) => {
@@ -45,21 +45,21 @@ t.test('every transition of the lifecycle, allowed and forbidden', async (t) => 
 
 t.test('dishes change only while the order is open: pending, preparing or ready (the next course)', async (t) => {
   for (const s of ORDER_STATUSES) {
-    const outcome = given(order, inStatus(s)).when({ type: 'addDishes', lines: [line('l9')] });
+    const outcome = given(order, inStatus(s)).when({ type: 'addDishes', lines: atMenuPrice([line('l9')]), authority: WAITER });
     if (s === 'pending' || s === 'preparing' || s === 'ready') t.same(outcome, { events: [{ type: 'DishesAdded', data: { lines: [line('l9')] } }] });
     else t.match(outcome, { error: { kind: 'conflict', message: `Dishes can change only while the order is open (pending, preparing or ready); it is ${s}` } });
-    t.match(given(order, inStatus(s)).when({ type: 'removeLine', lineId: 'l1' }), s === 'pending' || s === 'preparing' || s === 'ready' ? { events: [{ type: 'OrderLineRemoved' }] } : { error: { kind: 'conflict' } });
+    t.match(given(order, inStatus(s)).when({ type: 'removeLine', lineId: 'l1', authority: WAITER }), s === 'pending' || s === 'preparing' || s === 'ready' ? { events: [{ type: 'OrderLineRemoved' }] } : { error: { kind: 'conflict' } });
   }
 });
 
 t.test('lines: update, remove, clear; unknown line is not found', async (t) => {
   const g = given(order, [placed, added]);
-  t.same(g.when({ type: 'updateLine', lineId: 'l1', notes: 'no onion' }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: 'no onion' } }] });
-  t.same(g.when({ type: 'updateLine', lineId: 'l1', priceCents: 1250 }), { events: [] }, 'no change, no event');
-  t.match(g.when({ type: 'updateLine', lineId: 'nope', notes: 'x' }), { error: { kind: 'not_found' } });
-  t.match(g.when({ type: 'removeLine', lineId: 'nope' }), { error: { kind: 'not_found' } });
-  t.same(g.when({ type: 'clearLines' }), { events: [{ type: 'OrderLinesCleared', data: { lineIds: ['l1', 'l2'] } }] });
-  t.same(given(order, [placed]).when({ type: 'clearLines' }), { events: [] });
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', notes: 'no onion', authority: WAITER }), { events: [{ type: 'OrderLineUpdated', data: { lineId: 'l1', priceCents: 1250, notes: 'no onion' } }] });
+  t.same(g.when({ type: 'updateLine', lineId: 'l1', priceCents: 1250, authority: WAITER }), { events: [] }, 'no change, no event');
+  t.match(g.when({ type: 'updateLine', lineId: 'nope', notes: 'x', authority: WAITER }), { error: { kind: 'not_found' } });
+  t.match(g.when({ type: 'removeLine', lineId: 'nope', authority: WAITER }), { error: { kind: 'not_found' } });
+  t.same(g.when({ type: 'clearLines', authority: WAITER }), { events: [{ type: 'OrderLinesCleared', data: { lineIds: ['l1', 'l2'] } }] });
+  t.same(given(order, [placed]).when({ type: 'clearLines', authority: WAITER }), { events: [] });
   t.equal(orderTotal(g.state), 2050);
   const after = given(order, [placed, added, { type: 'OrderLineUpdated', data: { lineId: 'l2', priceCents: 100, notes: '' } }, { type: 'OrderLineRemoved', data: { lineId: 'l1' } }]);
   t.equal(orderTotal(after.state), 100);
@@ -68,16 +68,16 @@ t.test('lines: update, remove, clear; unknown line is not found', async (t) => {
 t.test('updating an order: details, table move, status, If-Match', async (t) => {
   const g = given(order, [placed, added]);
   t.same(g.state.version, 2);
-  t.same(g.when({ type: 'updateOrder', userId: 'u1', tableId: 't1', waiter: 'Ana', status: 'pending', at: 5 }), { events: [] });
-  t.same(g.when({ type: 'updateOrder', userId: 'u2', tableId: 't2', waiter: 'Bea', status: 'preparing', at: 5, ifMatch: 2 }), {
+  t.same(g.when({ type: 'updateOrder', userId: 'u1', tableId: 't1', waiter: 'Ana', status: 'pending', at: 5, authority: MANAGER }), { events: [] });
+  t.same(g.when({ type: 'updateOrder', userId: 'u2', tableId: 't2', waiter: 'Bea', status: 'preparing', at: 5, ifMatch: 2, authority: MANAGER }), {
     events: [
-      { type: 'OrderDetailsChanged', data: { userId: 'u2', waiter: 'Bea' } },
+      { type: 'OrderDetailsChanged', data: { userId: 'u2', waiter: 'Bea', transfer: { by: 'm1', approvedBy: 'm1', reason: null, fromUserId: 'u1' } } },
       { type: 'OrderMovedToTable', data: { from: 't1', to: 't2' } },
       { type: 'OrderStatusChanged', data: { from: 'pending', to: 'preparing', at: 5 } },
     ],
   });
-  t.match(g.when({ type: 'updateOrder', userId: 'u1', tableId: 't1', waiter: 'Ana', status: 'pending', at: 5, ifMatch: 1 }), { error: { kind: 'precondition' } });
-  t.match(given(order, inStatus('completed')).when({ type: 'updateOrder', userId: 'u1', tableId: 't2', waiter: 'Ana', status: 'completed', at: 5 }), { error: { kind: 'conflict' } });
+  t.match(g.when({ type: 'updateOrder', userId: 'u1', tableId: 't1', waiter: 'Ana', status: 'pending', at: 5, ifMatch: 1, authority: MANAGER }), { error: { kind: 'precondition' } });
+  t.match(given(order, inStatus('completed')).when({ type: 'updateOrder', userId: 'u1', tableId: 't2', waiter: 'Ana', status: 'completed', at: 5, authority: MANAGER }), { error: { kind: 'conflict' } });
 });
 
 t.test('deleting: pending or cancelled only; a completed order is a sales record', async (t) => {

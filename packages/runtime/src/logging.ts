@@ -8,7 +8,7 @@ import pretty from 'pino-pretty';
 export const SECRET_FIELDS = new Set([
   'pin', 'password', 'secret', 'webhooksecret', 'accesstoken', 'refreshtoken', 'walletaccesstoken',
   'masterkey', 'nodepassword', 'walletpassword', 'adminpin', 'pinhash', 'walletpasswordhash', 'token', 'cookie', 'authorization',
-  'set-cookie', 'x-node-signature', 'x-phoenix-signature',
+  'set-cookie', 'x-node-signature', 'x-phoenix-signature', 'x-approval-pin',
 ]);
 
 const CENSOR = '[redacted]';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { order, orderStream, ticket, ticketStream } from '@comanda/domain';
+import { order, orderStream, ticket, ticketStream, atMenuPrice, ownAuthority } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { ordersProjection, ticketsProjection } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
@@ -12,7 +12,7 @@ async function restaurant() {
   const deps = { commands, now: () => 1_000 };
   const line = (lineId: string, priceCents: number) => ({ lineId, dishId: 'd', priceCents, notes: '' });
   await commands.handle(order, orderStream('o1'), {
-    type: 'placeOrder', orderId: 'o1', userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: [line('l1', 1000), line('l2', 2001)],
+    type: 'placeOrder', orderId: 'o1', userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([line('l1', 1000), line('l2', 2001)]), authority: ownAuthority('u', 'waiter'),
   });
   return { store, commands, deps };
 }

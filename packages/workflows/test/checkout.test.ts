@@ -1,6 +1,6 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { newId, order, orderStream, satsForCents, ticket, ticketStream } from '@comanda/domain';
+import { newId, order, orderStream, satsForCents, ticket, ticketStream, ownAuthority } from '@comanda/domain';
 import { NodeError, encodeBolt11 } from '@comanda/lightning';
 import { ImplausibleRate, checkoutTicket, refundLightningPayment, settleLightningPayment, type CheckoutNode } from '../src/index.js';
 import { restaurant } from './restaurant.js';
@@ -40,7 +40,7 @@ async function billed() {
   const r = await restaurant();
   const orderId = newId();
   const ticketId = newId();
-  await r.commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: r.ids.waiter, tableId: null, waiter: 'Beto', at: 1, lines: [] });
+  await r.commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: r.ids.waiter, tableId: null, waiter: 'Beto', at: 1, lines: [], authority: ownAuthority(r.ids.waiter, 'waiter') });
   await r.commands.handle(ticket, ticketStream(ticketId), {
     type: 'issueTicket',
     issue: { ticketId, orderId, billId: newId(), tableId: null, waiter: 'Beto', currencyId: 'f1a7c2e0-3b5d-4c8e-9a61-2d4b6e8f0a01', lines: [], share: null, subtotalCents: 10000, issuedAt: 1, issuedBy: null },

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { STAFF_STREAM, newId, order, orderStream } from '@comanda/domain';
+import { STAFF_STREAM, newId, order, orderStream, ownAuthority } from '@comanda/domain';
 import { addStaff, addTable, changeStaff, placeOrder, removeStaff, setUpTable } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
@@ -11,7 +11,7 @@ t.test('a table is set up with an order only while that order is open', async (t
   await t.rejects(addTable(r.commands, { tableId: newId(), setup: setup(newId()), context: {} }), {
     kind: 'validation', details: { errors: [{ field: 'order_id', message: 'must reference an existing order that is not completed or cancelled' }] },
   });
-  const { orderId } = await placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', context: {} });
+  const { orderId } = await placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} });
   const tableId = newId();
   const added = await addTable(r.commands, { tableId, setup: setup(orderId), context: {} });
   t.equal(added.tableId, tableId);
@@ -20,11 +20,11 @@ t.test('a table is set up with an order only while that order is open', async (t
 
 t.test('setting up a table: its holder blocks it while open, not once finished', async (t) => {
   const r = await restaurant();
-  const { orderId } = await placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', context: {} });
+  const { orderId } = await placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} });
   const afresh = { name: 'T1', spaceId: r.ids.space, status: 'available' as const, orderId: null };
   await t.rejects(setUpTable(r.commands, { tableId: r.ids.t1, setup: afresh, context: {} }), { kind: 'conflict', details: { order_id: orderId } });
   // The order ends but its table is still held (say a crash before the release): the table's stream is told it finished.
-  await r.commands.handle(order, orderStream(orderId), { type: 'updateOrder', userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', status: 'cancelled', at: 2 });
+  await r.commands.handle(order, orderStream(orderId), { type: 'updateOrder', userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', status: 'cancelled', at: 2, authority: ownAuthority(r.ids.waiter, 'waiter') });
   t.match(await r.table(r.ids.t1), { orderId });
   const from = await r.mark();
   await setUpTable(r.commands, { tableId: r.ids.t1, setup: afresh, context: {} });

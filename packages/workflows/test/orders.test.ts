@@ -1,5 +1,5 @@
 import t from 'tap';
-import { newId, orderNumbersStream, orderStream } from '@comanda/domain';
+import { newId, orderNumbersStream, orderStream, ownAuthority } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
 import { deleteOrder, giveDiscount, placeOrder, releaseTableUnlessSeated, removeDiscount, seat, updateOrder } from '../src/index.js';
 import { restaurant } from './restaurant.js';
@@ -7,7 +7,7 @@ import { restaurant } from './restaurant.js';
 type R = Awaited<ReturnType<typeof restaurant>>;
 const lineIds = (i: number) => `line-${i}`;
 const place = (r: R, changes: Partial<Parameters<typeof placeOrder>[1]> = {}) => placeOrder(r.commands, {
-  orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: ' Beto ', dishes: [{ dishId: r.ids.pastor, notes: ' sin cebolla ' }], lineId: lineIds, at: 1000, timezone: 'UTC', context: {}, ...changes,
+  orderId: newId(), userId: r.ids.waiter, tableId: r.ids.t1, waiter: ' Beto ', dishes: [{ dishId: r.ids.pastor, notes: ' sin cebolla ' }], lineId: lineIds, at: 1000, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {}, ...changes,
 });
 const policy = { completeRequiresPayment: false };
 
@@ -43,7 +43,7 @@ t.test('two replicas on one store lease blocks of numbers: every order a number 
   const replicas = [r.commands, new CommandHandler(r.store)];
   const at = Date.parse('2026-11-26T20:00:00Z');
   const placed = await Promise.all(Array.from({ length: 30 }, (_, i) => placeOrder(replicas[i % 2]!, {
-    orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: lineIds, at, timezone: 'UTC', context: {},
+    orderId: newId(), userId: r.ids.waiter, tableId: null, waiter: 'Beto', dishes: [], lineId: lineIds, at, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {},
   })));
   const numbers = await Promise.all(placed.map(async (p) => (await r.orderOf(p.orderId)).number!));
   t.equal(new Set(numbers).size, 30, 'thirty orders, thirty different numbers');
@@ -88,18 +88,18 @@ t.test('updating: kitchen staff may change the status only', async (t) => {
   const r = await restaurant();
   const { orderId } = await place(r);
   const base = { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', at: 2000, context: {} };
-  await t.rejects(updateOrder(r.commands, policy, { ...base, waiter: 'Otro', role: 'kitchen' }), { kind: 'forbidden' });
-  await updateOrder(r.commands, policy, { ...base, status: 'preparing', role: 'kitchen' });
+  await t.rejects(updateOrder(r.commands, policy, { ...base, tableId: r.ids.t2, authority: ownAuthority(null, 'kitchen') }), { kind: 'forbidden' });
+  await updateOrder(r.commands, policy, { ...base, status: 'preparing', authority: ownAuthority(null, 'kitchen') });
   t.equal((await r.orderOf(orderId)).status, 'preparing');
-  await t.rejects(updateOrder(r.commands, policy, { ...base, userId: newId(), role: 'waiter' }), { kind: 'validation', details: { errors: [{ field: 'user_id' }] } });
-  await t.rejects(updateOrder(r.commands, policy, { ...base, status: 'eaten', role: 'waiter' }), { kind: 'validation', details: { errors: [{ field: 'status' }] } });
-  await t.rejects(updateOrder(r.commands, policy, { ...base, orderId: newId(), role: 'waiter' }), { kind: 'not_found' });
+  await t.rejects(updateOrder(r.commands, policy, { ...base, userId: newId(), authority: ownAuthority(r.ids.waiter, 'waiter') }), { kind: 'validation', details: { errors: [{ field: 'user_id' }] } });
+  await t.rejects(updateOrder(r.commands, policy, { ...base, status: 'eaten', authority: ownAuthority(r.ids.waiter, 'waiter') }), { kind: 'validation', details: { errors: [{ field: 'status' }] } });
+  await t.rejects(updateOrder(r.commands, policy, { ...base, orderId: newId(), authority: ownAuthority(r.ids.waiter, 'waiter') }), { kind: 'not_found' });
 });
 
 t.test('moving to another table seats the new one and frees the old; finishing frees the table', async (t) => {
   const r = await restaurant();
   const { orderId } = await place(r);
-  const base = { orderId, userId: r.ids.waiter, waiter: 'Beto', at: 2000, role: 'waiter' as const, context: {} };
+  const base = { orderId, userId: r.ids.waiter, waiter: 'Beto', at: 2000, authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} };
   await updateOrder(r.commands, policy, { ...base, tableId: r.ids.t2 });
   t.match([await r.table(r.ids.t1), await r.table(r.ids.t2)], [{ orderId: null }, { orderId, status: 'occupied' }]);
   await updateOrder(r.commands, policy, { ...base, tableId: r.ids.t2, status: 'cancelled' });
@@ -109,7 +109,7 @@ t.test('moving to another table seats the new one and frees the old; finishing f
 t.test('completing may require payment (COMANDA_COMPLETE_REQUIRES_PAYMENT)', async (t) => {
   const r = await restaurant();
   const { orderId } = await place(r);
-  const base = { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', at: 2000, role: 'waiter' as const, context: {} };
+  const base = { orderId, userId: r.ids.waiter, tableId: r.ids.t1, waiter: 'Beto', at: 2000, authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} };
   for (const status of ['preparing', 'ready']) await updateOrder(r.commands, policy, { ...base, status });
   await t.rejects(updateOrder(r.commands, { completeRequiresPayment: true }, { ...base, status: 'completed' }), {
     kind: 'conflict', message: 'The order cannot be completed before it is paid: 25.50 due',
@@ -139,14 +139,14 @@ t.test('discounts: a waiter within COMANDA_WAITER_DISCOUNT_MAX_PERCENT, a manage
   const r = await restaurant();
   const { orderId } = await place(r);
   const give = (role: 'waiter' | 'manager', value: number, discountId: string) =>
-    giveDiscount(r.commands, { orderId, discountId, lineId: null, kind: 'percent', value, reason: 'regular', role, waiterMaxPercent: 10, at: 5, context: { userId: r.ids.waiter } });
+    giveDiscount(r.commands, { orderId, discountId, lineId: null, kind: 'percent', value, reason: 'regular', authority: ownAuthority(role === 'waiter' ? r.ids.waiter : r.ids.manager, role), waiterMaxPercent: 10, at: 5, context: { userId: r.ids.waiter } });
   await t.rejects(give('waiter', 10.01, 'd1'), { kind: 'forbidden' });
   await t.rejects(give('waiter', 10.001, 'd1'), { kind: 'validation' }, 'two decimals at most');
   await give('waiter', 10, 'd1');
   await give('manager', 50, 'd2');
   t.match(await r.appended(orderStream(orderId), 2), [
     { type: 'DiscountGiven', data: { discountId: 'd1', value: 1000, amountCents: 255, by: r.ids.waiter } },
-    { type: 'DiscountGiven', data: { discountId: 'd2', value: 5000, amountCents: 1148 } },
+    { type: 'DiscountGiven', data: { discountId: 'd2', value: 5000, amountCents: 1148, by: r.ids.manager, approvedBy: r.ids.manager } },
   ]);
   await removeDiscount(r.commands, orderId, 'd1', {});
   t.same(Object.keys((await r.orderOf(orderId)).discounts), ['d2']);

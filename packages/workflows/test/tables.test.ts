@@ -1,12 +1,12 @@
 import t from 'tap';
-import { FLOOR_STREAM, floor, newId, seating, tableStream } from '@comanda/domain';
+import { FLOOR_STREAM, floor, newId, seating, tableStream, ownAuthority } from '@comanda/domain';
 import { addTable, deleteOrder, placeOrder, removeTable, seat, setUpTable } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 type Restaurant = Awaited<ReturnType<typeof restaurant>>;
 
 const place = (r: Restaurant, tableId: string | null) =>
-  placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', context: {} });
+  placeOrder(r.commands, { orderId: newId(), userId: r.ids.waiter, tableId, waiter: 'Beto', dishes: [], lineId: String, at: 1, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} });
 
 const floorLength = async (r: Restaurant) => (await r.store.readStream(FLOOR_STREAM)).length;
 

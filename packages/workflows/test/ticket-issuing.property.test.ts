@@ -1,7 +1,7 @@
 import t from 'tap';
 import {
   type MenuEvent, type Order, type OrderCommand, type OrderEvent, type RecordedLine, type TicketIssue,
-  TICKET_STATUS, billTaxes, discountedTotal, fold, linesBySeat, menu, order, ticket, ticketFigures,
+  TICKET_STATUS, billTaxes, discountedTotal, fold, linesBySeat, menu, order, ticket, ticketFigures, ownAuthority,
 } from '@comanda/domain';
 import { ticketsOf } from '../src/index.js';
 
@@ -60,7 +60,7 @@ function randomOrder(r: ReturnType<typeof random>): Order {
     const kind = comp || r.chance(0.6) ? 'percent' : 'amount';
     const value = comp ? 10_000 : kind === 'percent' ? r.int(1, 5_000) : r.int(1, 3_000);
     const command: OrderCommand = {
-      type: 'giveDiscount', discountId: `x${i}`, lineId: onLine ? r.pick(lines).lineId : null, kind, value, reason: comp ? 'comp' : 'regular', by: 'm', at: 2, limitBp: null,
+      type: 'giveDiscount', discountId: `x${i}`, lineId: onLine ? r.pick(lines).lineId : null, kind, value, reason: comp ? 'comp' : 'regular', at: 2, limitBp: 1000, authority: ownAuthority('m', 'manager'),
     };
     try {
       state = order.decide(command, state).reduce(order.evolve, state);

@@ -50,6 +50,7 @@ import posPage from './routes/pos-page.js';
 import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
 import lightningRoutes from './routes/lightning.js';
 import reportRoutes from './routes/reports.js';
+import auditRoutes from './routes/audit.js';
 
 /** Every module of the API's routes (the pages apart). */
 const API_ROUTES = [
@@ -81,6 +82,7 @@ const API_ROUTES = [
   walletUnmatchedRoutes,
   lightningRoutes,
   reportRoutes,
+  auditRoutes,
 ];
 
 export interface BuildOptions {

@@ -15,7 +15,7 @@ t.test('a line carries a quantity; line_total and the order total count it', asy
   const s = await service();
   t.teardown(s.close);
   const id = await s.order();
-  const added = await s.waiter('POST', `/orders/${id}/dishes`, [
+  const added = await s.manager('POST', `/orders/${id}/dishes`, [
     { dish_id: s.r.dishes.pastor, quantity: 2 },
     { dish_id: s.r.dishes.agua, quantity: 3, course: 2, seat: 4, price_at_order: 10.1 },
     { dish_id: s.r.dishes.suadero },

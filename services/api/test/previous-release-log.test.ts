@@ -60,8 +60,8 @@ t.test("a log written by the previous release replays to the same seed answers",
   await s.admin('POST', '/stations', { name: 'Grill' });
   // Seed requests only: no quantity, course, seat or modifier anywhere.
   const a = await s.orderWith(['pastor', 'agua']);
-  await s.waiter('POST', `/orders/${a.id}/dishes`, [{ dish_id: s.r.dishes.suadero, price_at_order: 20.05, notes: 'sin cebolla' }]);
-  await s.waiter('PUT', `/orders/${a.id}/dishes/${a.lines[0]}`, { price_at_order: 24, notes: 'bien dorado' });
+  await s.manager('POST', `/orders/${a.id}/dishes`, [{ dish_id: s.r.dishes.suadero, price_at_order: 20.05, notes: 'sin cebolla' }]);
+  await s.manager('PUT', `/orders/${a.id}/dishes/${a.lines[0]}`, { price_at_order: 24, notes: 'bien dorado' });
   await s.waiter('POST', `/orders/${a.id}/fire`);
   const ticket = (await s.waiter('POST', `/orders/${a.id}/tickets`, { split: 'none' })).body.ids[0];
   await s.waiter('POST', `/tickets/${ticket}/payments`, { method: 'cash', amount: 100, tendered: 100 });

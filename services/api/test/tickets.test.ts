@@ -11,7 +11,7 @@ t.test('one ticket for the whole order; read by id, by order and by status', asy
   t.equal(issued.body.ids.length, 1);
   const id = issued.body.ids[0];
   t.match(issued.body.tickets[0], {
-    id, order_id: o.id, table_id: s.r.tables.t1, waiter: 'Marisol', subtotal: 55.5, tip: 0, total: 55.5, paid: 0, due: 55.5,
+    id, order_id: o.id, table_id: s.r.tables.t1, waiter: 'waiter-1', subtotal: 55.5, tip: 0, total: 55.5, paid: 0, due: 55.5,
     status: 1, status_name: 'pending', currency_id: CURRENCIES.MXN.id, paid_at: null, share: null, payments: [], refunds: [],
   });
   t.same(issued.body.tickets[0].lines.map((l: { id: string }) => l.id).sort(), [...o.lines].sort());

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLOOR_STREAM, MENU_STREAM, floor, menu, order, orderStream, type RecordedLine } from '@comanda/domain';
+import { FLOOR_STREAM, MENU_STREAM, floor, menu, order, orderStream, type RecordedLine, atMenuPrice, ownAuthority } from '@comanda/domain';
 import { CommandHandler, type EventStore, SqliteEventStore } from '@comanda/event-store';
 
 /** Orders a busy restaurant takes in a day: 1k orders are 4 days of history, 100k about a year. */
@@ -60,7 +60,7 @@ export async function writeHistoryInto(store: EventStore, shape: RestaurantShape
         return { lineId: randomUUID(), dishId: dish.id, priceCents: dish.price, notes: '' };
       });
       const stream = orderStream(orderId);
-      await commands.handle(order, stream, { type: 'placeOrder', orderId, userId: waiter.id, tableId: tables[n % tables.length] ?? null, waiter: waiter.name, at, lines });
+      await commands.handle(order, stream, { type: 'placeOrder', orderId, userId: waiter.id, tableId: tables[n % tables.length] ?? null, waiter: waiter.name, at, lines: atMenuPrice(lines), authority: ownAuthority(waiter.id, 'waiter') });
       const last = day === today ? ['pending', 'preparing', 'ready', 'completed'][n % 4]! : 'completed';
       if (last === 'pending') return;
       for (const to of ['preparing', 'ready', 'completed'] as const) {

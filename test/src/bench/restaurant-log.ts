@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FLOOR_STREAM, floor, order, orderStream, type RecordedLine, seating, tableStream } from '@comanda/domain';
+import { FLOOR_STREAM, floor, order, orderStream, type RecordedLine, seating, tableStream, atMenuPrice, ownAuthority } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore } from '@comanda/event-store';
 
 const TABLES = 100;
@@ -55,7 +55,7 @@ export class RestaurantHistory {
         const lines: RecordedLine[] = Array.from({ length: 3 }, (_, i) => ({ lineId: randomUUID(), dishId: `00000000-0000-4000-9000-${String((n + i * 7) % 200).padStart(12, '0')}`, priceCents: 1250 + 100 * i, notes: i === 0 ? 'sin cebolla' : '' }));
         const onFloor = (await commands.state(floor, FLOOR_STREAM)).state.tables[tableId] ?? null;
         await commands.handle(seating, tableStream(tableId), { type: 'occupyTable', tableId, orderId, floor: onFloor });
-        await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: waiters[n % waiters.length]!, tableId, waiter: `Mesero ${n % waiters.length}`, at, lines });
+        await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: waiters[n % waiters.length]!, tableId, waiter: `Mesero ${n % waiters.length}`, at, lines: atMenuPrice(lines), authority: ownAuthority(waiters[n % waiters.length]!, 'waiter') });
         for (const [to, minutes] of [['preparing', 2], ['ready', 20], ['completed', 45]] as const) {
           await commands.handle(order, orderStream(orderId), { type: 'changeStatus', to, at: at + minutes * 60_000 });
         }

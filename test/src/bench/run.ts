@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
 import pino from 'pino';
-import { order, orderStream, type RecordedLine } from '@comanda/domain';
+import { order, orderStream, type RecordedLine, atMenuPrice, ownAuthority } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore, type NewEvent } from '@comanda/event-store';
 import { allProjections } from '@comanda/read-models';
 import { MemoryReadStore, SqliteReadStore } from '@comanda/read-store';
@@ -72,7 +72,7 @@ async function buildLog(events: number) {
       const orderId = randomUUID();
       const lines: RecordedLine[] = Array.from({ length: 3 }, () => ({ lineId: randomUUID(), dishId: randomUUID(), priceCents: 1250, notes: '' }));
       o++;
-      return commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: randomUUID(), tableId: null, waiter: 'w', at: Date.now(), lines });
+      return commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: randomUUID(), tableId: null, waiter: 'w', at: Date.now(), lines: atMenuPrice(lines), authority: ownAuthority(null, 'waiter') });
     });
     written += (await Promise.all(batch)).reduce((sum, r) => sum + r.events.length, 0);
   }
@@ -131,7 +131,7 @@ async function readYourWrites() {
   for (let i = 0; i < 2000; i++) {
     const orderId = randomUUID();
     const t0 = process.hrtime.bigint();
-    const r = await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'u', tableId: null, waiter: 'w', at: Date.now(), lines: [] });
+    const r = await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'u', tableId: null, waiter: 'w', at: Date.now(), lines: [], authority: ownAuthority('u', 'waiter') });
     const t1 = process.hrtime.bigint();
     await projector.waitFor(r.position!, 2000);
     const t2 = process.hrtime.bigint();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { InProcessBus } from '@comanda/bus';
-import { order, orderStream } from '@comanda/domain';
+import { order, orderStream, atMenuPrice, ownAuthority } from '@comanda/domain';
 import { CommandHandler, SqliteEventStore } from '@comanda/event-store';
 import { signWebhook } from '@comanda/lightning';
 import { paymentIntake, webhookReceiver } from '@comanda/wallet-bridge';
@@ -25,7 +25,7 @@ export async function webhookIntake(dir: string): Promise<BenchResult> {
   const commands = new CommandHandler(store);
   const orders = Array.from({ length: 200 }, () => randomUUID());
   for (const orderId of orders) {
-    await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: randomUUID(), tableId: null, waiter: 'w', at: Date.now(), lines: [] });
+    await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: randomUUID(), tableId: null, waiter: 'w', at: Date.now(), lines: [], authority: ownAuthority(null, 'waiter') });
   }
   const app = Fastify({ logger: false });
   await app.register(webhookReceiver, { intake: paymentIntake(new InProcessBus(), commands, pino({ level: 'silent' })), webhookSecret: SECRET });

@@ -1,6 +1,6 @@
 import {
   CURRENCIES, FLOOR_STREAM, MENU_STREAM, SHIFTS_STREAM, dayRange, floor, idFromKey, kitchenTicket, kitchenTicketId,
-  kitchenTicketStream, menu, order, orderStream, seating, shifts, tableStream, ticket, ticketStream, type FiredLine, type RecordedLine, type PaymentDetails,
+  kitchenTicketStream, menu, order, orderStream, seating, shifts, tableStream, ticket, ticketStream, type FiredLine, type RecordedLine, type PaymentDetails, atMenuPrice, ownAuthority,
 } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
 import { GeneratedLog } from './generated-log.js';
@@ -124,7 +124,7 @@ export async function generateDemo(options: DemoOptions): Promise<GeneratedLog> 
       const firedAt = placedAt + MIN;
       const cancelled = rnd.chance(0.03);
       if (table) at(seatedAt, async () => handler.handle(seating, tableStream(table.id), { type: 'occupyTable', tableId: table.id, orderId, floor: await onFloor(table.id) }));
-      at(placedAt, () => handler.handle(order, stream, { type: 'placeOrder', orderId, userId: waiter.id, tableId: table?.id ?? null, waiter: waiter.name, at: placedAt, lines: lines.map(({ lineId, dishId, priceCents, notes }) => ({ lineId, dishId, priceCents, notes })) }));
+      at(placedAt, () => handler.handle(order, stream, { type: 'placeOrder', orderId, userId: waiter.id, tableId: table?.id ?? null, waiter: waiter.name, at: placedAt, lines: atMenuPrice(lines.map(({ lineId, dishId, priceCents, notes }) => ({ lineId, dishId, priceCents, notes }))), authority: ownAuthority(waiter.id, 'waiter') }));
       // Fired by station, as the kitchen screens receive them.
       const firingId = id('firing');
       const byStation = new Map<string, typeof lines>();

@@ -1,4 +1,6 @@
-import { conflict, forbidden, validationFailed } from '../errors.js';
+import { conflict, validationFailed } from '../errors.js';
+import { type Authority, approve } from '../staff/approval.js';
+import { may } from '../staff/permissions.js';
 import type { Cents } from '../money.js';
 import type { Billing } from './billing.js';
 import { type OrderLine, lineTotal } from './lines.js';
@@ -21,6 +23,8 @@ export interface Discount {
   amountCents: Cents;
   reason: string;
   by: string | null;
+  /** The manager who approved it (a manager's own discount: themselves); null or absent: within the waiter's limit. */
+  approvedBy?: string | null;
   at: number;
 }
 
@@ -29,8 +33,11 @@ export type DiscountEvent =
   | { type: 'DiscountRemoved'; data: { discountId: string } };
 
 export type DiscountCommand =
-  /** `limitBp`: the most the giver may give, in basis points of what it applies to; null: no limit (managers, admins). */
-  | { type: 'giveDiscount'; discountId: string; lineId: string | null; kind: DiscountKind; value: number; reason: string; by: string | null; at: number; limitBp: number | null }
+  /**
+   * `limitBp`: COMANDA_WAITER_DISCOUNT_MAX_PERCENT in basis points: what staff give without a manager,
+   * of what one discount applies to and of the order's lines all discounts together.
+   */
+  | { type: 'giveDiscount'; discountId: string; lineId: string | null; kind: DiscountKind; value: number; reason: string; at: number; limitBp: number; authority: Authority }
   | { type: 'removeDiscount'; discountId: string };
 
 export const REASON_MAX_LENGTH = 200;
@@ -100,13 +107,24 @@ export function decideDiscount(command: DiscountCommand, o: { lines: Lines; disc
   // line, they would otherwise take the order below zero).
   const orderLeft = discountedTotal(o.lines, o.discounts);
   if (line && amountCents > orderLeft) throw validationFailed([{ field: 'value', message: `would take the order below zero (at most ${(orderLeft / 100).toFixed(2)})` }]);
-  // A percent is held to the limit as given, an amount to the limit's share of what it applies to.
+  const approval = overTheLimit(command, o, amountCents, appliesTo) || may(command.authority.role, 'approvals:give')
+    ? approve(`discount over the waiter's limit of ${command.limitBp / 100} %`, { ...command.authority, reason: command.authority.reason ?? reason })
+    : null;
+  const { type: _type, limitBp: _limit, reason: _reason, authority, ...given } = command;
+  return [{ type: 'DiscountGiven', data: { ...given, reason, by: authority.userId, approvedBy: approval?.approvedBy ?? null, amountCents } }];
+}
+
+/**
+ * Past what staff give without a manager: one discount above the limit of what it applies to (a percent
+ * as given, an amount as its share), or the discounts given without a manager on this order, this one
+ * with them, above the limit of what its lines come to: two 10 % discounts are 19 % of the order.
+ */
+function overTheLimit(command: Extract<DiscountCommand, { type: 'giveDiscount' }>, o: { lines: Lines; discounts: Discounts }, amountCents: Cents, appliesTo: Cents): boolean {
   const limit = command.limitBp;
-  if (limit !== null && (command.kind === 'percent' ? command.value > limit : amountCents * 10_000 > appliesTo * limit)) {
-    throw forbidden(`A waiter may give at most ${limit / 100} % of what the discount applies to; ask a manager`);
-  }
-  const { type: _type, limitBp: _limit, reason: _reason, ...given } = command;
-  return [{ type: 'DiscountGiven', data: { ...given, reason, amountCents } }];
+  if (command.kind === 'percent' ? command.value > limit : amountCents * 10_000 > appliesTo * limit) return true;
+  const unapproved = Object.values(o.discounts).filter((d) => !d.approvedBy).reduce((sum, d) => sum + d.amountCents, 0);
+  const lines = Object.values(o.lines).reduce((sum, l) => sum + lineTotal(l), 0);
+  return (unapproved + amountCents) * 10_000 > lines * limit;
 }
 
 /** Lines with discounts keep their price and quantity, and the order's discounts never exceed its lines. */

@@ -1,5 +1,6 @@
 import { type FieldError, conflict, validationFailed } from '../errors.js';
 import type { Cents } from '../money.js';
+import type { Approval } from '../staff/approval.js';
 
 /** How many of a dish one line may carry ("2 × tacos" is one line). */
 export const QUANTITY = { min: 1, max: 99 } as const;
@@ -34,7 +35,13 @@ export interface OrderLine {
  * have none of them; they read as one portion, course 1, no seat, no modifiers (`completeLine`), which
  * is exactly what they were.
  */
-export type RecordedLine = Pick<OrderLine, 'lineId' | 'dishId' | 'priceCents' | 'notes'> & Partial<Pick<OrderLine, 'quantity' | 'course' | 'seat' | 'modifiers'>>;
+export type RecordedLine = Pick<OrderLine, 'lineId' | 'dishId' | 'priceCents' | 'notes'> & Partial<Pick<OrderLine, 'quantity' | 'course' | 'seat' | 'modifiers'>> & {
+  /** Present when the line was priced otherwise than the menu (order/exceptions.ts). */
+  override?: PriceOverride;
+};
+
+/** A price other than the menu's: what it would have been (`fromCents`), who set it, who approved it, why. */
+export interface PriceOverride extends Approval { fromCents: Cents }
 
 export const completeLine = (l: RecordedLine): OrderLine => ({
   ...l, quantity: l.quantity ?? 1, course: l.course ?? 1, seat: l.seat ?? null, modifiers: l.modifiers ?? [],

@@ -5,8 +5,10 @@ import { unchangedSince } from '../versions.js';
 import { type FireLines, decideFiring } from './firing.js';
 import { type Discount, type DiscountCommand, type DiscountEvent, decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
 import { type PaymentFlag, paymentFlag } from './payment-flags.js';
-import { type LineChanges, type OrderLine, type RecordedLine, checkLines, completeLine, lineChanges } from './lines.js';
+import { type LineChanges, type OrderLine, type PriceOverride, type RecordedLine, checkLines, completeLine, lineChanges } from './lines.js';
 import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
+import { type LineVoid, type NewLine, type OrderTransfer, priceLines, repriced, transferOf, voidOf } from './exceptions.js';
+import type { Authority } from '../staff/approval.js';
 
 /**
  * One order (`order-<id>`): its lines, its state in the kitchen's lifecycle and its table. Every rule
@@ -78,16 +80,23 @@ export interface Order {
 
 export type OrderEvent =
   /** `number`: the order's number of its business day (absent on orders placed before numbers). */
-  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number } }
+  /** `transfer`: placed by a manager in another member's name (absent: placed by its own waiter, or before transfers). */
+  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer } }
   | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
   /** quantity, course and seat: only when the update changed them (never on events written before them). */
-  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string } & LineChanges }
-  /** `reason`: why a line the kitchen had was voided (the POS asks a manager for it). */
-  | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string } }
-  | { type: 'OrderLinesCleared'; data: { lineIds: string[] } }
+  /** `override`: the price changed, with who, who approved and why (absent: the price stayed, or events before overrides). */
+  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string; override?: PriceOverride } & LineChanges }
+  /**
+   * `void`: the kitchen had the line, so it was voided with a manager's approval (absent on an unfired
+   * line, and on voids written before approvals); `reason`: why (kept for the kitchen's readers).
+   */
+  | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string; void?: LineVoid } }
+  /** `void`: the fired lines among them, as one void (see OrderLineRemoved). */
+  | { type: 'OrderLinesCleared'; data: { lineIds: string[]; void?: LineVoid } }
   | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
-  | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string } }
+  /** `transfer`: the order was handed to another waiter, with who, who approved and why (absent on events before transfers). */
+  | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string; transfer?: OrderTransfer } }
   | { type: 'OrderDeleted'; data: { tableId: string | null } }
   | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
   | BillingEvent
@@ -96,13 +105,13 @@ export type OrderEvent =
   | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
 
 export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: RecordedLine[]; number?: number }
-  | { type: 'addDishes'; lines: RecordedLine[] }
-  | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string } & LineChanges)
-  | { type: 'removeLine'; lineId: string; reason?: string }
-  | { type: 'clearLines' }
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: NewLine[]; number?: number; authority: Authority }
+  | { type: 'addDishes'; lines: NewLine[]; authority: Authority }
+  | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string; authority: Authority } & LineChanges)
+  | { type: 'removeLine'; lineId: string; authority: Authority }
+  | { type: 'clearLines'; authority: Authority }
   | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
-  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number }
+  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number; authority: Authority }
   | { type: 'deleteOrder' }
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
@@ -154,16 +163,20 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
     switch (command.type) {
       case 'placeOrder': {
         if (state.orderId) throw conflict('This order already exists');
-        const { orderId, userId, tableId, waiter, at, lines, number } = command;
-        checkLines(lines);
-        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at, ...(number === undefined ? {} : { number }) } };
+        const { orderId, userId, tableId, waiter, at, number } = command;
+        checkLines(command.lines);
+        const lines = priceLines(command.lines, command.authority);
+        // In another member's name: a manager's call, recorded as the order's first transfer.
+        const transfer = userId === command.authority.userId ? {} : { transfer: transferOf(command.authority.userId, command.authority) };
+        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at, ...(number === undefined ? {} : { number }), ...transfer } };
         return lines.length ? [placed, { type: 'DishesAdded', data: { lines } }] : [placed];
       }
       case 'addDishes': {
         const o = existing(state);
         mayChangeDishes(o);
         checkLines(command.lines);
-        return command.lines.length ? [{ type: 'DishesAdded', data: { lines: command.lines } }] : [];
+        const lines = priceLines(command.lines, command.authority);
+        return lines.length ? [{ type: 'DishesAdded', data: { lines } }] : [];
       }
       case 'updateLine': {
         const o = existing(state);
@@ -176,16 +189,20 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const changes = lineChanges(line, command, o.fired[line.lineId] !== undefined);
         if (priceCents === line.priceCents && notes === line.notes && Object.keys(changes).length === 0) return [];
         linesMayChange(o, { ...o.lines, [line.lineId]: { ...line, priceCents, ...changes } });
-        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes, ...changes } }];
+        const override = priceCents === line.priceCents ? {} : { override: repriced(line, command.authority) };
+        return [{ type: 'OrderLineUpdated', data: { lineId: line.lineId, priceCents, notes, ...changes, ...override } }];
       }
       case 'removeLine': {
         const o = existing(state);
-        if (!o.lines[command.lineId]) throw notFound();
+        const line = o.lines[command.lineId];
+        if (!line) throw notFound();
         mayChangeDishes(o);
         lineNotBilled(o.billing, [command.lineId]);
         const { [command.lineId]: _gone, ...rest } = o.lines;
         linesMayChange(o, rest);
-        return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId, ...(command.reason ? { reason: command.reason } : {}) } }];
+        const voided = voidOf([line], o.fired, command.authority);
+        const reason = voided?.reason ?? null;
+        return [{ type: 'OrderLineRemoved', data: { lineId: command.lineId, ...(reason ? { reason } : {}), ...(voided ? { void: voided } : {}) } }];
       }
       case 'clearLines': {
         const o = existing(state);
@@ -193,7 +210,8 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const lineIds = Object.keys(o.lines);
         lineNotBilled(o.billing, lineIds);
         linesMayChange(o, {});
-        return lineIds.length ? [{ type: 'OrderLinesCleared', data: { lineIds } }] : [];
+        const voided = voidOf(Object.values(o.lines), o.fired, command.authority);
+        return lineIds.length ? [{ type: 'OrderLinesCleared', data: { lineIds, ...(voided ? { void: voided } : {}) } }] : [];
       }
       case 'changeStatus': {
         const o = existing(state);
@@ -204,8 +222,10 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const o = existing(state);
         unchangedSince(o.version, command.ifMatch);
         const events: OrderEvent[] = [];
-        if (command.userId !== o.userId || command.waiter !== o.waiter) {
-          events.push({ type: 'OrderDetailsChanged', data: { userId: command.userId, waiter: command.waiter } });
+        // The waiter is a member of staff, named as the roster names them: a new name alone is no change,
+        // another member is a transfer.
+        if (command.userId !== o.userId) {
+          events.push({ type: 'OrderDetailsChanged', data: { userId: command.userId, waiter: command.waiter, transfer: transferOf(o.userId, command.authority) } });
         }
         if (command.tableId !== o.tableId) {
           if (!isActive(o.status)) throw conflict(`A ${o.status} order cannot move to another table`);

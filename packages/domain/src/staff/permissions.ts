@@ -21,8 +21,14 @@ export const PERMISSIONS = {
   /** Moving an order through the kitchen states (preparing, ready). */
   'orders:status': ['admin', 'manager', 'waiter', 'kitchen'],
   'orders:delete': ['admin', 'manager'],
-  /** Discounts and comps beyond COMANDA_WAITER_DISCOUNT_MAX_PERCENT (waiters give up to it under orders:write). */
-  'discounts:unlimited': ['admin', 'manager'],
+  /**
+   * Deciding an exception that moves money on one's own authority, or approving a colleague's with name
+   * and PIN: a price override, a discount past the waiter's limit, a void of a fired line, an order
+   * handed to another waiter (staff/approval.ts).
+   */
+  'approvals:give': ['admin', 'manager'],
+  /** The audit trail (GET /audit): every exception with who, who approved and why. */
+  'audit:read': ['admin', 'manager'],
   'sales:read': ['admin', 'manager'],
   /** The owner's reports (GET /reports/{name}): sales, product mix, waiters, payments, tables, kitchen, cancellations, discounts. */
   'reports:read': ['admin', 'manager'],
@@ -31,7 +37,10 @@ export const PERMISSIONS = {
   'bills:write': ['admin', 'manager', 'waiter'],
   'bills:refund': ['admin', 'manager'],
   'bills:cancel': ['admin', 'manager'],
+  /** That a shift is open, and what one took oneself in it. */
   'shifts:read': ['admin', 'manager', 'waiter'],
+  /** The drawer's expected cash and the shift's totals (the X and Z reports): who runs the till. */
+  'shifts:figures': ['admin', 'manager'],
   'shifts:manage': ['admin', 'manager'],
   'currencies:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'currencies:write': ['admin'],

@@ -20,7 +20,7 @@ const GRACE_MS = 5 * 60_000;
  * computed (a cash payment racing the close). What a report counted is recorded in it, so nothing is
  * counted twice. Read from the tickets read model, which includes every acknowledged payment.
  */
-export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenShift }, until: number, countedCashCents: number): Promise<ZReport> {
+export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenShift }, until: number, countedCashCents: number, only?: { takenBy: string }): Promise<ZReport> {
   const shift = state.open;
   const previous = state.lastClosed;
   const seen = new Set([...(previous?.paymentIds ?? []), ...(previous?.refundIds ?? [])]);
@@ -39,11 +39,11 @@ export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenS
     for (const p of t.payments) {
       const inPayment = paymentTaxes(taxes, t.subtotal_cents, covered, p.amount_cents);
       covered += p.amount_cents;
-      if (mine(p.id, p.shift_id, p.taken_at)) {
+      if (mine(p.id, p.shift_id, p.taken_at) && (only === undefined || p.taken_by === only.takenBy)) {
         payments.push({ id: p.id, method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, waiter: t.waiter, taxes: inPayment });
       }
     }
-    for (const r of t.refunds) if (mine(r.id, r.shift_id, r.at)) refunds.push({ id: r.id, method: r.method, amountCents: r.amount_cents });
+    for (const r of t.refunds) if (mine(r.id, r.shift_id, r.at) && (only === undefined || r.by === only.takenBy)) refunds.push({ id: r.id, method: r.method, amountCents: r.amount_cents });
   }
   return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds });
 }

@@ -1,4 +1,4 @@
-import { MENU_STREAM, type FieldError, type OrderLine, chooseModifiers, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
+import { MENU_STREAM, type FieldError, type NewLine, chooseModifiers, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
 
 /** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes, how many, which course and seat. */
@@ -18,13 +18,14 @@ export interface DishRequest {
  * modifier groups chosen within their bounds, or the whole request is rejected with one error per
  * offending field (`<field>[i].dish_id`, `….price_at_order`, `….modifiers` naming the group).
  * Prices and modifiers' deltas are copied into the line, so a later menu change never rewrites an order.
+ * Each line carries the menu's price beside its own: the order's decider tells an override from it.
  */
 export async function linesFrom(
   commands: CommandHandler,
   dishes: readonly DishRequest[],
   lineId: (index: number) => string,
   field = 'dishes',
-): Promise<OrderLine[]> {
+): Promise<NewLine[]> {
   const { state } = await commands.state(menu, MENU_STREAM);
   const errors: FieldError[] = [];
   const lines = dishes.map((d, i) => {
@@ -40,7 +41,7 @@ export async function linesFrom(
     const chosen = menuPrice === null ? { modifiers: [], errors: [] } : chooseModifiers(state, d.dishId, d.modifiers ?? [], at);
     errors.push(...chosen.errors);
     return {
-      lineId: lineId(i), dishId: d.dishId, priceCents, notes: (d.notes ?? '').trim(), quantity: d.quantity ?? 1, course: d.course ?? 1, seat: d.seat ?? null, modifiers: chosen.modifiers,
+      lineId: lineId(i), dishId: d.dishId, priceCents, menuPriceCents: menuPrice ?? 0, notes: (d.notes ?? '').trim(), quantity: d.quantity ?? 1, course: d.course ?? 1, seat: d.seat ?? null, modifiers: chosen.modifiers,
     };
   });
   if (errors.length) throw validationFailed(errors);

@@ -1,4 +1,4 @@
-import { type FieldError, businessDay, order, orderStream, validationFailed } from '@comanda/domain';
+import { type Authority, type FieldError, businessDay, forbidden, order, orderStream, validationFailed } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { type DishRequest, linesFrom } from './lines.js';
 import { REPLICA_NUMBER_BLOCK, takeOrderNumber } from './order-numbers.js';
@@ -7,10 +7,14 @@ import { checkUserExists } from './staff-check.js';
 
 export interface PlaceOrder {
   orderId: string;
-  userId: string;
+  /**
+   * The member of staff the order is for (the seed's clients send it; absent: who signed in). The order
+   * records their roster name as its waiter. Another member than who signed in is a transfer at
+   * placing: a manager's call (the order's decider).
+   */
+  userId?: string;
   /** null for a take-away order. */
   tableId: string | null;
-  waiter: string;
   /** Only `pending` (or nothing) is accepted: a new order starts in the kitchen's first state. */
   status?: string;
   dishes: readonly DishRequest[];
@@ -21,6 +25,8 @@ export interface PlaceOrder {
   timezone: string;
   /** How many numbers this process leases at once (see order-numbers.ts): by default 1 for the store's only writer, else REPLICA_NUMBER_BLOCK. */
   numberBlock?: number;
+  /** Who signed in, and a manager's approval when the request carries one (a price override). */
+  authority: Authority;
   context: CommandContext;
 }
 
@@ -32,8 +38,11 @@ export interface PlaceOrder {
 export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Promise<{ orderId: string; position: Position | null }> {
   const errors: FieldError[] = [];
   if (cmd.status !== undefined && cmd.status !== 'pending') errors.push({ field: 'status', message: 'a new order is pending' });
-  await checkUserExists(commands, cmd.userId, errors);
-  if (errors.length) throw validationFailed(errors);
+  // An order is its waiter's sales and tips, credited to a member of staff by id, never to a free-text name.
+  const userId = cmd.userId ?? cmd.authority.userId;
+  if (userId === null) throw forbidden();
+  const member = await checkUserExists(commands, userId, errors);
+  if (errors.length || !member) throw validationFailed(errors);
   const lines = await linesFrom(commands, cmd.dishes, cmd.lineId);
   const seated = await seat(commands, cmd.tableId, cmd.orderId, cmd.context);
   let placed;
@@ -43,7 +52,7 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
     // unknown user) uses no number; a crash between the two appends leaves a gap, never a duplicate.
     numbered = await takeOrderNumber(commands, cmd.orderId, businessDay(cmd.at, cmd.timezone), cmd.context, cmd.numberBlock ?? (commands.soleWriter ? 1 : REPLICA_NUMBER_BLOCK));
     placed = await commands.handle(order, orderStream(cmd.orderId), {
-      type: 'placeOrder', orderId: cmd.orderId, userId: cmd.userId, tableId: cmd.tableId, waiter: cmd.waiter.trim(), at: cmd.at, lines, number: numbered.number,
+      type: 'placeOrder', orderId: cmd.orderId, userId, tableId: cmd.tableId, waiter: member.name, at: cmd.at, lines, number: numbered.number, authority: cmd.authority,
     }, cmd.context);
   } catch (error) {
     await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);

@@ -1,4 +1,4 @@
-import { type FieldError, type OrderStatus, type Role, forbidden, isOrderStatus, may, notFound, order, orderStream, validationFailed } from '@comanda/domain';
+import { type Authority, type FieldError, type OrderStatus, forbidden, isOrderStatus, may, notFound, order, orderStream, validationFailed } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { requirePaid } from './amount-due.js';
 import { later, orderState, releaseAfter, seat, unseat } from './seating.js';
@@ -6,13 +6,13 @@ import { checkUserExists } from './staff-check.js';
 
 export interface UpdateOrder {
   orderId: string;
+  /** Another member of staff than the order's: the order is handed to them (a transfer, a manager's call). */
   userId: string;
   tableId: string | null;
-  waiter: string;
   /** Absent: the order keeps its status. */
   status?: string;
-  /** The role of who asks: kitchen staff may change the status only. */
-  role: Role;
+  /** Who asks (kitchen staff may change the status only), and a manager's approval for a transfer. */
+  authority: Authority;
   /** The version the client last saw (If-Match). */
   ifMatch?: number;
   at: number;
@@ -35,18 +35,20 @@ export async function updateOrder(commands: CommandHandler, policy: UpdateOrderP
   const status = cmd.status ?? before.status!;
   const errors: FieldError[] = [];
   if (!isOrderStatus(status)) errors.push({ field: 'status', message: 'must be pending, preparing, ready, completed or cancelled' });
-  if (cmd.userId !== before.userId) await checkUserExists(commands, cmd.userId, errors);
+  // The waiter is the order's member of staff, named as the roster names them (the request's `waiter`
+  // text is not a name of its own): another user id is a transfer.
+  const handedTo = cmd.userId !== before.userId ? await checkUserExists(commands, cmd.userId, errors) : null;
   if (errors.length) throw validationFailed(errors);
   if (policy.completeRequiresPayment && status === 'completed' && before.status !== 'completed') await requirePaid(commands, before);
-  const waiter = cmd.waiter.trim();
-  const detailsChange = cmd.userId !== before.userId || waiter !== before.waiter || cmd.tableId !== before.tableId;
-  if (detailsChange && !may(cmd.role, 'orders:write')) throw forbidden();
+  const waiter = handedTo?.name ?? before.waiter;
+  const detailsChange = handedTo !== null || cmd.tableId !== before.tableId;
+  if (detailsChange && !may(cmd.authority.role, 'orders:write')) throw forbidden();
   const moving = cmd.tableId !== before.tableId;
   const seated = moving ? await seat(commands, cmd.tableId, cmd.orderId, cmd.context) : null;
   let updated;
   try {
     updated = await commands.handle(order, orderStream(cmd.orderId), {
-      type: 'updateOrder', userId: cmd.userId, tableId: cmd.tableId, waiter, status: status as OrderStatus, at: cmd.at, ifMatch: cmd.ifMatch,
+      type: 'updateOrder', userId: cmd.userId, tableId: cmd.tableId, waiter, status: status as OrderStatus, at: cmd.at, ifMatch: cmd.ifMatch, authority: cmd.authority,
     }, cmd.context);
   } catch (error) {
     if (moving) await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);

@@ -5,7 +5,7 @@ import { hashSecret, verifySecret } from './pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
 
-type Member = { id: string; name: string; role: Role };
+export type Member = { id: string; name: string; role: Role };
 export type SignedIn = { member: Member; access: string; refresh: string };
 export type SignIn = SignedIn | { retryAfter: number } | null;
 
@@ -38,21 +38,34 @@ async function makeSessions(app: FastifyInstance) {
     correlationId: request.id,
   });
 
+  /**
+   * The member a name and PIN belong to; `{retryAfter}` while the (address, name) pair is locked; null
+   * for wrong credentials. One throttle for every use of a PIN (a sign-in, a manager's approval), so no
+   * way of trying PINs escapes the lock.
+   */
+  async function checkPin(request: FastifyRequest, name: string, pin: string): Promise<Member | { retryAfter: number } | null> {
+    const wait = await throttle.admit(request.ip, name);
+    if (wait > 0) return { retryAfter: wait };
+    const { state } = await commands.state(roster, STAFF_STREAM);
+    const member = findByName(state, name);
+    const ok = await verifySecret(pin, app.deps.masterKey, member?.name ?? '\u0000decoy', member?.pinHash ?? decoyHash);
+    if (!member || !ok) return null;
+    await throttle.succeed(request.ip, name);
+    return { id: member.id, name: member.name, role: member.role };
+  }
+
   return {
+    checkPin,
+
     /** The member and fresh tokens; `{retryAfter}` while the (address, name) pair is locked; null for wrong credentials. */
     async signIn(request: FastifyRequest, name: string, pin: string): Promise<SignIn> {
-      const wait = await throttle.admit(request.ip, name);
-      if (wait > 0) return { retryAfter: wait };
-      const { state } = await commands.state(roster, STAFF_STREAM);
-      const member = findByName(state, name);
-      const ok = await verifySecret(pin, app.deps.masterKey, member?.name ?? '\u0000decoy', member?.pinHash ?? decoyHash);
-      if (!member || !ok) return null;
-      await throttle.succeed(request.ip, name);
+      const member = await checkPin(request, name, pin);
+      if (!member || 'retryAfter' in member) return member;
       const sid = newId();
       await commands.handle(session, sessionStream(sid), {
         type: 'startSession', sessionId: sid, userId: member.id, expiresAt: app.now() + REFRESH_TTL_S * 1000,
       }, { ...writeContext(request), userId: member.id });
-      return tokens({ id: member.id, name: member.name, role: member.role }, sid, 0);
+      return tokens(member, sid, 0);
     },
 
     /** Rotated tokens for a valid refresh token, or null (invalid, expired, reused: the session is then revoked). */

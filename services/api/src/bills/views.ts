@@ -123,7 +123,8 @@ export function zReportResponse(r: ZReport, counted = true) {
 export const ShiftSchema = Type.Object({
   id: Type.String(), number: Type.Integer(), status: Type.Enum(['open', 'closed'], { description: 'open or closed' }), cash_float: Money(),
   opened_at: Type.String({ format: 'date-time' }), closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  report: Type.Union([ZReportSchema, Type.Null()], { description: 'the Z report (closed), or the figures so far (open)' }),
+  report: Type.Union([ZReportSchema, Type.Null()], { description: "the Z report (closed), or the figures so far (open); null for staff who do not run the till (waiters): the drawer's expected cash is not theirs to know" }),
+  taken_by_me: Type.Optional(Type.Object({ payments: Type.Integer(), sales: Money(), tips: Money(), refunds: Money() }, { description: 'the open shift: what the signed-in member of staff took themselves' })),
 }, { $id: 'Shift' });
 
 export const shiftResponse = (s: Pick<ShiftView, 'id' | 'number' | 'status' | 'cash_float_cents' | 'opened_at' | 'closed_at'>, report: ReturnType<typeof zReportResponse> | null) => ({

@@ -7,6 +7,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: { message: string } & Record<string, unknown>,
+    /** Headers the answer carries (a 429's Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(body.message);
   }

@@ -40,7 +40,7 @@ export default fp(async function errors(app: FastifyInstance) {
   });
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.status).send(error.body);
+    if (error instanceof HttpError) return reply.code(error.status).headers(error.headers).send(error.body);
     if (error instanceof StreamContended) {
       // Other replicas kept winning the race for the same stream; nothing was written, so retrying is safe.
       request.log.warn({ stream: error.stream }, 'command contended past its retries');

@@ -119,5 +119,6 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /kitchen/tickets/:id/recall': 'recallKitchenTicket',
   'GET /kitchen/events': 'followKitchenEvents',
   'GET /reports/:name': 'getReport',
+  'GET /audit': 'getAuditTrail',
   'POST /webhooks/node': 'receiveNodeWebhook',
 };

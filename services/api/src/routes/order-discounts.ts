@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { giveDiscount, removeDiscount } from '@comanda/workflows';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { IdempotencyHeaders } from '../http/resources.js';
+import { ApprovedWriteHeaders, authorityOf } from '../auth/approvals.js';
 import { newResourceId, writeContext } from '../http/write-context.js';
 
 const tags = ['orders'];
@@ -28,15 +29,15 @@ export default async function orderDiscountRoutes(fastify: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: {
       tags, summary: 'Give a discount or a comp',
-      description: 'A waiter may give at most COMANDA_WAITER_DISCOUNT_MAX_PERCENT (default 10) percent of what it applies to, by percent or by amount: more is 403 unless manager or admin. Never below zero (400); a line on an issued ticket, paid or not, 409. Answers its id.',
-      headers: IdempotencyHeaders, params: IdParams, body: Body,
+      description: "Without a manager, staff give at most COMANDA_WAITER_DISCOUNT_MAX_PERCENT (default 10) percent of what one discount applies to (by percent or by amount), and all such discounts on one order together at most that percent of its lines. Past it: a manager's own session, or a manager's approval in the request's X-Approval-* headers (403 `Needs a manager's approval: discount over the waiter's limit of 10 %` otherwise); a manager's discount is recorded as approved by that manager. Never below zero (400); a line on an issued ticket, paid or not, 409. Answers its id.",
+      headers: ApprovedWriteHeaders, params: IdParams, body: Body,
       response: { 201: Type.Object({ id: Type.String(), message: Type.Literal('Discount given') }), ...errors },
     },
   }, async (request, reply) => {
     const { line_id: lineId, kind, value, reason } = request.body;
     const { discountId, position } = await giveDiscount(commands, {
       orderId: request.params.id, discountId: newResourceId(request, 'discount'), lineId: lineId ?? null, kind, value, reason,
-      role: request.staff!.role, waiterMaxPercent: app.deps.config.waiterDiscountMaxPercent, at: app.now(), context: writeContext(request),
+      authority: await authorityOf(app, request), waiterMaxPercent: app.deps.config.waiterDiscountMaxPercent, at: app.now(), context: writeContext(request),
     });
     await app.readYourWrite(position);
     return reply.code(201).send({ id: discountId, message: 'Discount given' as const });

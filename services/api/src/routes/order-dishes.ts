@@ -1,4 +1,5 @@
 import { notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
+import { ApprovedWriteHeaders, authorityOf } from '../auth/approvals.js';
 import { ORDERS, type OrderView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +14,8 @@ import { Course, NewOrderDish, Quantity, Seat, dishRequests, lineIds } from '../
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
 
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
-const VoidQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200, description: 'why a fired line is voided' })) });
+const VoidQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200, description: 'why a fired line is voided (or X-Approval-Reason)' })) });
+const exceptions = "A price other than the menu's (`price_at_order`, or a new price on PUT) is a price override: managers and admins set one on their own session, a waiter only with a manager's approval and a reason in the request's X-Approval-* headers (403 `Needs a manager's approval: price override` otherwise). Each override is recorded with who, who approved, why, the menu's price and the new one (GET /audit).";
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready)' }) };
 const rule = 'Dishes may change only while the order is open: pending, preparing or ready (409 otherwise). The total is recomputed in integer cents on every change.';
 
@@ -38,15 +40,16 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
   app.post('/orders/:id/dishes', {
     onRequest: app.authorize('orders:write'),
     schema: {
-      tags: ['order dishes'], summary: 'Add dishes to an order', description: `${rule} Any invalid dish rejects the whole request.`,
-      params: IdParams, body: Type.Array(NewOrderDish, { minItems: 1, maxItems: 200 }),
+      tags: ['order dishes'], summary: 'Add dishes to an order', description: `${rule} Any invalid dish rejects the whole request. ${exceptions}`,
+      headers: ApprovedWriteHeaders, params: IdParams, body: Type.Array(NewOrderDish, { minItems: 1, maxItems: 200 }),
       response: { 201: Type.Object({ message: Type.Literal('Dishes added successfully'), ids: Type.Array(Type.String()) }), ...errors },
     },
   }, async (request, reply) => {
     const { id } = request.params;
     const context = writeContext(request);
     const lines = await linesFrom(commands, dishRequests(request.body), lineIds(context));
-    const result = await commands.handle(order, orderStream(id), { type: 'addDishes', lines }, context);
+    const authority = await authorityOf(app, request);
+    const result = await commands.handle(order, orderStream(id), { type: 'addDishes', lines, authority }, context);
     await app.readYourWrite(result.position);
     const added = result.events.flatMap((e) => (e.type === 'DishesAdded' ? e.data.lines.map((l) => l.lineId) : []));
     return reply.code(201).send({ message: 'Dishes added successfully', ids: added });
@@ -64,7 +67,7 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
     onRequest: app.authorize('orders:write'),
     schema: {
       tags: ['order dishes'], summary: 'Change the price, notes, quantity, course or seat of one line',
-      description: `${rule} A line already sent to the kitchen keeps its quantity, course and seat (409: remove it and add a new one).`, params: LineParams,
+      description: `${rule} A line already sent to the kitchen keeps its quantity, course and seat (409: remove it and add a new one). ${exceptions}`, headers: ApprovedWriteHeaders, params: LineParams,
       body: Type.Object({
         price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })),
         quantity: Type.Optional(Quantity()), course: Type.Optional(Course()), seat: Type.Optional(Seat()),
@@ -80,7 +83,8 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
       if (cents === null || cents <= 0) throw validationFailed([{ field: 'price_at_order', message: 'must be a positive amount with at most two decimals' }]);
       priceCents = cents;
     }
-    const result = await commands.handle(order, orderStream(id), { type: 'updateLine', lineId: dishId, priceCents, notes: body.notes?.trim(), quantity: body.quantity, course: body.course, seat: body.seat }, writeContext(request));
+    const authority = await authorityOf(app, request);
+    const result = await commands.handle(order, orderStream(id), { type: 'updateLine', lineId: dishId, priceCents, notes: body.notes?.trim(), quantity: body.quantity, course: body.course, seat: body.seat, authority }, writeContext(request));
     await app.readYourWrite(result.position);
     return { message: 'Order dish updated successfully', id: dishId };
   });
@@ -88,22 +92,24 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
   app.delete('/orders/:id/dishes/:dishId', {
     onRequest: app.authorize('orders:write'),
     schema: {
-      tags: ['order dishes'], summary: 'Remove one line', params: LineParams, querystring: VoidQuery,
-      description: `${rule} A line the kitchen already has is voided: its ticket shows it cancelled, and \`reason\` (the POS asks a manager for one) is kept with it.`,
+      tags: ['order dishes'], summary: 'Remove one line', headers: ApprovedWriteHeaders, params: LineParams, querystring: VoidQuery,
+      description: `${rule} A line the kitchen does not have yet is removed. A line it already has is voided: a manager's call (their own session, or a waiter's request with a manager's approval and a reason in the X-Approval-* headers or \`reason\`; 403 \`Needs a manager's approval: void of a line the kitchen has\` otherwise); its ticket shows it cancelled, and the void is recorded with who, who approved, why and what the line came to (GET /audit).`,
       response: { 200: Type.Object({ message: Type.Literal('Order dish deleted successfully'), id: Type.String() }), ...errors } },
   }, async (request) => {
     const { id, dishId } = request.params;
-    const result = await commands.handle(order, orderStream(id), { type: 'removeLine', lineId: dishId, reason: request.query.reason?.trim() || undefined }, writeContext(request));
+    const authority = await authorityOf(app, request, request.query.reason);
+    const result = await commands.handle(order, orderStream(id), { type: 'removeLine', lineId: dishId, authority }, writeContext(request));
     await app.readYourWrite(result.position);
     return { message: 'Order dish deleted successfully', id: dishId };
   });
 
   app.delete('/orders/:id/dishes', {
     onRequest: app.authorize('orders:write'),
-    schema: { tags: ['order dishes'], summary: 'Remove every line', description: rule, params: IdParams, response: { 200: Type.Object({ message: Type.Literal('Order dishes deleted successfully'), count: Type.Integer() }), ...errors } },
+    schema: { tags: ['order dishes'], summary: 'Remove every line', description: `${rule} Lines the kitchen already has are voided, as DELETE of one line says.`, headers: ApprovedWriteHeaders, params: IdParams, querystring: VoidQuery, response: { 200: Type.Object({ message: Type.Literal('Order dishes deleted successfully'), count: Type.Integer() }), ...errors } },
   }, async (request) => {
     const { id } = request.params;
-    const result = await commands.handle(order, orderStream(id), { type: 'clearLines' }, writeContext(request));
+    const authority = await authorityOf(app, request, request.query.reason);
+    const result = await commands.handle(order, orderStream(id), { type: 'clearLines', authority }, writeContext(request));
     await app.readYourWrite(result.position);
     const count = result.events.reduce((n, e) => n + (e.type === 'OrderLinesCleared' ? e.data.lineIds.length : 0), 0);
     return { message: 'Order dishes deleted successfully', count };

@@ -10,12 +10,13 @@ import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { ifMatch, newResourceId, setEtag, writeContext } from '../http/write-context.js';
 import { NewOrderDish, type NewOrderDishBody, dishRequests, lineIds } from '../orders/lines.js';
+import { ApprovedWriteHeaders, authorityOf } from '../auth/approvals.js';
 import { OrderDishSchema, OrderPaymentSchema, OrderSchema, lineResponse, orderResponse } from '../orders/views.js';
 
 const OrderBody = Type.Object({
-  user_id: Type.String({ format: 'uuid' }),
+  user_id: Type.String({ format: 'uuid', description: "the member of staff the order is for: who signed in, or another member (a transfer: a manager's call)" }),
   table_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null for a take-away order' }),
-  waiter: Type.String({ minLength: 1, maxLength: 100 }),
+  waiter: Type.String({ minLength: 1, maxLength: 100, description: "not a name of its own: the order records the roster's name of its user_id" }),
   status: Type.Optional(Type.Enum([...ORDER_STATUSES], { description: 'pending (or absent) on create; see the lifecycle on update' })),
   total: Type.Optional(Type.Number({ minimum: -MAX_EXACT_TOTAL, maximum: MAX_EXACT_TOTAL, description: 'ignored: the total is always computed from the order dishes' })),
 }, { examples: [{ user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending' }] });
@@ -26,6 +27,7 @@ const errors = {
   409: Type.Ref('Message', { description: 'Table taken by another active order, forbidden status change, or a completed order' }),
   412: Type.Ref('Message', { description: 'Stale If-Match' }),
 };
+const placedBy = "An order's waiter is a member of staff: its user_id, whose roster name the order records (the body's `waiter` text is not recorded), so sales and tips are credited to a member of staff, never to a free-text name. A user_id other than the signed-in member's is a transfer: a manager's call (their own session, or a manager's approval and a reason in the X-Approval-* headers; 403 `Needs a manager's approval: order transfer to another waiter` otherwise), recorded with who and why (GET /audit).";
 const Added = Type.Object({ message: Type.Literal('Order added successfully'), id: Type.String() });
 
 const lifecycle = 'Lifecycle: pending → preparing → ready → completed; pending, preparing or ready → cancelled. Nothing leaves completed or cancelled (409 naming both states). Placing an order on a table occupies it (409 when another active order holds it); completing, cancelling or deleting it frees the table.';
@@ -39,9 +41,9 @@ export default async function orderRoutes(fastify: FastifyInstance) {
   async function place(request: FastifyRequest, body: OrderBodyT, dishes: NewOrderDishBody[]) {
     const context = writeContext(request);
     const { orderId, position } = await placeOrder(commands, {
-      orderId: newResourceId(request, 'order'), userId: body.user_id, tableId: body.table_id, waiter: body.waiter, status: body.status,
+      orderId: newResourceId(request, 'order'), userId: body.user_id, tableId: body.table_id, status: body.status,
       dishes: dishRequests(dishes), lineId: lineIds(context),
-      at: app.now(), timezone: app.deps.config.timezone, context,
+      at: app.now(), timezone: app.deps.config.timezone, authority: await authorityOf(app, request), context,
     });
     await app.readYourWrite(position);
     return orderId;
@@ -80,7 +82,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
 
   app.post('/orders', {
     onRequest: app.authorize('orders:write'),
-    schema: { tags: ['orders'], summary: 'Place an order', description: lifecycle, body: OrderBody, response: { 201: withHeaders(Added, Headers.location), ...errors } },
+    schema: { tags: ['orders'], summary: 'Place an order', description: `${lifecycle} ${placedBy}`, headers: ApprovedWriteHeaders, body: OrderBody, response: { 201: withHeaders(Added, Headers.location), ...errors } },
   }, async (request, reply) => {
     const id = await place(request, request.body, []);
     return reply.code(201).header('location', `/orders/${id}`).send({ message: 'Order added successfully', id });
@@ -91,7 +93,8 @@ export default async function orderRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['orders'],
       summary: 'Place an order with its dishes in one append',
-      description: 'Any invalid dish rejects the whole request (400, one error per field).',
+      description: `Any invalid dish rejects the whole request (400, one error per field). ${placedBy} A dish priced otherwise than the menu is a price override (see POST /orders/{id}/dishes).`,
+      headers: ApprovedWriteHeaders,
       body: Type.Object({ order: OrderBody, dishes: Type.Array(NewOrderDish, { maxItems: 200 }) }),
       response: { 201: withHeaders(Added, Headers.location), ...errors },
     },
@@ -106,7 +109,8 @@ export default async function orderRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['orders'],
       summary: 'Update an order (waiter, user, table, status)',
-      description: `${lifecycle} Kitchen staff may change only the status. Moving to another table moves the occupancy. Honours If-Match.`,
+      description: `${lifecycle} Kitchen staff may change only the status. Moving to another table moves the occupancy. Honours If-Match. Another user_id hands the order to that member of staff: a transfer, a manager's call (their own session, or a manager's approval and a reason in the X-Approval-* headers; 403 otherwise), recorded with who, who approved and why (GET /audit); the order then carries the new waiter's roster name.`,
+      headers: ApprovedWriteHeaders,
       params: IdParams,
       body: OrderBody,
       response: { 200: Type.Object({ message: Type.Literal('Order updated successfully') }), ...errors },
@@ -115,8 +119,8 @@ export default async function orderRoutes(fastify: FastifyInstance) {
     const { id } = request.params;
     const { body } = request;
     const { position } = await updateOrder(commands, { completeRequiresPayment: app.deps.config.completeRequiresPayment }, {
-      orderId: id, userId: body.user_id, tableId: body.table_id, waiter: body.waiter, status: body.status,
-      role: request.staff!.role, ifMatch: ifMatch(request), at: app.now(), context: writeContext(request),
+      orderId: id, userId: body.user_id, tableId: body.table_id, status: body.status,
+      authority: await authorityOf(app, request), ifMatch: ifMatch(request), at: app.now(), context: writeContext(request),
     });
     await app.readYourWrite(position);
     return { message: 'Order updated successfully' };

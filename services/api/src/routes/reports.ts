@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { commonErrors } from '../http/schemas.js';
 
-const Day = Type.String({ description: 'YYYY-MM-DD, a day in the restaurant time zone (COMANDA_TIMEZONE), inclusive' });
+export const Day = Type.String({ description: 'YYYY-MM-DD, a day in the restaurant time zone (COMANDA_TIMEZONE), inclusive' });
 const Cell = Type.Union([Type.String(), Type.Number(), Type.Null()]);
 
 const ReportSchema = Type.Object({
@@ -19,7 +19,8 @@ const ReportSchema = Type.Object({
   sections: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Cell)), { description: 'named tables of rows; money in the base currency' }),
 }, { description: 'The same JSON as `npm run analytics -- --report NAME --format json`' });
 
-const day = (value: string | undefined, field: string): string | undefined => {
+/** A day query parameter, checked (400 naming the field). */
+export const day = (value: string | undefined, field: string): string | undefined => {
   if (value !== undefined && !isCalendarDate(value)) throw validationFailed([{ field, message: 'must be a date YYYY-MM-DD' }]);
   return value;
 };

@@ -1,4 +1,4 @@
-import { SHIFTS_STREAM, noOpenShift, notFound, shifts } from '@comanda/domain';
+import { SHIFTS_STREAM, fromCents, may, noOpenShift, notFound, shifts } from '@comanda/domain';
 import { SHIFTS, type ShiftView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -34,13 +34,22 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
 
   app.get('/shifts/current', {
     onRequest: app.authorize('shifts:read'),
-    schema: { tags: ['shifts'], summary: 'The open shift with its figures so far (an X report)', response: { 200: ShiftSchema, ...errors, 404: Type.Ref('Message', { description: '`No open shift`' }) } },
+    schema: {
+      tags: ['shifts'], summary: 'The open shift with its figures so far (an X report)',
+      description: "Who runs the till (managers, admins) gets the X report; everyone gets `taken_by_me`, what they took themselves. A waiter learns that a shift is open and their own takings, never the drawer's expected cash or the shift's totals (`report` is null).",
+      response: { 200: ShiftSchema, ...errors, 404: Type.Ref('Message', { description: '`No open shift`' }) },
+    },
   }, async (request, reply) => {
     const { state } = await app.deps.commands.state(shifts, SHIFTS_STREAM);
     if (!state.open) return reply.code(404).send({ message: noOpenShift().message });
     const s = state.open;
-    const report = await shiftReport(deps, { ...state, open: s }, app.now(), 0);
-    return shiftResponse({ id: s.shiftId, number: s.number, status: 'open', cash_float_cents: s.cashFloatCents, opened_at: s.openedAt, closed_at: null }, zReportResponse(report, false));
+    const open = { ...state, open: s };
+    const now = app.now();
+    const staff = request.staff!;
+    const report = may(staff.role, 'shifts:figures') ? zReportResponse(await shiftReport(deps, open, now, 0), false) : null;
+    const mine = await shiftReport(deps, open, now, 0, { takenBy: staff.id });
+    const takenByMe = { payments: mine.counted.paymentIds.length, sales: fromCents(mine.salesCents), tips: fromCents(mine.tipsCents), refunds: fromCents(mine.refundsCents) };
+    return { ...shiftResponse({ id: s.shiftId, number: s.number, status: 'open', cash_float_cents: s.cashFloatCents, opened_at: s.openedAt, closed_at: null }, report), taken_by_me: takenByMe };
   });
 
   app.post('/shifts/close', {
@@ -63,10 +72,10 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
 
   app.get('/shifts/:id', {
     onRequest: app.authorize('shifts:read'),
-    schema: { tags: ['shifts'], summary: 'A shift; a closed one with its Z report', params: IdParams, response: { 200: ShiftSchema, ...errors } },
+    schema: { tags: ['shifts'], summary: "A shift; a closed one with its Z report (for who runs the till: managers, admins)", params: IdParams, response: { 200: ShiftSchema, ...errors } },
   }, async (request) => {
     const view = await views.get(request.params.id);
     if (!view) throw notFound();
-    return shiftResponse(view, view.report ? zReportResponse(view.report) : null);
+    return shiftResponse(view, view.report && may(request.staff!.role, 'shifts:figures') ? zReportResponse(view.report) : null);
   });
 }

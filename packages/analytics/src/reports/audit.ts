@@ -1,0 +1,162 @@
+import type { ReplayedEvent } from '@comanda/event-store';
+import type { Approval, OrderEvent, ShiftEvent, StaffEvent, TicketEvent } from '@comanda/domain';
+import type { LocalClock } from '../clock.js';
+import { type ReportDefinition, type Row, compareText, eventTime, inRange, money, streamId } from '../report.js';
+import { isComp } from './discounts.js';
+
+/**
+ * The audit trail: every exception that moves money or changes who may, with who did it, who approved
+ * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
+ * refunds, bills cancelled, orders handed to another waiter, tables moved, orders deleted, shifts
+ * opened and closed, staff created, renamed, given a new PIN or role, removed. A projection of the
+ * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
+ * who did it is the event's own `by`, else the request's user in its metadata.
+ */
+export const AUDIT_KINDS = [
+  'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'order_transfer', 'table_move',
+  'order_deleted', 'shift_opened', 'shift_closed', 'staff_change',
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+
+interface Entry {
+  at: number; kind: AuditKind; by: string | null; approvedBy: string | null; reason: string | null;
+  /** Cents the exception moved (null: none, as for a table move). */
+  amount: number | null; before: number | null; after: number | null;
+  orderId: string | null; ticketId: string | null; detail: string;
+}
+interface AuditState { clock: LocalClock; entries: Entry[]; names: Map<string, string> }
+
+const userOf = (event: ReplayedEvent): string | null => (typeof event.metadata.userId === 'string' ? event.metadata.userId : null);
+const approvalOf = (a: Approval | undefined, event: ReplayedEvent) =>
+  ({ by: a?.by ?? userOf(event), approvedBy: a?.approvedBy ?? null, reason: a?.reason ?? null });
+
+function push(s: AuditState, event: ReplayedEvent, at: number | undefined, e: Omit<Entry, 'at' | 'orderId' | 'ticketId' | 'before' | 'after'> & Partial<Entry>) {
+  const stream = event.stream;
+  s.entries.push({
+    at: eventTime(event, at), before: null, after: null,
+    orderId: stream.startsWith('order-') ? streamId(stream) : null, ticketId: stream.startsWith('ticket-') ? streamId(stream) : null, ...e,
+  });
+}
+
+function applyOrder(s: AuditState, event: ReplayedEvent, e: OrderEvent) {
+  switch (e.type) {
+    case 'OrderPlaced':
+    case 'OrderDetailsChanged':
+      if (e.data.transfer) {
+        const t = e.data.transfer;
+        push(s, event, e.type === 'OrderPlaced' ? e.data.placedAt : undefined, { kind: 'order_transfer', ...approvalOf(t, event), amount: null, detail: `${s.names.get(t.fromUserId ?? '') ?? t.fromUserId ?? '?'} → ${e.data.waiter}` });
+      }
+      return;
+    case 'DishesAdded':
+      for (const l of e.data.lines) {
+        if (!l.override) continue;
+        const quantity = l.quantity ?? 1;
+        push(s, event, undefined, { kind: 'price_override', ...approvalOf(l.override, event), amount: (l.override.fromCents - l.priceCents) * quantity, before: l.override.fromCents, after: l.priceCents, detail: `line ${l.lineId} × ${quantity}` });
+      }
+      return;
+    case 'OrderLineUpdated':
+      if (e.data.override) push(s, event, undefined, { kind: 'price_override', ...approvalOf(e.data.override, event), amount: e.data.override.fromCents - e.data.priceCents, before: e.data.override.fromCents, after: e.data.priceCents, detail: `line ${e.data.lineId} repriced` });
+      return;
+    case 'OrderLineRemoved':
+      if (e.data.void) push(s, event, undefined, { kind: 'void', ...approvalOf(e.data.void, event), amount: e.data.void.amountCents, detail: `line ${e.data.lineId}` });
+      return;
+    case 'OrderLinesCleared':
+      if (e.data.void) push(s, event, undefined, { kind: 'void', ...approvalOf(e.data.void, event), amount: e.data.void.amountCents, detail: `every line (${e.data.lineIds.length})` });
+      return;
+    case 'DiscountGiven': {
+      const d = e.data;
+      push(s, event, d.at, {
+        kind: isComp(d) ? 'comp' : 'discount', by: d.by ?? userOf(event), approvedBy: d.approvedBy ?? null, reason: d.reason, amount: d.amountCents,
+        detail: `${d.kind === 'percent' ? `${d.value / 100} %` : money(d.value).toFixed(2)} of ${d.lineId ? `line ${d.lineId}` : 'the order'} (${d.discountId})`,
+      });
+      return;
+    }
+    case 'DiscountRemoved':
+      push(s, event, undefined, { kind: 'discount_removed', by: userOf(event), approvedBy: null, reason: null, amount: null, detail: e.data.discountId });
+      return;
+    case 'OrderMovedToTable':
+      push(s, event, undefined, { kind: 'table_move', by: userOf(event), approvedBy: null, reason: null, amount: null, detail: `${e.data.from ?? 'take-away'} → ${e.data.to ?? 'take-away'}` });
+      return;
+    case 'OrderDeleted':
+      push(s, event, undefined, { kind: 'order_deleted', by: userOf(event), approvedBy: null, reason: null, amount: null, detail: '' });
+      return;
+    default:
+  }
+}
+
+function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftEvent | StaffEvent) {
+  switch (e.type) {
+    case 'PaymentRefunded': {
+      const r = e.data;
+      // Bills' refunds and cancels are managers' own (bills:refund, bills:cancel): they approve themselves.
+      push(s, event, r.at, { kind: 'refund', by: r.by ?? userOf(event), approvedBy: r.by ?? userOf(event), reason: r.reason, amount: r.amountCents, detail: `${r.method}, payment ${r.paymentId}` });
+      return;
+    }
+    case 'TicketLineVoided':
+      push(s, event, e.data.at, { kind: 'void', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: e.data.amountCents, detail: `billed line ${e.data.lineId}` });
+      return;
+    case 'TicketCancelled':
+      push(s, event, e.data.at, { kind: 'bill_cancelled', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: null, detail: '' });
+      return;
+    case 'ShiftOpened':
+      push(s, event, e.data.openedAt, { kind: 'shift_opened', by: e.data.openedBy ?? userOf(event), approvedBy: null, reason: null, amount: e.data.cashFloatCents, detail: `shift ${e.data.number}, cash float` });
+      return;
+    case 'ShiftClosed':
+      push(s, event, e.data.closedAt, { kind: 'shift_closed', by: e.data.closedBy ?? userOf(event), approvedBy: null, reason: null, amount: e.data.countedCashCents, detail: 'counted cash' });
+      return;
+    case 'UserCreated':
+      s.names.set(e.data.userId, e.data.name);
+      push(s, event, e.data.createdAt, { kind: 'staff_change', by: userOf(event), approvedBy: null, reason: null, amount: null, detail: `${e.data.name} created as ${e.data.role}` });
+      return;
+    case 'UserRenamed':
+      push(s, event, undefined, { kind: 'staff_change', by: userOf(event), approvedBy: null, reason: null, amount: null, detail: `${s.names.get(e.data.userId) ?? e.data.userId} renamed ${e.data.name}` });
+      s.names.set(e.data.userId, e.data.name);
+      return;
+    case 'UserPinChanged':
+    case 'UserRoleChanged':
+    case 'UserDeleted': {
+      const who = s.names.get(e.data.userId) ?? e.data.userId;
+      const what = e.type === 'UserPinChanged' ? 'given a new PIN' : e.type === 'UserDeleted' ? 'removed' : `made ${e.data.role}`;
+      push(s, event, undefined, { kind: 'staff_change', by: userOf(event), approvedBy: null, reason: null, amount: null, detail: `${who} ${what}` });
+      return;
+    }
+    default:
+  }
+}
+
+const ORDER_TYPES = new Set(['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted']);
+
+export const auditReport: ReportDefinition<AuditState> = {
+  name: 'audit',
+  version: 1,
+  title: 'Audit trail',
+  handles: [...ORDER_TYPES, 'PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted'],
+  init: (clock) => ({ clock, entries: [], names: new Map() }),
+  apply(s, event) {
+    // The log's payloads are the domain's own event types (the `handles` list narrows them).
+    if (ORDER_TYPES.has(event.type)) applyOrder(s, event, event as unknown as OrderEvent);
+    else applyOther(s, event, event as unknown as TicketEvent | ShiftEvent | StaffEvent);
+  },
+  query(s, range) {
+    const name = (id: string | null) => (id === null ? null : (s.names.get(id) ?? null));
+    const entries: Row[] = s.entries
+      .map((e) => ({ e, day: s.clock.day(e.at) }))
+      .filter(({ day }) => inRange(day, range))
+      // Stable: entries of the same millisecond stay in log order.
+      .sort((a, b) => a.e.at - b.e.at)
+      .map(({ e, day }) => ({
+        at: new Date(e.at).toISOString(), day, kind: e.kind, staff_id: e.by, staff: name(e.by), approved_by_id: e.approvedBy, approved_by: name(e.approvedBy),
+        reason: e.reason, amount: e.amount === null ? null : money(e.amount), before: e.before === null ? null : money(e.before), after: e.after === null ? null : money(e.after),
+        order_id: e.orderId, ticket_id: e.ticketId, detail: e.detail,
+      }));
+    const byKind = new Map<string, { count: number; cents: number }>();
+    for (const e of entries) {
+      const k = byKind.get(String(e.kind)) ?? { count: 0, cents: 0 };
+      k.count++;
+      k.cents += typeof e.amount === 'number' ? Math.round(e.amount * 100) : 0;
+      byKind.set(String(e.kind), k);
+    }
+    return { entries, by_kind: [...byKind].sort(([a], [b]) => compareText(a, b)).map(([kind, k]) => ({ kind, count: k.count, amount: money(k.cents) })) };
+  },
+  charts: [{ section: 'by_kind', kind: 'bar', label: 'kind', values: ['count'], title: 'Exceptions by kind' }],
+};
