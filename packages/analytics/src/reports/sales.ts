@@ -1,5 +1,5 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import { billTaxes, currencyById, type BaseCurrencyEvent, type OrderEvent, type TaxedBill, type TicketEvent } from '@comanda/domain';
+import { billTaxes, currencyById, percentOf, type BaseCurrencyEvent, type OrderEvent, type TaxedBill, type TicketEvent } from '@comanda/domain';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
 import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
@@ -29,7 +29,7 @@ interface SalesState {
   /** The comps on open orders, by discount id: the book knows a discount's amount, not whether it was a comp. */
   comps: Map<string, true>;
   /** day → rate id → the tax in the bills paid that day. */
-  taxes: Map<string, Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>>;
+  taxes: Map<string, Map<string, { name: string; ratePpm: number; baseCents: number; amountCents: number }>>;
 }
 
 const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
@@ -102,7 +102,7 @@ export const salesReport: ReportDefinition<SalesState> = {
         s.bills.delete(streamId(event.stream));
         const day = bucket(s.taxes, s.clock.day(eventTime(event, data.at)), () => new Map());
         for (const x of billTaxes(bill, new Set(bill.voided)).taxes) {
-          const row = bucket(day, x.taxRateId, () => ({ name: x.name, rateBp: x.rateBp, baseCents: 0, amountCents: 0 }));
+          const row = bucket(day, x.taxRateId, () => ({ name: x.name, ratePpm: x.ratePpm, baseCents: 0, amountCents: 0 }));
           row.baseCents += x.baseCents;
           row.amountCents += x.amountCents;
         }
@@ -169,10 +169,10 @@ export const salesReport: ReportDefinition<SalesState> = {
       t.voids += d.voids;
       t.refunds += d.refunds;
     }
-    const rates = new Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>();
+    const rates = new Map<string, { name: string; ratePpm: number; baseCents: number; amountCents: number }>();
     for (const [, day] of daysIn(s.taxes, range)) {
       for (const [id, x] of day) {
-        const row = bucket(rates, id, () => ({ name: x.name, rateBp: x.rateBp, baseCents: 0, amountCents: 0 }));
+        const row = bucket(rates, id, () => ({ name: x.name, ratePpm: x.ratePpm, baseCents: 0, amountCents: 0 }));
         row.baseCents += x.baseCents;
         row.amountCents += x.amountCents;
       }
@@ -186,8 +186,8 @@ export const salesReport: ReportDefinition<SalesState> = {
       by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),
       by_weekday: weekdays.map((w, i) => ({ weekday: WEEKDAYS[i]!, days: w.days, orders: w.orders, net: money(w.net), average_day: averageMoney(w.net, w.days) })),
       // Last: a restaurant without tax rates has none, and an empty section first would open the CSV with a bare header.
-      tax_by_rate: [...rates].sort(([, a], [, b]) => a.rateBp - b.rateBp || compareText(a.name, b.name))
-        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: x.rateBp / 100, base: money(x.baseCents), tax: money(x.amountCents) })),
+      tax_by_rate: [...rates].sort(([, a], [, b]) => a.ratePpm - b.ratePpm || compareText(a.name, b.name))
+        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: percentOf(x.ratePpm), base: money(x.baseCents), tax: money(x.amountCents) })),
     };
   },
   charts: [

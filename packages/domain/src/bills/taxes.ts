@@ -1,8 +1,15 @@
 import type { Cents } from '../money.js';
 import { type RecordedLine, lineTotal } from '../order/lines.js';
+import { type StoredRate, ratePpmOf } from '../menu/tax-rates.js';
 
 /** A rate as a bill was issued with it: later changes to the menu's rate never change an issued bill. */
-export interface BillRate { taxRateId: string; name: string; rateBp: number }
+export interface BillRate { taxRateId: string; name: string; ratePpm: number }
+
+/** A rate as a ticket's issue carries it (tickets issued before issue 57 carry basis points). */
+export type IssuedRate = { taxRateId: string; name: string } & StoredRate;
+
+/** The rate as bills work with it, in parts per million, however it was written. */
+export const billRate = (r: IssuedRate): BillRate => ({ taxRateId: r.taxRateId, name: r.name, ratePpm: ratePpmOf(r) });
 
 /** One rate's share of a bill: `baseCents` net of tax, `amountCents` the tax. */
 export interface BillTax extends BillRate { baseCents: Cents; amountCents: Cents }
@@ -12,12 +19,13 @@ export interface TaxedBill {
   lines: ReadonlyArray<Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents }>;
   share: { part: number; parts: number } | null;
   /** The rates the lines name (absent on bills issued before taxes: nothing is taxed). */
-  taxRates?: readonly BillRate[];
+  taxRates?: readonly IssuedRate[];
   /** COMANDA_PRICES_INCLUDE_TAX when issued (absent: true, as menu prices always were). */
   pricesIncludeTax?: boolean;
 }
 
-const SCALE = 10_000n;
+/** 100 % in parts per million. */
+const SCALE = 1_000_000n;
 
 /**
  * One part's share of each rate's amount. The cents that do not divide evenly go round the parts in
@@ -58,14 +66,14 @@ export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set
     byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
   }
   const inclusive = bill.pricesIncludeTax ?? true;
-  const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, r]));
+  const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, billRate(r)]));
   const groups = [...byRate].sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')).map(([id, gross]) => ({ rate: id === null ? undefined : rates.get(id), gross }));
   const whole = bill.share && !inclusive ? taxed(groups, false) : null;
   const parts = whole
     ? pairs(shareOfEach(whole.flatMap((g) => [g.baseCents, g.amountCents]), bill.share!)).map(([baseCents, amountCents], i) => ({ ...whole[i]!, baseCents, amountCents }))
     : taxed(bill.share ? zipGross(groups, shareOfEach(groups.map((g) => g.gross), bill.share)) : groups, inclusive);
   const taxes = parts.flatMap((p) => (p.rate ? [{ ...p.rate, baseCents: p.baseCents, amountCents: p.amountCents }] : []));
-  taxes.sort((a, b) => a.rateBp - b.rateBp || a.name.localeCompare(b.name));
+  taxes.sort((a, b) => a.ratePpm - b.ratePpm || a.name.localeCompare(b.name));
   const netCents = parts.reduce((sum, p) => sum + p.baseCents, 0);
   return { taxes, dueCents: netCents + parts.reduce((sum, p) => sum + p.amountCents, 0), netCents };
 }
@@ -79,7 +87,7 @@ export function paymentTaxes(taxes: readonly BillTax[], billCents: Cents, covere
   if (billCents <= 0) return [];
   const upTo = (covered: Cents, tax: Cents) => roundHalfUp(BigInt(Math.min(covered, billCents)) * BigInt(tax), BigInt(billCents));
   return taxes.map((x) => ({
-    taxRateId: x.taxRateId, name: x.name, rateBp: x.rateBp, amountCents: upTo(coveredBefore + amountCents, x.amountCents) - upTo(coveredBefore, x.amountCents),
+    taxRateId: x.taxRateId, name: x.name, ratePpm: x.ratePpm, amountCents: upTo(coveredBefore + amountCents, x.amountCents) - upTo(coveredBefore, x.amountCents),
   }));
 }
 
@@ -89,8 +97,8 @@ type Group = { rate: BillRate | undefined; gross: Cents };
 function taxed(groups: Group[], inclusive: boolean): Array<Group & { baseCents: Cents; amountCents: Cents }> {
   return groups.map((g) => {
     if (!g.rate) return { ...g, baseCents: g.gross, amountCents: 0 };
-    const bp = BigInt(g.rate.rateBp);
-    const amountCents = roundHalfUp(BigInt(g.gross) * bp, inclusive ? SCALE + bp : SCALE);
+    const ppm = BigInt(g.rate.ratePpm);
+    const amountCents = roundHalfUp(BigInt(g.gross) * ppm, inclusive ? SCALE + ppm : SCALE);
     return { ...g, baseCents: inclusive ? g.gross - amountCents : g.gross, amountCents };
   });
 }

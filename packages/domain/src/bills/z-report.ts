@@ -1,12 +1,16 @@
 import type { Cents } from '../money.js';
+import { type StoredRate, ratePpmOf } from '../menu/tax-rates.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods.js';
 
 /** A payment as the Z report counts it. */
 export interface CountedPayment {
   id: string; method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string;
   /** The tax in what went to the bill, per rate (`paymentTaxes`); absent: none. */
-  taxes?: Array<{ taxRateId: string; name: string; rateBp: number; amountCents: Cents }>;
+  taxes?: RateTax[];
 }
+
+/** One rate's tax in a payment or a report (reports closed before issue 57 carry the rate in basis points). */
+export type RateTax = { taxRateId: string; name: string; amountCents: Cents } & StoredRate;
 export interface CountedRefund { id: string; method: PaymentMethod; amountCents: Cents }
 
 export interface ZReport {
@@ -27,7 +31,7 @@ export interface ZReport {
   /** Counted less expected: negative when the drawer is short. */
   differenceCents: Cents;
   /** The tax in the sales, per rate (absent on reports recorded before taxes). */
-  taxesByRate?: Array<{ taxRateId: string; name: string; rateBp: number; amountCents: Cents }>;
+  taxesByRate?: RateTax[];
   /** What this report counted, so the next shift counts what arrived late and nothing twice. */
   counted: { paymentIds: string[]; refundIds: string[] };
 }
@@ -43,10 +47,10 @@ export function zReport(input: {
   const tipsByWaiter: Record<string, Cents> = {};
   const row = (m: PaymentMethod) => (byMethod[m] ??= { count: 0, amountCents: 0, tipCents: 0, refundsCents: 0 });
   let salesCents = 0, tipsCents = 0, overpaidCents = 0, refundsCents = 0, drawer = 0;
-  const taxes = new Map<string, { taxRateId: string; name: string; rateBp: number; amountCents: Cents }>();
+  const taxes = new Map<string, { taxRateId: string; name: string; ratePpm: number; amountCents: Cents }>();
   for (const p of input.payments) {
     for (const x of p.taxes ?? []) {
-      const row = taxes.get(x.taxRateId) ?? { taxRateId: x.taxRateId, name: x.name, rateBp: x.rateBp, amountCents: 0 };
+      const row = taxes.get(x.taxRateId) ?? { taxRateId: x.taxRateId, name: x.name, ratePpm: ratePpmOf(x), amountCents: 0 };
       row.amountCents += x.amountCents;
       taxes.set(x.taxRateId, row);
     }
@@ -74,7 +78,7 @@ export function zReport(input: {
     expectedCashCents,
     countedCashCents: input.countedCashCents,
     differenceCents: input.countedCashCents - expectedCashCents,
-    taxesByRate: [...taxes.values()].sort((a, b) => a.rateBp - b.rateBp || a.name.localeCompare(b.name)),
+    taxesByRate: [...taxes.values()].sort((a, b) => a.ratePpm - b.ratePpm || a.name.localeCompare(b.name)),
     counted: { paymentIds: input.payments.map((p) => p.id), refundIds: input.refunds.map((r) => r.id) },
   };
 }
