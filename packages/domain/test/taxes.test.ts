@@ -72,9 +72,9 @@ t.test('property: Σ of the tickets of a split = what the bill asks, each rate\'
       if (inclusive && (due !== gross || net + taxes !== gross)) return false;
       // Exclusive: the shares add up to the whole bill's net + taxes, to the cent.
       if (!inclusive && (net !== gross || due !== bill.dueCents)) return false;
-      // Inclusive shares are taxed on their own gross as specified (half a cent at most); exclusive
-      // shares carry their share of the bill's tax (within two cents of their own base × rate).
-      const slack = inclusive || parts === 1 ? 0.5 : 2;
+      // A whole bill is taxed as specified (half a cent at most); shares, in both modes, carry their
+      // share of the bill's tax (issue 57), within two cents of their own amount × rate.
+      const slack = parts === 1 ? 0.5 : 2;
       for (const b of tickets) {
         for (const x of b.taxes) {
           const exact = inclusive ? (x.baseCents + x.amountCents) * x.ratePpm / (1_000_000 + x.ratePpm) : x.baseCents * x.ratePpm / 1_000_000;
@@ -132,4 +132,32 @@ t.test('payments carry their bill\'s taxes cumulatively: the payments that settl
     ],
   });
   t.same(z.taxesByRate, [{ taxRateId: REDUCED, name: 'Reduced', ratePpm: 80_000, amountCents: 37 }, { taxRateId: IVA, name: 'IVA', ratePpm: 160_000, amountCents: 436 }]);
+});
+
+t.test('issue 57: the parts of an even split carry taxes that add up to the whole bill\'s, in both tax modes', async (t) => {
+  // given a bill of 207.76 at IVA 16 % inclusive (tax 28.66), when it is split in three,
+  // then the parts' taxes add up to 28.66 (taxing each part's 69.25 on its own gave 9.55 × 3 = 28.65)
+  const lines = [line('a', 20_776, IVA)];
+  t.equal(billTaxes({ lines, share: null, taxRates: [iva] }).taxes[0]!.amountCents, 2866);
+  const parts = [1, 2, 3].map((part) => billTaxes({ lines, share: { part, parts: 3 }, taxRates: [iva] }));
+  t.same(parts.map((p) => p.taxes[0]!.amountCents), [956, 955, 955]);
+  t.same(parts.map((p) => p.dueCents), [6926, 6925, 6925], 'each part asks what splitEvenly gives it, as before');
+  t.same(parts.map((p) => p.taxes[0]!.baseCents + p.taxes[0]!.amountCents), [6926, 6925, 6925]);
+  fc.assert(fc.property(
+    fc.array(fc.record({ price: fc.integer({ min: 0, max: 200_000 }), rate: fc.constantFrom(IVA, REDUCED, null) }), { minLength: 1, maxLength: 8 }),
+    fc.integer({ min: 2, max: 12 }), fc.boolean(), fc.integer({ min: 0, max: 1_000_000 }),
+    (priced, n, inclusive, ppm) => {
+      const ls = priced.map((p, i) => line(`l${i}`, p.price, p.rate));
+      const taxRates = [{ ...iva, ratePpm: ppm }, reduced];
+      const whole = billTaxes({ lines: ls, share: null, taxRates, pricesIncludeTax: inclusive });
+      const shares = Array.from({ length: n }, (_, i) => billTaxes({ lines: ls, share: { part: i + 1, parts: n }, taxRates, pricesIncludeTax: inclusive }));
+      for (const x of whole.taxes) {
+        const of = (s: typeof whole) => s.taxes.find((y) => y.taxRateId === x.taxRateId) ?? { baseCents: 0, amountCents: 0 };
+        if (shares.reduce((sum, s) => sum + of(s).amountCents, 0) !== x.amountCents) return false;
+        if (shares.reduce((sum, s) => sum + of(s).baseCents, 0) !== x.baseCents) return false;
+      }
+      const dues = shares.map((s) => s.dueCents);
+      return dues.reduce((a, b) => a + b, 0) === whole.dueCents && Math.max(...dues) - Math.min(...dues) <= 1;
+    },
+  ), { numRuns: 300, seed: 57 });
 });

@@ -126,15 +126,8 @@ function check(seed: number): string | null {
       // A ticket carrying its lines whole: each rate taxed once on the ticket, exactly as specified.
       const { taxes } = ticketView(issues[0]!);
       for (const x of taxes) if (x.amountCents !== wholeTax.get(x.taxRateId)) return `seed ${seed} (${plan.split}): ${x.taxRateId} taxed ${x.amountCents}, specified ${wholeTax.get(x.taxRateId)}`;
-    } else if (inclusive) {
-      // An even share with inclusive prices: each share taxed on its own gross, as specified.
-      for (const issue of issues) {
-        for (const x of ticketView(issue).taxes) {
-          if (x.amountCents !== specifiedTax(x.baseCents + x.amountCents, x.ratePpm, true)) return `seed ${seed} (even): a share's ${x.taxRateId} tax is not its gross's`;
-        }
-      }
     } else {
-      // Exclusive shares carry their share of each rate's tax on the whole bill: they add up to it.
+      // Shares, in both modes, carry their share of each rate's base and tax on the whole bill: they add up to it (issue 57).
       for (const [id, tax] of wholeTax) {
         const shares = issues.reduce((s, issue) => s + (ticketView(issue).taxes.find((x) => x.taxRateId === id)?.amountCents ?? 0), 0);
         if (id !== null && shares !== tax) return `seed ${seed} (even): ${id}'s shares come to ${shares}, the bill's tax is ${tax}`;

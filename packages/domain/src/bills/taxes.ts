@@ -53,10 +53,11 @@ const roundHalfUp = (p: bigint, q: bigint): Cents => Number((2n * p + q) / (2n *
  * gross × rate / (100 + rate), the base the rest, the bill asks the gross. Exclusive: tax = round half
  * up of net × rate / 100, the bill asks net + taxes. Untaxed lines count in the bill, in no tax line.
  *
- * A share of an even split: with inclusive prices it takes its share of each rate's gross
- * (`shareOfEach`) and is taxed on it as above; with exclusive prices it takes its share of each rate's
- * net and of each rate's tax on the whole bill, so the shares add up to the whole bill's net + taxes
- * to the cent (taxing each share on its own could gain or lose a cent per rate and share).
+ * A share of an even split, in both modes, takes its share of each rate's base and of each rate's
+ * tax on the whole bill (`shareOfEach`), so the parts add up to the whole bill's base and tax per
+ * rate to the cent. Taxing each part's gross on its own could lose or gain a cent per rate and part
+ * (issue 57: 207.76 at 16 % in three parts carried 9.55 × 3 = 28.65 of the bill's 28.66); what each
+ * part asks is unchanged (the shares' totals are `splitEvenly` of the bill's whichever amounts go round).
  */
 export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set()): { taxes: BillTax[]; dueCents: Cents; netCents: Cents } {
   const byRate = new Map<string | null, Cents>();
@@ -65,13 +66,12 @@ export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set
     const rate = l.taxRateId ?? null;
     byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
   }
-  const inclusive = bill.pricesIncludeTax ?? true;
   const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, billRate(r)]));
   const groups = [...byRate].sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')).map(([id, gross]) => ({ rate: id === null ? undefined : rates.get(id), gross }));
-  const whole = bill.share && !inclusive ? taxed(groups, false) : null;
-  const parts = whole
-    ? pairs(shareOfEach(whole.flatMap((g) => [g.baseCents, g.amountCents]), bill.share!)).map(([baseCents, amountCents], i) => ({ ...whole[i]!, baseCents, amountCents }))
-    : taxed(bill.share ? zipGross(groups, shareOfEach(groups.map((g) => g.gross), bill.share)) : groups, inclusive);
+  const whole = taxed(groups, bill.pricesIncludeTax ?? true);
+  const parts = bill.share
+    ? pairs(shareOfEach(whole.flatMap((g) => [g.baseCents, g.amountCents]), bill.share)).map(([baseCents, amountCents], i) => ({ ...whole[i]!, baseCents, amountCents }))
+    : whole;
   const taxes = parts.flatMap((p) => (p.rate ? [{ ...p.rate, baseCents: p.baseCents, amountCents: p.amountCents }] : []));
   taxes.sort((a, b) => a.ratePpm - b.ratePpm || a.name.localeCompare(b.name));
   const netCents = parts.reduce((sum, p) => sum + p.baseCents, 0);
@@ -103,5 +103,4 @@ function taxed(groups: Group[], inclusive: boolean): Array<Group & { baseCents: 
   });
 }
 
-const zipGross = (groups: Group[], gross: Cents[]): Group[] => groups.map((g, i) => ({ ...g, gross: gross[i]! }));
 const pairs = (xs: Cents[]): Array<[Cents, Cents]> => Array.from({ length: xs.length / 2 }, (_, i) => [xs[2 * i]!, xs[2 * i + 1]!]);
