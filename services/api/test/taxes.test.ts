@@ -123,3 +123,23 @@ t.test('issue 57: a rate with up to four decimals (New York City 8.875 %) taxes 
   t.match(ticket, { subtotal: 30, total: 32.66 });
   t.match((await s.waiter('GET', `/tickets/${bill}/receipt`)).body as string, /NYC 8\.875%\s+2\.66/);
 });
+
+t.test('issue 57: a refund takes its share of tax off the Z report; a void of a paid line takes its line\'s tax off', async (t) => {
+  const s = await taxed();
+  t.teardown(s.close);
+  t.equal((await s.manager('POST', '/shifts/open', { cash_float: 100 })).status, 201);
+  const o = await s.orderWith(['pastor', 'pastor', 'agua']);
+  const bill = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids[0];
+  const paid = await s.waiter('POST', `/tickets/${bill}/payments`, { method: 'cash', amount: 81, tendered: 81 });
+  t.ok(paid.status < 300, JSON.stringify(paid.body));
+  const paymentId = (await s.waiter('GET', `/tickets/${bill}`)).body.payments[0].id as string;
+  // The agua (30.00, 2.22 of tax at 8 %) voided and refunded; then half of the 51.00 left refunded.
+  const voided = await s.manager('POST', `/tickets/${bill}/voids`, { line_id: o.lines[2], reason: 'spilt', payment_id: paymentId });
+  t.ok(voided.status < 300, JSON.stringify(voided.body));
+  const refunded = await s.manager('POST', `/tickets/${bill}/refunds`, { payment_id: paymentId, amount: 25.5, reason: 'cold' });
+  t.ok(refunded.status < 300, JSON.stringify(refunded.body));
+  const closed = await s.manager('POST', '/shifts/close', { counted_cash: 125.5 });
+  t.equal(closed.status, 200, JSON.stringify(closed.body));
+  // IVA on the 51.00 that stands: 7.03; half of it kept: 3.515 → 3.52.
+  t.same(closed.body.report.taxes_by_rate, [{ tax_rate_id: s.iva, name: 'IVA', rate: 16, amount: 3.52 }]);
+});
