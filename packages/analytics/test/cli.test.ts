@@ -63,7 +63,7 @@ t.test('deterministic: the same log gives byte-identical JSON and CSV', async (t
     'payments,by_day,2026-03-29,credit_card,1,190,0,30,0',
     '',
   ].join('\r\n'));
-  t.match(await run('--format', 'csv', '--report', 'cancellations'), /cancellations,by_reason,refund,void: wrong drink,1,30|cancellations,by_reason,refund,void: wrong drink,1,25/);
+  t.match(await run('--format', 'csv', '--report', 'cancellations'), /cancellations,by_reason,void,wrong drink,1,25/);
 });
 
 t.test('table and --out', async (t) => {

@@ -40,3 +40,4 @@ export * from './menu/modifier-groups.js';
 export * from './order/order-numbers.js';
 export * from './menu/tax-rates.js';
 export * from './bills/taxes.js';
+export * from './bills/bill-ledger.js';

@@ -1,14 +1,14 @@
-import { type TaxRateDetails, type TaxRateEvent, fromCents, versionAfter } from '@comanda/domain';
+import { type StoredRate, type TaxRateEvent, percentOf, ratePpmOf, versionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
 
-/** A tax rate as the menu screens show it: `rate` a percent with at most two decimals. */
+/** A tax rate as the menu screens show it: `rate` a percent with at most four decimals. */
 export type TaxRateView = Tracked & { id: string; name: string; rate: number; version: number };
 
 export const TAX_RATES = 'tax_rates';
 
-// Basis points read as a percent exactly as cents read as money (1650 → 16.5).
-const fields = (d: TaxRateDetails) => ({ name: d.name, rate: fromCents(d.rateBp) });
+// Parts per million read as a percent (88,750 → 8.875); events from before issue 57 carry basis points.
+const fields = (d: { name: string } & StoredRate) => ({ name: d.name, rate: percentOf(ratePpmOf(d)) });
 
 export const taxRatesProjection = projectionOf<TaxRateEvent>({
   name: 'tax-rates',

@@ -1,4 +1,4 @@
-import { type BillRate, LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
+import { type IssuedRate, LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 export interface PaymentView {
@@ -14,7 +14,7 @@ export type TicketView = Tracked & {
   order_number?: number | null;
   lines: TicketLine[]; share: { part: number; parts: number } | null;
   /** As issued (absent on documents of tickets issued before taxes: nothing taxed). */
-  tax_rates?: BillRate[]; prices_include_tax?: boolean;
+  tax_rates?: IssuedRate[]; prices_include_tax?: boolean;
   subtotal_cents: number; applied_cents: number; tip_cents: number; received_cents: number; refunded_cents: number;
   status: 1 | 2 | 3; created_at: string; issued_at: number; paid_at: number | null; cancelled_at: number | null;
   payments: PaymentView[]; refunds: RefundView[];

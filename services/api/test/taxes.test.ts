@@ -14,7 +14,7 @@ async function taxed(env: Record<string, string> = {}) {
   return { ...s, iva, reduced };
 }
 
-t.test('tax rates: managers and admins write, every role reads; rate 0–100 with two decimals; 409 while in use', async (t) => {
+t.test('tax rates: managers and admins write, every role reads; rate 0–100 with four decimals; 409 while in use', async (t) => {
   const s = await billsService();
   t.teardown(s.close);
   t.equal((await s.waiter('POST', '/tax-rates', { name: 'IVA', rate: 16 })).status, 403);
@@ -23,7 +23,7 @@ t.test('tax rates: managers and admins write, every role reads; rate 0–100 wit
   t.match(created, { status: 201, body: { id: /^[0-9a-f-]{36}$/, message: 'Tax rate added successfully' } });
   const id = created.body.id as string;
   t.same((await s.kitchen('GET', '/tax-rates')).body, [{ id, name: 'IVA', rate: 16.5 }]);
-  for (const rate of [-1, 100.01, 16.555, '16']) t.equal((await s.admin('POST', '/tax-rates', { name: 'X', rate })).status, 400, `rate ${JSON.stringify(rate)}`);
+  for (const rate of [-1, 100.01, 16.55555, '16']) t.equal((await s.admin('POST', '/tax-rates', { name: 'X', rate })).status, 400, `rate ${JSON.stringify(rate)}`);
   t.equal((await s.admin('POST', '/tax-rates', { name: 'iva', rate: 1 })).status, 409);
   t.equal((await s.admin('PUT', `/tax-rates/${id}`, { name: 'IVA', rate: 16 }, { 'if-match': '"1"' })).status, 200);
   t.same((await s.waiter('GET', `/tax-rates/${id}`)).body, { id, name: 'IVA', rate: 16 });
@@ -101,4 +101,45 @@ t.test('the Z report shows the tax in the shift\'s sales by rate, to the cent, h
     { tax_rate_id: s.iva, name: 'IVA', rate: 16, amount: 7.03 },
   ], 'the bill\'s taxes, carried by its three payments');
   t.equal(closed.body.report.sales, 81);
+});
+
+t.test('issue 57: a rate with up to four decimals (New York City 8.875 %) taxes a bill exactly; five decimals are refused', async (t) => {
+  const s = await taxed({ COMANDA_PRICES_INCLUDE_TAX: 'false' });
+  t.teardown(s.close);
+  const nyc = await s.admin('POST', '/tax-rates', { name: 'NYC', rate: 8.875 });
+  t.equal(nyc.status, 201, JSON.stringify(nyc.body));
+  t.same((await s.waiter('GET', `/tax-rates/${nyc.body.id}`)).body, { id: nyc.body.id, name: 'NYC', rate: 8.875 });
+  t.equal((await s.admin('PUT', `/tax-rates/${nyc.body.id}`, { name: 'NYC', rate: 12.3456 })).status, 200, 'four decimals');
+  t.same((await s.waiter('GET', `/tax-rates/${nyc.body.id}`)).body.rate, 12.3456);
+  const tooFine = await s.admin('POST', '/tax-rates', { name: 'Too fine', rate: 8.87501 });
+  t.match(tooFine, { status: 400, body: { errors: [{ field: 'rate', message: 'must be a percent from 0 to 100 with at most four decimals' }] } });
+  t.equal((await s.admin('PUT', `/tax-rates/${nyc.body.id}`, { name: 'NYC', rate: 8.875 })).status, 200);
+  t.equal((await s.admin('PUT', `/dishes/${s.r.dishes.agua}`, { name: 'Agua de jamaica', price: 30, category_id: s.r.category, tax_rate_id: nyc.body.id })).status, 200);
+  const o = await s.orderWith(['agua']);
+  const bill = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids[0];
+  const ticket = (await s.waiter('GET', `/tickets/${bill}`)).body;
+  // 30.00 × 8.875 % = 2.6625 → 2.66.
+  t.same(ticket.taxes, [{ tax_rate_id: nyc.body.id, name: 'NYC', rate: 8.875, base: 30, amount: 2.66 }]);
+  t.match(ticket, { subtotal: 30, total: 32.66 });
+  t.match((await s.waiter('GET', `/tickets/${bill}/receipt`)).body as string, /NYC 8\.875%\s+2\.66/);
+});
+
+t.test('issue 57: a refund takes its share of tax off the Z report; a void of a paid line takes its line\'s tax off', async (t) => {
+  const s = await taxed();
+  t.teardown(s.close);
+  t.equal((await s.manager('POST', '/shifts/open', { cash_float: 100 })).status, 201);
+  const o = await s.orderWith(['pastor', 'pastor', 'agua']);
+  const bill = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids[0];
+  const paid = await s.waiter('POST', `/tickets/${bill}/payments`, { method: 'cash', amount: 81, tendered: 81 });
+  t.ok(paid.status < 300, JSON.stringify(paid.body));
+  const paymentId = (await s.waiter('GET', `/tickets/${bill}`)).body.payments[0].id as string;
+  // The agua (30.00, 2.22 of tax at 8 %) voided and refunded; then half of the 51.00 left refunded.
+  const voided = await s.manager('POST', `/tickets/${bill}/voids`, { line_id: o.lines[2], reason: 'spilt', payment_id: paymentId });
+  t.ok(voided.status < 300, JSON.stringify(voided.body));
+  const refunded = await s.manager('POST', `/tickets/${bill}/refunds`, { payment_id: paymentId, amount: 25.5, reason: 'cold' });
+  t.ok(refunded.status < 300, JSON.stringify(refunded.body));
+  const closed = await s.manager('POST', '/shifts/close', { counted_cash: 125.5 });
+  t.equal(closed.status, 200, JSON.stringify(closed.body));
+  // IVA on the 51.00 that stands: 7.03; half of it kept: 3.515 → 3.52.
+  t.same(closed.body.report.taxes_by_rate, [{ tax_rate_id: s.iva, name: 'IVA', rate: 16, amount: 3.52 }]);
 });

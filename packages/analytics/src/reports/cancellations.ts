@@ -1,5 +1,7 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import type { OrderEvent, TicketEvent } from '@comanda/domain';
+import type { BillLedger, OrderEvent, TicketEvent } from '@comanda/domain';
+import { followBill, refundValue, voidValue } from '../bill-ledgers.js';
+import { isVoidRefund } from './sales.js';
 import type { LocalClock } from '../clock.js';
 import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
@@ -12,6 +14,8 @@ interface CancellationsState {
   clock: LocalClock;
   book: OrderBook;
   ticketTotals: Map<string, number>;
+  /** The bills not cancelled: what a void's line was worth, what of a refund gave back the bill's money. */
+  bills: Map<string, BillLedger>;
   /** day → `${kind}\n${reason}` → tally. */
   days: Map<string, Map<string, Tally>>;
   /** Discounts and comps given, by id, until taken off: what a removal takes back. */
@@ -23,17 +27,20 @@ const NO_REASON = '(no reason recorded)';
 
 /**
  * What did not become a sale, with its reason: orders cancelled (their value when cancelled) and
- * pending orders deleted, bills cancelled, lines voided and payments refunded (a void's refund is
- * listed as a refund whose reason starts with "void:"); and the discounts and comps still on their
+ * pending orders deleted, bills cancelled, lines voided and payments refunded. Voids and refunds are
+ * counted once each, on the basis of the sales they reduce (the sales report's): a void at its line's
+ * value, a refund at the bill's part of it, without its tax when prices exclude tax; a void's own
+ * refund (reason "void: …") is the void's money, not listed again; and the discounts and comps still on their
  * orders, by reason and by the order's waiter, on the day they were given.
  */
 export const cancellationsReport: ReportDefinition<CancellationsState> = {
   name: 'cancellations',
   // 3: an order's total counts its lines' quantities, modifiers and discounts; discounts and comps by reason and by waiter.
-  version: 3,
+  // 4: a void's refund counted once (as the void); voids and refunds on the basis of menu prices.
+  version: 4,
   title: 'Cancellations, voids and refunds',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), days: new Map(), given: new Map() }),
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), bills: new Map(), days: new Map(), given: new Map() }),
   apply(s, event: ReplayedEvent) {
     const tally = (at: number, kind: Kind, reason: string, cents: number) => {
       const t = bucket(bucket(s.days, s.clock.day(at), () => new Map<string, Tally>()), `${kind}\n${reason}`, () => ({ count: 0, cents: 0 }));
@@ -55,23 +62,30 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
       case 'TicketIssued': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         s.ticketTotals.set(streamId(event.stream), data.subtotalCents);
+        followBill(s.bills, event);
         return;
       }
+      case 'PaymentTaken':
+      case 'TicketPaid':
+        followBill(s.bills, event);
+        return;
       case 'TicketCancelled': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketCancelled' }>;
         const id = streamId(event.stream);
         tally(eventTime(event, data.at), 'ticket_cancelled', data.reason || NO_REASON, s.ticketTotals.get(id) ?? 0);
         s.ticketTotals.delete(id);
+        followBill(s.bills, event);
         return;
       }
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
-        tally(eventTime(event, data.at), 'void', data.reason, data.amountCents);
+        tally(eventTime(event, data.at), 'void', data.reason, voidValue(followBill(s.bills, event).before, data.lineId, data.amountCents));
         return;
       }
       case 'PaymentRefunded': {
         const { data } = event as Extract<TicketEvent, { type: 'PaymentRefunded' }>;
-        tally(eventTime(event, data.at), 'refund', data.reason, data.amountCents);
+        const change = followBill(s.bills, event);
+        if (!isVoidRefund(data.reason)) tally(eventTime(event, data.at), 'refund', data.reason, refundValue(change, data.paymentId, data.amountCents));
         return;
       }
       case 'DiscountGiven': {

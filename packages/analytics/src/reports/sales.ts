@@ -1,5 +1,6 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import { billTaxes, currencyById, type BaseCurrencyEvent, type OrderEvent, type TaxedBill, type TicketEvent } from '@comanda/domain';
+import { type BillLedger, type BillTax, currencyById, keptTaxes, percentOf, taxesMoved, type BaseCurrencyEvent, type OrderEvent, type TicketEvent } from '@comanda/domain';
+import { followBill, refundValue, voidValue } from '../bill-ledgers.js';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
 import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
@@ -20,16 +21,14 @@ interface SalesDay {
   hourNet: number[];
 }
 
-/** A bill not yet paid or cancelled: what its taxes are worked out from once it is paid. */
-type OpenBill = TaxedBill & { voided: string[] };
-
 interface SalesState {
   clock: LocalClock; book: OrderBook; days: Map<string, SalesDay>; currency: string;
-  bills: Map<string, OpenBill>;
+  /** Every bill not cancelled, as its money stands (`BillLedger`): a void or refund after payment takes off what it declared. */
+  bills: Map<string, BillLedger>;
   /** The comps on open orders, by discount id: the book knows a discount's amount, not whether it was a comp. */
   comps: Map<string, true>;
-  /** day → rate id → the tax in the bills paid that day. */
-  taxes: Map<string, Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>>;
+  /** day → rate id → the tax the bills declared that day: paid bills, less voids and refunds after. */
+  taxes: Map<string, Map<string, { name: string; ratePpm: number; baseCents: number; amountCents: number }>>;
 }
 
 const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
@@ -42,17 +41,36 @@ export const isVoidRefund = (reason: string): boolean => reason.startsWith('void
 
 /**
  * Sales by day, hour and weekday. A sale is a completed order (its lines at completion, dated when
- * it completed); voided lines and refunds are taken off on the day they happen. Gross is before
- * discounts; the discounts and comps on a sale count with it (on the day it completed). Net = gross −
- * discounts − comps − voids − refunds, in the base currency's cents. Works from order events alone; bills only subtract, and
- * say the tax by rate: a bill's taxes as issued (less voids) count on the day it is paid.
+ * it completed); voided lines and refunds are taken off on the day they happen, on the basis of menu
+ * prices, as gross is (a void: its line's value; a refund: the bill's part of it, without its tax when
+ * prices exclude tax; a void's own refund is the void, counted once). Gross is before discounts; the
+ * discounts and comps on a sale count with it (on the day it completed). Net = gross − discounts −
+ * comps − voids − refunds, in the base currency's cents. Works from order events alone; bills only
+ * subtract, and say the tax by rate: a bill's taxes as its money kept them (`keptTaxes`) count on the
+ * day it is paid, and what a later void or refund takes back on that day.
  */
+/** Adds taxes to a day's declaration. */
+function declare(s: SalesState, day: string, taxes: readonly BillTax[]): void {
+  const rates = bucket(s.taxes, day, () => new Map());
+  for (const x of taxes) {
+    const row = bucket(rates, x.taxRateId, () => ({ name: x.name, ratePpm: x.ratePpm, baseCents: 0, amountCents: 0 }));
+    row.baseCents += x.baseCents;
+    row.amountCents += x.amountCents;
+  }
+}
+
+/** What a void or refund changed in a paid bill's taxes, on its own day (a bill not yet paid declares it when paid). */
+function declareMoved(s: SalesState, day: string, before: BillLedger | undefined, after: BillLedger | undefined): void {
+  if (before?.paid && after) declare(s, day, taxesMoved(keptTaxes(before), keptTaxes(after)));
+}
+
 export const salesReport: ReportDefinition<SalesState> = {
   name: 'sales',
   // 2: an order's total counts its lines' quantities and modifiers. 3: gross before discounts; discounts and comps apart.
-  version: 3,
+  // 4: tax as the bills stand (voids and refunds after payment), voids and refunds on the basis of menu prices.
+  version: 4,
   title: 'Sales',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'TicketPaid', 'TicketCancelled'],
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), comps: new Map(), taxes: new Map() }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
@@ -79,44 +97,38 @@ export const salesReport: ReportDefinition<SalesState> = {
       }
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
+        const change = followBill(s.bills, event);
         const p = s.clock.place(eventTime(event, data.at));
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
-        d.voids += data.amountCents;
-        d.hourNet[p.hour] -= data.amountCents;
-        s.bills.get(streamId(event.stream))?.voided.push(data.lineId);
-        return;
-      }
-      case 'TicketIssued': {
-        const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
-        // A bill with no rates (untaxed, or issued before taxes) has nothing to say here.
-        if (data.taxRates?.length) s.bills.set(streamId(event.stream), { lines: data.lines, share: data.share, taxRates: data.taxRates, pricesIncludeTax: data.pricesIncludeTax, voided: [] });
-        return;
-      }
-      case 'TicketCancelled':
-        s.bills.delete(streamId(event.stream));
-        return;
-      case 'TicketPaid': {
-        const { data } = event as Extract<TicketEvent, { type: 'TicketPaid' }>;
-        const bill = s.bills.get(streamId(event.stream));
-        if (!bill) return;
-        s.bills.delete(streamId(event.stream));
-        const day = bucket(s.taxes, s.clock.day(eventTime(event, data.at)), () => new Map());
-        for (const x of billTaxes(bill, new Set(bill.voided)).taxes) {
-          const row = bucket(day, x.taxRateId, () => ({ name: x.name, rateBp: x.rateBp, baseCents: 0, amountCents: 0 }));
-          row.baseCents += x.baseCents;
-          row.amountCents += x.amountCents;
-        }
+        const value = voidValue(change.before, data.lineId, data.amountCents);
+        d.voids += value;
+        d.hourNet[p.hour] -= value;
+        declareMoved(s, p.day, change.before, change.after);
         return;
       }
       case 'PaymentRefunded': {
         const { data } = event as Extract<TicketEvent, { type: 'PaymentRefunded' }>;
-        if (isVoidRefund(data.reason)) return;
+        const change = followBill(s.bills, event);
         const p = s.clock.place(eventTime(event, data.at));
+        declareMoved(s, p.day, change.before, change.after);
+        if (isVoidRefund(data.reason)) return;
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
-        d.refunds += data.amountCents;
-        d.hourNet[p.hour] -= data.amountCents;
+        const value = refundValue(change, data.paymentId, data.amountCents);
+        d.refunds += value;
+        d.hourNet[p.hour] -= value;
         return;
       }
+      case 'TicketPaid': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketPaid' }>;
+        const { after } = followBill(s.bills, event);
+        if (after) declare(s, s.clock.day(eventTime(event, data.at)), keptTaxes(after));
+        return;
+      }
+      case 'TicketIssued':
+      case 'PaymentTaken':
+      case 'TicketCancelled':
+        followBill(s.bills, event);
+        return;
       case 'BaseCurrencyChanged': {
         const { data } = event as BaseCurrencyEvent;
         s.currency = currencyById(data.to)?.acronym ?? s.currency;
@@ -169,10 +181,10 @@ export const salesReport: ReportDefinition<SalesState> = {
       t.voids += d.voids;
       t.refunds += d.refunds;
     }
-    const rates = new Map<string, { name: string; rateBp: number; baseCents: number; amountCents: number }>();
+    const rates = new Map<string, { name: string; ratePpm: number; baseCents: number; amountCents: number }>();
     for (const [, day] of daysIn(s.taxes, range)) {
       for (const [id, x] of day) {
-        const row = bucket(rates, id, () => ({ name: x.name, rateBp: x.rateBp, baseCents: 0, amountCents: 0 }));
+        const row = bucket(rates, id, () => ({ name: x.name, ratePpm: x.ratePpm, baseCents: 0, amountCents: 0 }));
         row.baseCents += x.baseCents;
         row.amountCents += x.amountCents;
       }
@@ -186,8 +198,9 @@ export const salesReport: ReportDefinition<SalesState> = {
       by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),
       by_weekday: weekdays.map((w, i) => ({ weekday: WEEKDAYS[i]!, days: w.days, orders: w.orders, net: money(w.net), average_day: averageMoney(w.net, w.days) })),
       // Last: a restaurant without tax rates has none, and an empty section first would open the CSV with a bare header.
-      tax_by_rate: [...rates].sort(([, a], [, b]) => a.rateBp - b.rateBp || compareText(a.name, b.name))
-        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: x.rateBp / 100, base: money(x.baseCents), tax: money(x.amountCents) })),
+      // A rate whose every line was voided or refunded declares nothing: no row.
+      tax_by_rate: [...rates].filter(([, x]) => x.baseCents !== 0 || x.amountCents !== 0).sort(([, a], [, b]) => a.ratePpm - b.ratePpm || compareText(a.name, b.name))
+        .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: percentOf(x.ratePpm), base: money(x.baseCents), tax: money(x.amountCents) })),
     };
   },
   charts: [

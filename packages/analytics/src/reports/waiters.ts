@@ -1,10 +1,15 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import type { OrderEvent, TicketEvent } from '@comanda/domain';
+import type { BillLedger, TicketEvent } from '@comanda/domain';
+import { billValue, followBill, refundValue, voidValue } from '../bill-ledgers.js';
 import type { LocalClock } from '../clock.js';
+import { isVoidRefund } from './sales.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
-import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, money, streamId } from '../report.js';
+import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, inRange, money, streamId } from '../report.js';
 
+/** `sales`: what their completed orders came to, less voids and refunds; `unpaid` is apart from it (in it until paid). */
 interface WaiterDay { orders: number; sales: number; tips: number }
+/** A completed order not yet paid in full: what is still unpaid, by whom and on which day it completed. */
+interface Unpaid { userId: string; day: string; cents: number }
 interface WaitersState {
   clock: LocalClock;
   book: OrderBook;
@@ -12,13 +17,32 @@ interface WaitersState {
   orderWaiter: Map<string, string>;
   /** Orders closed (completed, cancelled, deleted), oldest first, and when. */
   closedAt: Map<string, number>;
-  /** The waiter of each bill (ticket) until it is paid or cancelled: its tips arrive with its payments. */
+  /** The waiter (user id) of each bill not cancelled: its tips, and any void or refund after payment, are theirs. */
   ticketWaiter: Map<string, string>;
+  /** The order of each bill until it is paid or cancelled: paying it pays that much of the order. */
+  ticketOrder: Map<string, string>;
+  bills: Map<string, BillLedger>;
+  /** What bills paid or voids settled of an order not yet completed, by order. */
+  settled: Map<string, number>;
+  /** Completed orders not paid in full (walk-outs, or bills still to be paid), by order. */
+  unpaid: Map<string, Unpaid>;
   names: Map<string, string>;
   days: Map<string, Map<string, WaiterDay>>;
 }
 
 const newDay = (): WaiterDay => ({ orders: 0, sales: 0, tips: 0 });
+const dayOf = (s: WaitersState, at: number, userId: string): WaiterDay => bucket(bucket(s.days, s.clock.day(at), () => new Map<string, WaiterDay>()), userId, newDay);
+
+/** Part of an order settled (its bill paid, or a line voided before payment): off what it still owes. */
+function settle(s: WaitersState, orderId: string, cents: number): void {
+  const open = s.unpaid.get(orderId);
+  if (!open) {
+    s.settled.set(orderId, (s.settled.get(orderId) ?? 0) + cents);
+    return;
+  }
+  open.cents -= cents;
+  if (open.cents <= 0) s.unpaid.delete(orderId);
+}
 
 /**
  * An order's waiter is forgotten this long after the order closed: bills are issued the same night,
@@ -38,46 +62,93 @@ function closeOrder(s: WaitersState, orderId: string, at: number): void {
 }
 
 /**
- * By waiter (the order's user; the name printed is the last one the orders gave): orders completed,
- * their sales (lines at completion), the average ticket, and the tips taken on their orders' bills.
+ * By waiter, keyed by user id (the name printed is the last one that user's orders gave; two waiters
+ * of one name are two rows): orders completed; their sales, the lines at completion less voids and
+ * refunds (on the sales report's basis, on their own days) and less what is still unpaid; the
+ * unpaid orders (walk-outs, or bills not yet paid) and their amount, apart; the average ticket; and
+ * the tips taken on their orders' bills.
  */
 export const waitersReport: ReportDefinition<WaitersState> = {
   name: 'waiters',
-  // 3: an order's total counts its lines' quantities and modifiers.
-  version: 3,
+  // 3: an order's total counts its lines' quantities and modifiers. 4: after voids and refunds; unpaid orders apart.
+  version: 4,
   title: 'Waiters',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), orderWaiter: new Map(), closedAt: new Map(), ticketWaiter: new Map(), names: new Map(), days: new Map() }),
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
+  init: (clock, parts) => ({
+    clock, book: parts.orderBook(), orderWaiter: new Map(), closedAt: new Map(), ticketWaiter: new Map(), ticketOrder: new Map(), bills: new Map(),
+    settled: new Map(), unpaid: new Map(), names: new Map(), days: new Map(),
+  }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);
-        if (closed) closeOrder(s, streamId(event.stream), closed.at);
-        if (closed?.to !== 'completed') return;
+        const orderId = streamId(event.stream);
+        if (closed) closeOrder(s, orderId, closed.at);
+        if (closed?.to !== 'completed') {
+          if (closed) s.settled.delete(orderId);
+          return;
+        }
         const { order: o, at } = closed;
-        const w = bucket(bucket(s.days, s.clock.day(at), () => new Map<string, WaiterDay>()), o.userId, newDay);
+        const w = dayOf(s, at, o.userId);
         w.orders++;
         w.sales += o.totalCents;
+        const owed = o.totalCents - (s.settled.get(orderId) ?? 0);
+        s.settled.delete(orderId);
+        if (owed > 0) s.unpaid.set(orderId, { userId: o.userId, day: s.clock.day(at), cents: owed });
         return;
       }
       case 'TicketIssued': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
-        s.ticketWaiter.set(streamId(event.stream), s.orderWaiter.get(data.orderId) ?? data.waiter);
+        const id = streamId(event.stream);
+        followBill(s.bills, event);
+        // The order's user; once the order is forgotten, the one its unpaid amount names; never the printed name.
+        s.ticketWaiter.set(id, s.orderWaiter.get(data.orderId) ?? s.unpaid.get(data.orderId)?.userId ?? '');
+        s.ticketOrder.set(id, data.orderId);
         return;
       }
       case 'PaymentTaken': {
         const { data } = event as Extract<TicketEvent, { type: 'PaymentTaken' }>;
-        if (data.tipCents === 0) return;
+        followBill(s.bills, event);
         const waiter = s.ticketWaiter.get(streamId(event.stream));
-        if (waiter === undefined) return;
-        bucket(bucket(s.days, s.clock.day(eventTime(event, data.takenAt)), () => new Map<string, WaiterDay>()), waiter, newDay).tips += data.tipCents;
+        if (data.tipCents === 0 || waiter === undefined) return;
+        dayOf(s, eventTime(event, data.takenAt), waiter).tips += data.tipCents;
         return;
       }
-      case 'TicketPaid':
-      case 'TicketCancelled':
-        // The ticket takes no more payments (the decider refuses them), so no more tips.
-        s.ticketWaiter.delete(streamId(event.stream));
+      case 'TicketPaid': {
+        const id = streamId(event.stream);
+        const { after } = followBill(s.bills, event);
+        const orderId = s.ticketOrder.get(id);
+        s.ticketOrder.delete(id);
+        if (after && orderId !== undefined) settle(s, orderId, billValue(after));
         return;
+      }
+      case 'TicketCancelled': {
+        const id = streamId(event.stream);
+        followBill(s.bills, event);
+        s.ticketWaiter.delete(id);
+        s.ticketOrder.delete(id);
+        return;
+      }
+      case 'TicketLineVoided': {
+        const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
+        const id = streamId(event.stream);
+        const { before } = followBill(s.bills, event);
+        const value = voidValue(before, data.lineId, data.amountCents);
+        const waiter = s.ticketWaiter.get(id);
+        if (waiter !== undefined) dayOf(s, eventTime(event, data.at), waiter).sales -= value;
+        // Voided before its bill was paid, the line is no longer owed; after, the payment settled it.
+        const orderId = s.ticketOrder.get(id);
+        if (orderId !== undefined && !before?.paid) settle(s, orderId, value);
+        return;
+      }
+      case 'PaymentRefunded': {
+        const { data } = event as Extract<TicketEvent, { type: 'PaymentRefunded' }>;
+        const change = followBill(s.bills, event);
+        const waiter = s.ticketWaiter.get(change.ticketId);
+        if (isVoidRefund(data.reason) || waiter === undefined) return;
+        dayOf(s, eventTime(event, data.at), waiter).sales -= refundValue(change, data.paymentId, data.amountCents);
+        return;
+      }
       default: {
         const o = s.book.apply(event);
         if (!o) return;
@@ -89,19 +160,30 @@ export const waitersReport: ReportDefinition<WaitersState> = {
     }
   },
   query(s, range) {
-    const waiters = new Map<string, WaiterDay>();
+    const waiters = new Map<string, WaiterDay & { unpaidOrders: number; unpaid: number }>();
+    const row = (id: string) => bucket(waiters, id, () => ({ ...newDay(), unpaidOrders: 0, unpaid: 0 }));
     for (const [, day] of daysIn(s.days, range)) {
       for (const [id, d] of day) {
-        const w = bucket(waiters, id, newDay);
+        const w = row(id);
         w.orders += d.orders;
         w.sales += d.sales;
         w.tips += d.tips;
       }
     }
+    for (const u of s.unpaid.values()) {
+      if (!inRange(u.day, range)) continue;
+      const w = row(u.userId);
+      w.unpaidOrders++;
+      w.unpaid += u.cents;
+      w.sales -= u.cents;
+    }
     const rows: Row[] = [...waiters]
       .map(([id, w]) => ({ id, w, name: s.names.get(id) ?? id }))
       .sort((a, b) => b.w.sales - a.w.sales || compareText(a.name, b.name) || compareText(a.id, b.id))
-      .map(({ id, w, name }) => ({ waiter_id: id, waiter: name, orders: w.orders, sales: money(w.sales), average_ticket: averageMoney(w.sales, w.orders), tips: money(w.tips) }));
+      .map(({ id, w, name }) => ({
+        waiter_id: id, waiter: name, orders: w.orders, sales: money(w.sales), average_ticket: averageMoney(w.sales, w.orders - w.unpaidOrders), tips: money(w.tips),
+        unpaid_orders: w.unpaidOrders, unpaid: money(w.unpaid),
+      }));
     return { by_waiter: rows };
   },
   charts: [{ section: 'by_waiter', kind: 'bar', label: 'waiter', values: ['sales', 'tips'], title: 'Sales and tips by waiter' }],

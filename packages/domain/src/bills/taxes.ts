@@ -1,8 +1,15 @@
 import type { Cents } from '../money.js';
 import { type RecordedLine, lineTotal } from '../order/lines.js';
+import { type StoredRate, ratePpmOf } from '../menu/tax-rates.js';
 
 /** A rate as a bill was issued with it: later changes to the menu's rate never change an issued bill. */
-export interface BillRate { taxRateId: string; name: string; rateBp: number }
+export interface BillRate { taxRateId: string; name: string; ratePpm: number }
+
+/** A rate as a ticket's issue carries it (tickets issued before issue 57 carry basis points). */
+export type IssuedRate = { taxRateId: string; name: string } & StoredRate;
+
+/** The rate as bills work with it, in parts per million, however it was written. */
+export const billRate = (r: IssuedRate): BillRate => ({ taxRateId: r.taxRateId, name: r.name, ratePpm: ratePpmOf(r) });
 
 /** One rate's share of a bill: `baseCents` net of tax, `amountCents` the tax. */
 export interface BillTax extends BillRate { baseCents: Cents; amountCents: Cents }
@@ -12,12 +19,13 @@ export interface TaxedBill {
   lines: ReadonlyArray<Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents }>;
   share: { part: number; parts: number } | null;
   /** The rates the lines name (absent on bills issued before taxes: nothing is taxed). */
-  taxRates?: readonly BillRate[];
+  taxRates?: readonly IssuedRate[];
   /** COMANDA_PRICES_INCLUDE_TAX when issued (absent: true, as menu prices always were). */
   pricesIncludeTax?: boolean;
 }
 
-const SCALE = 10_000n;
+/** 100 % in parts per million. */
+const SCALE = 1_000_000n;
 
 /**
  * One part's share of each rate's amount. The cents that do not divide evenly go round the parts in
@@ -45,10 +53,11 @@ const roundHalfUp = (p: bigint, q: bigint): Cents => Number((2n * p + q) / (2n *
  * gross × rate / (100 + rate), the base the rest, the bill asks the gross. Exclusive: tax = round half
  * up of net × rate / 100, the bill asks net + taxes. Untaxed lines count in the bill, in no tax line.
  *
- * A share of an even split: with inclusive prices it takes its share of each rate's gross
- * (`shareOfEach`) and is taxed on it as above; with exclusive prices it takes its share of each rate's
- * net and of each rate's tax on the whole bill, so the shares add up to the whole bill's net + taxes
- * to the cent (taxing each share on its own could gain or lose a cent per rate and share).
+ * A share of an even split, in both modes, takes its share of each rate's base and of each rate's
+ * tax on the whole bill (`shareOfEach`), so the parts add up to the whole bill's base and tax per
+ * rate to the cent. Taxing each part's gross on its own could lose or gain a cent per rate and part
+ * (issue 57: 207.76 at 16 % in three parts carried 9.55 × 3 = 28.65 of the bill's 28.66); what each
+ * part asks is unchanged (the shares' totals are `splitEvenly` of the bill's whichever amounts go round).
  */
 export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set()): { taxes: BillTax[]; dueCents: Cents; netCents: Cents } {
   const byRate = new Map<string | null, Cents>();
@@ -57,15 +66,14 @@ export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set
     const rate = l.taxRateId ?? null;
     byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
   }
-  const inclusive = bill.pricesIncludeTax ?? true;
-  const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, r]));
+  const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, billRate(r)]));
   const groups = [...byRate].sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')).map(([id, gross]) => ({ rate: id === null ? undefined : rates.get(id), gross }));
-  const whole = bill.share && !inclusive ? taxed(groups, false) : null;
-  const parts = whole
-    ? pairs(shareOfEach(whole.flatMap((g) => [g.baseCents, g.amountCents]), bill.share!)).map(([baseCents, amountCents], i) => ({ ...whole[i]!, baseCents, amountCents }))
-    : taxed(bill.share ? zipGross(groups, shareOfEach(groups.map((g) => g.gross), bill.share)) : groups, inclusive);
+  const whole = taxed(groups, bill.pricesIncludeTax ?? true);
+  const parts = bill.share
+    ? pairs(shareOfEach(whole.flatMap((g) => [g.baseCents, g.amountCents]), bill.share)).map(([baseCents, amountCents], i) => ({ ...whole[i]!, baseCents, amountCents }))
+    : whole;
   const taxes = parts.flatMap((p) => (p.rate ? [{ ...p.rate, baseCents: p.baseCents, amountCents: p.amountCents }] : []));
-  taxes.sort((a, b) => a.rateBp - b.rateBp || a.name.localeCompare(b.name));
+  taxes.sort((a, b) => a.ratePpm - b.ratePpm || a.name.localeCompare(b.name));
   const netCents = parts.reduce((sum, p) => sum + p.baseCents, 0);
   return { taxes, dueCents: netCents + parts.reduce((sum, p) => sum + p.amountCents, 0), netCents };
 }
@@ -79,7 +87,7 @@ export function paymentTaxes(taxes: readonly BillTax[], billCents: Cents, covere
   if (billCents <= 0) return [];
   const upTo = (covered: Cents, tax: Cents) => roundHalfUp(BigInt(Math.min(covered, billCents)) * BigInt(tax), BigInt(billCents));
   return taxes.map((x) => ({
-    taxRateId: x.taxRateId, name: x.name, rateBp: x.rateBp, amountCents: upTo(coveredBefore + amountCents, x.amountCents) - upTo(coveredBefore, x.amountCents),
+    taxRateId: x.taxRateId, name: x.name, ratePpm: x.ratePpm, amountCents: upTo(coveredBefore + amountCents, x.amountCents) - upTo(coveredBefore, x.amountCents),
   }));
 }
 
@@ -89,11 +97,10 @@ type Group = { rate: BillRate | undefined; gross: Cents };
 function taxed(groups: Group[], inclusive: boolean): Array<Group & { baseCents: Cents; amountCents: Cents }> {
   return groups.map((g) => {
     if (!g.rate) return { ...g, baseCents: g.gross, amountCents: 0 };
-    const bp = BigInt(g.rate.rateBp);
-    const amountCents = roundHalfUp(BigInt(g.gross) * bp, inclusive ? SCALE + bp : SCALE);
+    const ppm = BigInt(g.rate.ratePpm);
+    const amountCents = roundHalfUp(BigInt(g.gross) * ppm, inclusive ? SCALE + ppm : SCALE);
     return { ...g, baseCents: inclusive ? g.gross - amountCents : g.gross, amountCents };
   });
 }
 
-const zipGross = (groups: Group[], gross: Cents[]): Group[] => groups.map((g, i) => ({ ...g, gross: gross[i]! }));
 const pairs = (xs: Cents[]): Array<[Cents, Cents]> => Array.from({ length: xs.length / 2 }, (_, i) => [xs[2 * i]!, xs[2 * i + 1]!]);

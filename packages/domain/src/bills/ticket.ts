@@ -2,7 +2,7 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound, validationFailed } from '../errors.js';
 import { versionAfter } from '../versions.js';
 import type { RecordedLine } from '../order/lines.js';
-import { type BillRate, billTaxes } from './taxes.js';
+import { type IssuedRate, billTaxes } from './taxes.js';
 import { type Cents, fromCents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentDetails, type PaymentMethod, type TillMethod } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning } from './ticket-lightning.js';
@@ -63,7 +63,7 @@ export interface TicketIssue {
   /** What the ticket asks before tips: its lines (or share), and with exclusive prices their taxes too (`billTaxes`). */
   subtotalCents: Cents;
   /** The rates its lines are taxed at, as they were at issue; absent before taxes. */
-  taxRates?: BillRate[];
+  taxRates?: IssuedRate[];
   /** COMANDA_PRICES_INCLUDE_TAX at issue; absent: true. */
   pricesIncludeTax?: boolean;
   issuedAt: number;

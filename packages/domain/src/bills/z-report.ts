@@ -1,13 +1,18 @@
 import type { Cents } from '../money.js';
+import { type StoredRate, ratePpmOf } from '../menu/tax-rates.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods.js';
 
 /** A payment as the Z report counts it. */
 export interface CountedPayment {
   id: string; method: PaymentMethod; amountCents: Cents; tipCents: Cents; overpaidCents: Cents; waiter: string;
   /** The tax in what went to the bill, per rate (`paymentTaxes`); absent: none. */
-  taxes?: Array<{ taxRateId: string; name: string; rateBp: number; amountCents: Cents }>;
+  taxes?: RateTax[];
 }
-export interface CountedRefund { id: string; method: PaymentMethod; amountCents: Cents }
+
+/** One rate's tax in a payment or a report (reports closed before issue 57 carry the rate in basis points). */
+export type RateTax = { taxRateId: string; name: string; amountCents: Cents } & StoredRate;
+/** `taxes`: the tax it took back, per rate, negative (`taxesMoved` of its bill's ledger); absent: none. */
+export interface CountedRefund { id: string; method: PaymentMethod; amountCents: Cents; taxes?: RateTax[] }
 
 export interface ZReport {
   /** What went to bills (without tips). */
@@ -27,7 +32,7 @@ export interface ZReport {
   /** Counted less expected: negative when the drawer is short. */
   differenceCents: Cents;
   /** The tax in the sales, per rate (absent on reports recorded before taxes). */
-  taxesByRate?: Array<{ taxRateId: string; name: string; rateBp: number; amountCents: Cents }>;
+  taxesByRate?: RateTax[];
   /** What this report counted, so the next shift counts what arrived late and nothing twice. */
   counted: { paymentIds: string[]; refundIds: string[] };
 }
@@ -38,18 +43,23 @@ export interface ZReport {
  */
 export function zReport(input: {
   cashFloatCents: Cents; countedCashCents: Cents; openCents: Cents; payments: CountedPayment[]; refunds: CountedRefund[];
+  /** What voids in the shift moved of their bills' taxes with no money of their own (a bill paid in part). */
+  voidTaxes?: RateTax[];
 }): ZReport {
   const byMethod: ZReport['byMethod'] = {};
   const tipsByWaiter: Record<string, Cents> = {};
   const row = (m: PaymentMethod) => (byMethod[m] ??= { count: 0, amountCents: 0, tipCents: 0, refundsCents: 0 });
   let salesCents = 0, tipsCents = 0, overpaidCents = 0, refundsCents = 0, drawer = 0;
-  const taxes = new Map<string, { taxRateId: string; name: string; rateBp: number; amountCents: Cents }>();
+  const taxes = new Map<string, { taxRateId: string; name: string; ratePpm: number; amountCents: Cents }>();
+  const declare = (x: RateTax) => {
+    const row = taxes.get(x.taxRateId) ?? { taxRateId: x.taxRateId, name: x.name, ratePpm: ratePpmOf(x), amountCents: 0 };
+    row.amountCents += x.amountCents;
+    taxes.set(x.taxRateId, row);
+  };
+  for (const x of input.voidTaxes ?? []) declare(x);
+  for (const refund of input.refunds) for (const x of refund.taxes ?? []) declare(x);
   for (const p of input.payments) {
-    for (const x of p.taxes ?? []) {
-      const row = taxes.get(x.taxRateId) ?? { taxRateId: x.taxRateId, name: x.name, rateBp: x.rateBp, amountCents: 0 };
-      row.amountCents += x.amountCents;
-      taxes.set(x.taxRateId, row);
-    }
+    for (const x of p.taxes ?? []) declare(x);
     const r = row(p.method);
     r.count += 1;
     r.amountCents += p.amountCents + p.overpaidCents;
@@ -74,7 +84,8 @@ export function zReport(input: {
     expectedCashCents,
     countedCashCents: input.countedCashCents,
     differenceCents: input.countedCashCents - expectedCashCents,
-    taxesByRate: [...taxes.values()].sort((a, b) => a.rateBp - b.rateBp || a.name.localeCompare(b.name)),
+    // A rate whose tax in the shift came back to nothing (its lines voided, refunded) has no row.
+    taxesByRate: [...taxes.values()].filter((x) => x.amountCents !== 0).sort((a, b) => a.ratePpm - b.ratePpm || a.name.localeCompare(b.name)),
     counted: { paymentIds: input.payments.map((p) => p.id), refundIds: input.refunds.map((r) => r.id) },
   };
 }

@@ -4,19 +4,51 @@ import { unchangedSince, versionAfter } from '../versions.js';
 import type { Menu } from './menu.js';
 
 /**
- * Tax rates ("IVA 16 %", "Reduced 8 %") live in the menu stream, beside the categories and dishes
- * that name them, so "a rate in use is not removed" is checked against the whole menu in one append.
- * A rate is kept in basis points (16.5 % = 1650): exact, like money in cents.
+ * Tax rates ("IVA 16 %", "Reduced 8 %", New York City's "8.875 %") live in the menu stream, beside the
+ * categories and dishes that name them, so "a rate in use is not removed" is checked against the whole
+ * menu in one append. A rate is kept in parts per million (16 % = 160,000; 8.875 % = 88,750): a
+ * percent with up to four decimals, exact, as money is in cents.
  */
-export interface TaxRateDetails { name: string; rateBp: number }
+export interface TaxRateDetails { name: string; ratePpm: number }
 export interface TaxRate extends TaxRateDetails { id: string; version: number }
 
+/**
+ * A rate as an event carries it. Events written before issue 57 carry basis points (`rateBp`,
+ * hundredths of a percent): they are read as they were, never rewritten.
+ */
+export type StoredRate = { ratePpm: number } | { rateBp: number };
+
+/** The rate in parts per million, whichever way the event wrote it. */
+export const ratePpmOf = (r: StoredRate): number => ('ratePpm' in r ? r.ratePpm : r.rateBp * 100);
+
 /** 100 %, the most a rate may be. */
-export const MAX_RATE_BP = 10_000;
+export const MAX_RATE_PPM = 1_000_000;
+
+/** Parts per million in one percent: a rate's percent is `ratePpm / PPM_PER_PERCENT`. */
+export const PPM_PER_PERCENT = 10_000;
+
+/** A percent as a reader sees it (88,750 → 8.875). */
+export const percentOf = (ratePpm: number): number => ratePpm / PPM_PER_PERCENT;
+
+/**
+ * The rate in parts per million for a percent with at most four decimals, or null when it has more
+ * (or is not a finite number). As with cents, the percent must be the double nearest to a whole
+ * number of millionths, with a few units in the last place of slack (0.1 + 0.2).
+ */
+export function ratePpmOfPercent(percent: number): number | null {
+  if (typeof percent !== 'number' || !Number.isFinite(percent)) return null;
+  const ppm = Math.round(percent * PPM_PER_PERCENT);
+  if (Math.abs(ppm / PPM_PER_PERCENT - percent) > 4 * Number.EPSILON * Math.max(1, Math.abs(percent))) return null;
+  return ppm;
+}
+
+export const RATE_RULE = 'must be a percent from 0 to 100 with at most four decimals';
+
+type RateData = { taxRateId: string; name: string } & StoredRate;
 
 export type TaxRateEvent =
-  | { type: 'TaxRateCreated'; data: { taxRateId: string } & TaxRateDetails }
-  | { type: 'TaxRateChanged'; data: { taxRateId: string } & TaxRateDetails }
+  | { type: 'TaxRateCreated'; data: RateData }
+  | { type: 'TaxRateChanged'; data: RateData }
   | { type: 'TaxRateRemoved'; data: { taxRateId: string } };
 
 export type TaxRateCommand =
@@ -26,7 +58,7 @@ export type TaxRateCommand =
 
 function detailErrors(d: TaxRateDetails): FieldError[] {
   const errors = nameErrors(d.name);
-  if (!Number.isInteger(d.rateBp) || d.rateBp < 0 || d.rateBp > MAX_RATE_BP) errors.push({ field: 'rate', message: 'must be a percent from 0 to 100 with at most two decimals' });
+  if (!Number.isInteger(d.ratePpm) || d.ratePpm < 0 || d.ratePpm > MAX_RATE_PPM) errors.push({ field: 'rate', message: RATE_RULE });
   return errors;
 }
 
@@ -61,7 +93,7 @@ export function decideTaxRate(command: TaxRateCommand, state: Menu): TaxRateEven
       if (errors.length) throw validationFailed(errors);
       if (state.taxRates[command.taxRateId]) throw conflict('This tax rate already exists');
       nameFree(state, command.name);
-      return [{ type: 'TaxRateCreated', data: { taxRateId: command.taxRateId, name: command.name, rateBp: command.rateBp } }];
+      return [{ type: 'TaxRateCreated', data: { taxRateId: command.taxRateId, name: command.name, ratePpm: command.ratePpm } }];
     }
     case 'changeTaxRate': {
       const r = state.taxRates[command.taxRateId];
@@ -70,8 +102,8 @@ export function decideTaxRate(command: TaxRateCommand, state: Menu): TaxRateEven
       const errors = detailErrors(command);
       if (errors.length) throw validationFailed(errors);
       nameFree(state, command.name, r.id);
-      if (r.name === command.name && r.rateBp === command.rateBp) return [];
-      return [{ type: 'TaxRateChanged', data: { taxRateId: r.id, name: command.name, rateBp: command.rateBp } }];
+      if (r.name === command.name && r.ratePpm === command.ratePpm) return [];
+      return [{ type: 'TaxRateChanged', data: { taxRateId: r.id, name: command.name, ratePpm: command.ratePpm } }];
     }
     case 'removeTaxRate': {
       const r = state.taxRates[command.taxRateId];
@@ -91,8 +123,8 @@ export function evolveTaxRates(rates: Record<string, TaxRate>, event: TaxRateEve
   switch (event.type) {
     case 'TaxRateCreated':
     case 'TaxRateChanged': {
-      const { taxRateId, name, rateBp } = event.data;
-      return { ...rates, [taxRateId]: { id: taxRateId, name, rateBp, version: versionAfter(rates[taxRateId]) } };
+      const { taxRateId, name } = event.data;
+      return { ...rates, [taxRateId]: { id: taxRateId, name, ratePpm: ratePpmOf(event.data), version: versionAfter(rates[taxRateId]) } };
     }
     case 'TaxRateRemoved': {
       const { [event.data.taxRateId]: _removed, ...rest } = rates;

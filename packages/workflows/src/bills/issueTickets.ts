@@ -54,7 +54,7 @@ export function ticketsOf(o: Order, bill: Bill, meta: IssueMeta): TicketIssue[] 
     ...o.lines[l]!, taxRateId: taxRateOf(meta.menu, o.lines[l]!.dishId)?.id ?? null, ...(discounts.get(l) ? { discountCents: discounts.get(l)! } : {}),
   }));
   const used = new Set(lines.map((l) => l.taxRateId));
-  const taxRates = Object.values(meta.menu.taxRates).filter((r) => used.has(r.id)).map((r) => ({ taxRateId: r.id, name: r.name, rateBp: r.rateBp }));
+  const taxRates = Object.values(meta.menu.taxRates).filter((r) => used.has(r.id)).map((r) => ({ taxRateId: r.id, name: r.name, ratePpm: r.ratePpm }));
   const taxed = taxRates.length ? { taxRates, pricesIncludeTax: meta.pricesIncludeTax } : {};
   const parts = bill.ticketIds.length;
   return bill.ticketIds.map((ticketId, i) => {

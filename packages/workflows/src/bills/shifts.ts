@@ -1,4 +1,7 @@
-import { SHIFTS_STREAM, billTaxes, lineTotal, noOpenShift, paymentTaxes, shifts, zReport, type CountedPayment, type CountedRefund, type OpenShift, type Shifts, type ZReport } from '@comanda/domain';
+import {
+  SHIFTS_STREAM, keptTaxes, ledgerAfter, lineTotal, noOpenShift, openLedger, shifts, taxesMoved, zReport,
+  type BillLedger, type CountedPayment, type CountedRefund, type OpenShift, type RateTax, type Shifts, type TicketEvent, type ZReport,
+} from '@comanda/domain';
 import type { CommandContext } from '@comanda/event-store';
 import { ORDERS, TICKETS, type OrderView, type TicketView } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
@@ -29,23 +32,57 @@ export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenS
     || (!seen.has(id) && ((s === null && at > state.lastClosedAt - GRACE_MS && at <= until) || (previous !== null && s === previous.shiftId)));
   const shiftIds = [shift.shiftId, null, ...(previous ? [previous.shiftId] : [])];
   const touched = await deps.readStore.collection<TicketView>(TICKETS).find({
-    $or: [{ 'payments.shift_id': { $in: shiftIds } }, { 'refunds.shift_id': { $in: shiftIds } }],
+    $or: [{ 'payments.shift_id': { $in: shiftIds } }, { 'refunds.shift_id': { $in: shiftIds } }, { 'voided.at': { $gte: shift.openedAt } }],
   });
   const payments: CountedPayment[] = [];
   const refunds: CountedRefund[] = [];
+  const voidTaxes: RateTax[] = [];
   for (const t of touched) {
-    const { taxes } = billTaxes({ lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true }, new Set(t.voided.map((v) => v.line_id)));
-    let covered = 0;
-    for (const p of t.payments) {
-      const inPayment = paymentTaxes(taxes, t.subtotal_cents, covered, p.amount_cents);
-      covered += p.amount_cents;
-      if (mine(p.id, p.shift_id, p.taken_at) && (only === undefined || p.taken_by === only.takenBy)) {
-        payments.push({ id: p.id, method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, waiter: t.waiter, taxes: inPayment });
+    // Each payment, void and refund carries what it moved of its bill's declared taxes (issue 57), so a
+    // refund takes its share back and a void of a paid line its line's tax, whichever shift they fall in.
+    let ledger: BillLedger = openLedger({ lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true });
+    for (const { at, event } of billMoves(t)) {
+      const before = keptTaxes(ledger);
+      ledger = ledgerAfter(ledger, event);
+      const moved = taxesMoved(before, keptTaxes(ledger)).map((x) => ({ taxRateId: x.taxRateId, name: x.name, ratePpm: x.ratePpm, amountCents: x.amountCents }));
+      if (event.type === 'PaymentTaken') {
+        const p = event.data;
+        if (mine(p.paymentId, p.shiftId, at) && (only === undefined || p.takenBy === only.takenBy)) {
+          payments.push({ id: p.paymentId, method: p.method, amountCents: p.amountCents, tipCents: p.tipCents, overpaidCents: p.overpaidCents, waiter: t.waiter, taxes: moved });
+        }
+      } else if (event.type === 'PaymentRefunded') {
+        const r = event.data;
+        if (mine(r.refundId, r.shiftId, at) && (only === undefined || r.by === only.takenBy)) refunds.push({ id: r.refundId, method: r.method, amountCents: r.amountCents, taxes: moved });
+      } else if (only === undefined && at >= shift.openedAt && at <= until) {
+        // A void has no shift of its own: it falls in the shift open when it was made.
+        voidTaxes.push(...moved);
       }
     }
-    for (const r of t.refunds) if (mine(r.id, r.shift_id, r.at) && (only === undefined || r.by === only.takenBy)) refunds.push({ id: r.id, method: r.method, amountCents: r.amount_cents });
   }
-  return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds });
+  return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds, voidTaxes });
+}
+
+/**
+ * A ticket's payments, voids and refunds as events, in the order they happened: by time, and at the
+ * same instant a void before the refund appended with it.
+ */
+function billMoves(t: TicketView): Array<{ at: number; event: TicketEvent }> {
+  const moves: Array<{ at: number; rank: number; event: TicketEvent }> = [
+    ...t.payments.map((p) => ({
+      at: p.taken_at, rank: 0, event: {
+        type: 'PaymentTaken' as const,
+        data: { paymentId: p.id, method: p.method, amountCents: p.amount_cents, tipCents: p.tip_cents, overpaidCents: p.overpaid_cents, details: p.details, shiftId: p.shift_id, takenBy: p.taken_by, takenAt: p.taken_at },
+      },
+    })),
+    ...t.voided.map((v) => ({ at: v.at, rank: 1, event: { type: 'TicketLineVoided' as const, data: { lineId: v.line_id, amountCents: v.amount_cents, reason: v.reason, by: v.by, at: v.at } } })),
+    ...t.refunds.map((r) => ({
+      at: r.at, rank: 2, event: {
+        type: 'PaymentRefunded' as const,
+        data: { refundId: r.id, paymentId: r.payment_id, method: r.method, amountCents: r.amount_cents, reason: r.reason, shiftId: r.shift_id, by: r.by, at: r.at },
+      },
+    })),
+  ];
+  return moves.sort((a, b) => a.at - b.at || a.rank - b.rank);
 }
 
 /** Still unpaid: what is due on pending tickets, and the unbilled lines of orders completed in the shift. */

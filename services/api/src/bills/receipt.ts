@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal, percentOf } from '@comanda/domain';
 import type { TicketView } from '@comanda/read-models';
 import { ticketFiguresOf, ticketTaxesOf } from './views.js';
 
@@ -48,7 +48,7 @@ function rows(d: ReceiptData): Row[] {
   const tax = ticketTaxesOf(t);
   out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal - tax.added });
   const included = tax.added === 0 ? ' incl.' : '';
-  for (const x of tax.taxes) out.push({ kind: 'amount', label: `${x.name} ${x.rateBp / 100}%${included}`, cents: x.amountCents });
+  for (const x of tax.taxes) out.push({ kind: 'amount', label: `${x.name} ${percentOf(x.ratePpm)}%${included}`, cents: x.amountCents });
   if (f.tip) out.push({ kind: 'amount', label: 'Tip', cents: f.tip });
   out.push({ kind: 'amount', label: 'TOTAL', cents: f.total, strong: true });
   if (t.payments.length || t.refunds.length) out.push({ kind: 'rule' });

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, fromCents, lineTotal, type ZReport } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, fromCents, lineTotal, percentOf, ratePpmOf, type ZReport } from '@comanda/domain';
 import type { PaymentView, ShiftView, TicketView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
@@ -87,7 +87,7 @@ export function ticketResponse(t: TicketView) {
       quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(lineTotal(l) - (l.discountCents ?? 0)),
     })),
     share: t.share, subtotal: fromCents(f.subtotal - tax.added),
-    taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: fromCents(x.rateBp), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
+    taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: percentOf(x.ratePpm), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
     refunds: t.refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: fromCents(r.amount_cents), reason: r.reason, at: iso(r.at) })),
@@ -116,7 +116,7 @@ export function zReportResponse(r: ZReport, counted = true) {
     overpaid: fromCents(r.overpaidCents), by_method: byMethod, refunds: fromCents(r.refundsCents), net: fromCents(r.netCents),
     open: fromCents(r.openCents), cash_float: fromCents(r.cashFloatCents), expected_cash: fromCents(r.expectedCashCents),
     counted_cash: counted ? fromCents(r.countedCashCents) : null, difference: counted ? fromCents(r.differenceCents) : null,
-    taxes_by_rate: (r.taxesByRate ?? []).map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: fromCents(x.rateBp), amount: fromCents(x.amountCents) })),
+    taxes_by_rate: (r.taxesByRate ?? []).map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: percentOf(ratePpmOf(x)), amount: fromCents(x.amountCents) })),
   };
 }
 

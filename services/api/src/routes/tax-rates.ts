@@ -1,4 +1,4 @@
-import { MENU_STREAM, type TaxRateDetails, menu, toCents, validationFailed } from '@comanda/domain';
+import { MENU_STREAM, RATE_RULE, type TaxRateDetails, menu, ratePpmOfPercent, validationFailed } from '@comanda/domain';
 import { TAX_RATES, type TaxRateView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -15,17 +15,17 @@ const TaxRate = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.St
 });
 const Body = Type.Object({
   name: PlaceName,
-  rate: Type.Number({ minimum: 0, maximum: 100, description: 'percent, 0 to 100, at most two decimals (16.5 = 16.5 %)' }),
+  rate: Type.Number({ minimum: 0, maximum: 100, description: 'percent, 0 to 100, at most four decimals (8.875 = 8.875 %)' }),
 }, { examples: [{ name: 'IVA', rate: 16 }] });
 const errors = { ...commonErrors, 409: Conflict('Another rate has this name (ignoring case), or categories or dishes still use it', { category_count: Type.Integer(), dish_count: Type.Integer() }), 412: Stale };
 
 const view = (r: TaxRateView) => ({ id: r.id, name: r.name, rate: r.rate });
 
-/** The rate in basis points, exact: a percent with at most two decimals, as money has cents. */
+/** The rate in parts per million, exact: a percent with at most four decimals, as money has cents. */
 function rateDetails(body: Static<typeof Body>): TaxRateDetails {
-  const rateBp = toCents(body.rate);
-  if (rateBp === null) throw validationFailed([{ field: 'rate', message: 'must have at most two decimals' }]);
-  return { name: body.name.trim(), rateBp };
+  const ratePpm = ratePpmOfPercent(body.rate);
+  if (ratePpm === null) throw validationFailed([{ field: 'rate', message: RATE_RULE }]);
+  return { name: body.name.trim(), ratePpm };
 }
 
 /** Tax rates: managers and admins write them, every role reads them. */
