@@ -26,6 +26,12 @@ export function toCents(amount: number): Cents | null {
 
 export const fromCents = (cents: Cents): number => cents / 100;
 
+/** Cents written as the restaurant reads them in a message ("-5.00"), from whole cents: no float. */
+export const showCents = (cents: Cents): string => {
+  const whole = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+};
+
 export const sumCents = (values: Iterable<Cents>): Cents => {
   let total = 0;
   for (const v of values) total += v;

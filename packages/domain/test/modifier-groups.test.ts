@@ -30,7 +30,8 @@ t.test('a modifier group is created with its options; the rules of its bounds an
   t.match(bad({ minChoices: -1 }), { error: { details: { errors: [{ field: 'min_choices' }] } } });
   t.match(bad({ minChoices: 4, maxChoices: 5 }), { error: { details: { errors: [{ field: 'min_choices', message: 'must be at most the number of options' }] } } });
   t.match(bad({ options: [] }), { error: { details: { errors: [{ field: 'options' }] } } });
-  t.match(bad({ options: [{ id: 'a', name: 'X', priceDeltaCents: -1 }] }), { error: { details: { errors: [{ field: 'options[0].price_delta' }] } } });
+  t.match(bad({ options: [{ id: 'a', name: 'X', priceDeltaCents: -1 }] }), { events: [{ type: 'ModifierGroupCreated' }] }, 'an option may take money off');
+  t.match(bad({ options: [{ id: 'a', name: 'X', priceDeltaCents: -1_000_000_000 }] }), { error: { details: { errors: [{ field: 'options[0].price_delta' }] } } });
   t.match(bad({ options: [{ id: 'a', name: 'X', priceDeltaCents: 1.5 }] }), { error: { details: { errors: [{ field: 'options[0].price_delta' }] } } });
   t.match(bad({ options: [{ id: 'a', name: 'X', priceDeltaCents: 0 }, { id: 'b', name: 'x', priceDeltaCents: 0 }] }), { error: { details: { errors: [{ field: 'options[1].name' }] } } });
   t.match(bad({ minChoices: 0, maxChoices: 1 }), { events: [{ type: 'ModifierGroupCreated' }] }, 'min 0 and max 1 are fine');
@@ -83,4 +84,40 @@ t.test('choosing modifiers: options of the dish\'s groups, each group within its
   const plain = fold(menu, [mainsAdded, { type: 'DishAdded', data: tacos }, salsaCreated]);
   t.same(chooseModifiers(plain, TACOS, [], 'd'), { modifiers: [], errors: [] }, 'a dish without groups: nothing to choose');
   t.match(chooseModifiers(plain, TACOS, ['verde'], 'd').errors, [{ message: /not an option/ }], 'a group the dish does not carry');
+});
+
+t.test('an option that takes money off never takes a dish\'s portion below zero, whatever changes: group, dish or price', async (t) => {
+  // Sin queso −5.00 and sin crema −3.00, up to two of them: at most 8.00 off a portion.
+  const sin: ModifierGroupDetails = {
+    name: 'Sin', minChoices: 0, maxChoices: 2,
+    options: [{ id: 'queso', name: 'Sin queso', priceDeltaCents: -500 }, { id: 'crema', name: 'Sin crema', priceDeltaCents: -300 }, { id: 'sal', name: 'Sin sal', priceDeltaCents: 0 }],
+  };
+  const SIN = '77777777-7777-4777-8777-777777777777';
+  const sinCreated: MenuEvent = { type: 'ModifierGroupCreated', data: { groupId: SIN, ...sin } };
+  const cheap = { dishId: TACOS, name: 'Tacos', price: 800, categoryId: MAINS };
+  const g = given(menu, [mainsAdded, sinCreated]);
+  t.match(g.when({ type: 'addDish', ...cheap, modifierGroupIds: [SIN] }), { events: [{ type: 'DishAdded' }] }, '8.00 with 8.00 off at most: 0.00');
+  t.same(g.when({ type: 'addDish', ...cheap, price: 799, modifierGroupIds: [SIN] }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'modifier_group_ids', message: 'Tacos at 7.99 would come to less than nothing with Sin (up to -8.00 a portion)' }] } },
+  });
+
+  const withDish = given(menu, [mainsAdded, sinCreated, { type: 'DishAdded', data: { ...cheap, modifierGroupIds: [SIN] } }]);
+  t.same(withDish.when({ type: 'updateDish', ...cheap, price: 700 }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'price', message: 'Tacos at 7.00 would come to less than nothing with Sin (up to -8.00 a portion)' }] } },
+  }, 'a dish repriced below what its options take off: refused');
+  t.match(withDish.when({ type: 'updateDish', ...cheap, price: 900 }), { events: [{ type: 'DishUpdated' }] });
+  t.same(withDish.when({ type: 'changeModifierGroup', groupId: SIN, ...sin, options: [{ id: 'queso', name: 'Sin queso', priceDeltaCents: -600 }, ...sin.options.slice(1)] }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'options', message: 'Tacos at 8.00 would come to less than nothing with Sin (up to -9.00 a portion)' }] } },
+  }, 'an option made cheaper than a dish that carries it allows: refused');
+  t.match(withDish.when({ type: 'changeModifierGroup', groupId: SIN, ...sin, maxChoices: 1 }), { events: [{ type: 'ModifierGroupChanged' }] }, 'one choice at most: 5.00 off');
+
+  // A group that must be chosen counts its cheapest allowed choice, positive ones included.
+  const size: ModifierGroupDetails = { name: 'Size', minChoices: 1, maxChoices: 1, options: [{ id: 'chico', name: 'Chico', priceDeltaCents: -200 }, { id: 'grande', name: 'Grande', priceDeltaCents: 300 }] };
+  const SIZE = '88888888-8888-4888-8888-888888888888';
+  const both = given(menu, [mainsAdded, sinCreated, { type: 'ModifierGroupCreated', data: { groupId: SIZE, ...size } }]);
+  t.match(both.when({ type: 'addDish', ...cheap, price: 1000, modifierGroupIds: [SIN, SIZE] }), { events: [{ type: 'DishAdded' }] }, '10.00 − 8.00 − 2.00 = 0.00');
+  t.match(both.when({ type: 'addDish', ...cheap, price: 999, modifierGroupIds: [SIN, SIZE] }), { error: { details: { errors: [{ message: 'Tacos at 9.99 would come to less than nothing with Sin, Size (up to -10.00 a portion)' }] } } });
+  const forced: ModifierGroupDetails = { name: 'Forced', minChoices: 2, maxChoices: 2, options: [{ id: 'x', name: 'X', priceDeltaCents: -100 }, { id: 'y', name: 'Y', priceDeltaCents: 400 }] };
+  const withForced = given(menu, [mainsAdded, { type: 'ModifierGroupCreated', data: { groupId: SIZE, ...forced } }]);
+  t.match(withForced.when({ type: 'addDish', ...cheap, price: 1, modifierGroupIds: [SIZE] }), { events: [{ type: 'DishAdded' }] }, 'both must be chosen: +3.00, never below zero');
 });

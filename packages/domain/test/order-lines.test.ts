@@ -32,9 +32,25 @@ t.test('quantity, course and seat stay within their ranges: one error per field'
   for (const [field, bad] of [['quantity', 0], ['quantity', 100], ['quantity', 1.5], ['course', 0], ['course', 10], ['seat', 0], ['seat', 100], ['seat', 2.5]] as const) {
     t.match(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { [field]: bad })]), authority: WAITER }), { error: { kind: 'validation', details: { errors: [{ field: `lines[0].${field}` }] } } }, `${field} ${bad}`);
   }
-  t.match(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { modifiers: [{ groupId: 'g', optionId: 'o', name: 'x', priceDeltaCents: -1 }] })]), authority: WAITER }), { error: { kind: 'validation' } });
+  t.match(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { modifiers: [{ groupId: 'g', optionId: 'o', name: 'x', priceDeltaCents: 1.5 }] })]), authority: WAITER }), { error: { kind: 'validation' } }, 'deltas are whole cents');
   t.match(given(order, []).when({ type: 'placeOrder', orderId: 'o1', userId: 'u1', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([line('l1', { quantity: 0 })]), authority: WAITER }), { error: { kind: 'validation' } });
   t.same(g.when({ type: 'addDishes', lines: atMenuPrice([line('l1', { quantity: 99, course: 9, seat: 99 })]), authority: WAITER }), { events: [{ type: 'DishesAdded', data: { lines: [line('l1', { quantity: 99, course: 9, seat: 99 })] } }] }, 'the bounds themselves');
+});
+
+t.test('a modifier may take money off a portion, never below zero: "sin queso −5.00"', async (t) => {
+  const g = given(order, [placed]);
+  const noCheese = (priceDeltaCents: number) => ({ groupId: 'g', optionId: 'sin-queso', name: 'Sin queso', priceDeltaCents });
+  const cheaper = line('l1', { priceCents: 800, quantity: 2, modifiers: [noCheese(-500)] });
+  t.same(g.when({ type: 'addDishes', lines: atMenuPrice([cheaper]), authority: WAITER }), { events: [{ type: 'DishesAdded', data: { lines: [cheaper] } }] });
+  t.equal(lineTotal(cheaper), 2 * 300);
+  const free = line('l2', { priceCents: 500, modifiers: [noCheese(-500)] });
+  t.match(g.when({ type: 'addDishes', lines: atMenuPrice([free]), authority: WAITER }), { events: [{ type: 'DishesAdded' }] }, 'down to 0.00 exactly');
+  t.same(g.when({ type: 'addDishes', lines: atMenuPrice([line('l3', { priceCents: 400, modifiers: [noCheese(-500)] })]), authority: WAITER }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'lines[0].modifiers', message: 'a portion would come to less than nothing: 4.00 with modifiers of -5.00' }] } },
+  });
+  const past: OrderEvent[] = [placed, { type: 'DishesAdded', data: { lines: [cheaper] } }];
+  t.match(given(order, past).when({ type: 'updateLine', lineId: 'l1', priceCents: 400, authority: MANAGER }), { error: { kind: 'validation', details: { errors: [{ field: 'price_at_order', message: /less than nothing: 4.00 with modifiers of -5.00/ }] } } }, 'a new price below its own modifiers');
+  t.match(given(order, past).when({ type: 'updateLine', lineId: 'l1', priceCents: 500, authority: MANAGER }), { events: [{ type: 'OrderLineUpdated' }] });
 });
 
 t.test('updating a line: quantity, course and seat change until the kitchen has it', async (t) => {

@@ -23,7 +23,7 @@ t.test('modifier groups: managers and admins write, every role reads; bounds, 40
   t.equal((await s.admin('POST', '/modifier-groups', { ...extras, name: 'salsa' })).status, 409, 'names unique ignoring case');
   for (const bad of [
     { ...extras, min_choices: 3, max_choices: 2 }, { ...extras, max_choices: 0 }, { ...extras, min_choices: -1 }, { ...extras, options: [] },
-    { ...extras, options: [{ name: 'X', price_delta: -1 }] }, { ...extras, options: [{ name: 'X', price_delta: 1.001 }] }, { ...extras, max_choices: 51 },
+    { ...extras, options: [{ name: 'X', price_delta: -10_000_000 }] }, { ...extras, options: [{ name: 'X', price_delta: 1.001 }] }, { ...extras, max_choices: 51 },
   ]) {
     t.equal((await s.admin('POST', '/modifier-groups', bad)).status, 400, JSON.stringify(bad));
   }
@@ -99,4 +99,39 @@ t.test('a line\'s modifiers: priced when added, counted in line_total, shown on 
   const receipt = (await s.waiter('GET', `/tickets/${bill}/receipt`)).body as string;
   t.match(receipt, /2 x Tacos\s+101\.10/);
   t.match(receipt, /\+ Guacamole 15\.00/);
+});
+
+t.test('an option may take money off ("sin queso −5.00"), never a portion below zero: at the group, the dish and the order', async (t) => {
+  const s = await billsService();
+  t.teardown(s.close);
+  const sin = { name: 'Sin', min_choices: 0, max_choices: 1, options: [{ name: 'Sin queso', price_delta: -5 }, { name: 'Sin sal', price_delta: 0 }] };
+  const created = await s.manager('POST', '/modifier-groups', sin);
+  t.equal(created.status, 201, 'a price delta below zero is taken');
+  const group = created.body as { id: string; option_ids: string[] };
+  t.same((await s.waiter('GET', `/modifier-groups/${group.id}`)).body.options.map((o: { price_delta: number }) => o.price_delta), [-5, 0]);
+
+  const tooCheap = await s.manager('POST', '/dishes', { name: 'Tostada', price: 4.5, category_id: s.r.category, modifier_group_ids: [group.id] });
+  t.same([tooCheap.status, tooCheap.body.errors], [400, [{ field: 'modifier_group_ids', message: 'Tostada at 4.50 would come to less than nothing with Sin (up to -5.00 a portion)' }]]);
+  const dish = await s.manager('POST', '/dishes', { name: 'Tostada', price: 8, category_id: s.r.category, modifier_group_ids: [group.id] });
+  t.equal(dish.status, 201);
+  const tostada = String(dish.headers.location).split('/').pop()!;
+  const repriced = await s.manager('PUT', `/dishes/${tostada}`, { name: 'Tostada', price: 4.99, category_id: s.r.category });
+  t.same([repriced.status, repriced.body.errors[0].field], [400, 'price'], 'repriced below what its option takes off: 400, the dish unchanged');
+  t.equal((await s.waiter('GET', `/dishes/${tostada}`)).body.price, 8);
+  const deeper = await s.manager('PUT', `/modifier-groups/${group.id}`, { ...sin, options: [{ id: group.option_ids[0], name: 'Sin queso', price_delta: -8.01 }, { id: group.option_ids[1], name: 'Sin sal', price_delta: 0 }] });
+  t.same([deeper.status, deeper.body.errors[0]], [400, { field: 'options', message: 'Tostada at 8.00 would come to less than nothing with Sin (up to -8.01 a portion)' }]);
+
+  const order = (await s.waiter('POST', '/orders', { user_id: s.waiterId, table_id: s.r.tables.t1, waiter: 'M' })).body.id as string;
+  t.equal((await s.waiter('POST', `/orders/${order}/dishes`, [{ dish_id: tostada, modifiers: [group.option_ids[0]], quantity: 2 }])).status, 201);
+  const [line] = (await s.waiter('GET', `/orders/${order}/dishes`)).body;
+  t.same([line.modifiers[0].price_delta, line.line_total], [-5, 6], '(8.00 − 5.00) × 2');
+  t.equal((await s.waiter('GET', `/orders/${order}`)).body.total, 6);
+  const ownPrice = await s.waiter('POST', `/orders/${order}/dishes`, [{ dish_id: tostada, price_at_order: 4, modifiers: [group.option_ids[0]] }]);
+  t.same([ownPrice.status, ownPrice.body.errors], [400, [{ field: 'dishes[0].price_at_order', message: 'a portion would come to less than nothing: 4.00 with modifiers of -5.00' }]], 'a price of its own below its modifiers');
+  const lowered = await s.waiter('PUT', `/orders/${order}/dishes/${line.id}`, { dish_id: tostada, price_at_order: 4.99, notes: '' });
+  t.same([lowered.status, lowered.body.errors?.[0]?.field], [400, 'price_at_order'], 'a line repriced below its modifiers');
+
+  const bill = (await s.waiter('POST', `/orders/${order}/tickets`, { split: 'none' })).body.ids[0];
+  t.equal((await s.waiter('GET', `/tickets/${bill}`)).body.subtotal, 6);
+  t.match((await s.waiter('GET', `/tickets/${bill}/receipt`)).body as string, /\+ Sin queso -5\.00/);
 });

@@ -1,6 +1,7 @@
 import { type FieldError, validationFailed } from '../errors.js';
 import { nameErrors } from '../names.js';
 import { allergenErrors, allergenSet } from './allergens.js';
+import { portionFloorError } from './modifier-groups.js';
 import { taxRateErrors } from './tax-rates.js';
 import type { Dish, DishDetails, Menu } from './menu.js';
 
@@ -16,6 +17,8 @@ function groupErrors(state: Menu, groupIds: readonly string[] | undefined): Fiel
     ...(twice.length ? [{ field: 'modifier_group_ids', message: `names a group twice: ${twice.join(', ')}` }] : []),
   ];
 }
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export type ValidDish = DishDetails & { stationId: string | null; modifierGroupIds: string[]; allergens: string[]; taxRateId: string | null };
 
@@ -39,6 +42,10 @@ export function validDish(state: Menu, details: DishDetails, current?: Dish): Va
   const modifierGroupIds = details.modifierGroupIds ?? current?.modifierGroupIds ?? [];
   const allergens = details.allergens === undefined ? (current?.allergens ?? []) : allergenSet(details.allergens);
   const taxRateId = details.taxRateId === undefined ? (current?.taxRateId ?? null) : details.taxRateId;
+  // The field to blame: the groups when they are what changed, else the price.
+  const groupsChanged = !current || !sameList(modifierGroupIds, current.modifierGroupIds);
+  const belowZero = portionFloorError({ name: details.name, price: details.price, modifierGroupIds }, state.modifierGroups, groupsChanged ? 'modifier_group_ids' : 'price');
+  if (belowZero) throw validationFailed([belowZero]);
   return { name: details.name, price: details.price, categoryId: details.categoryId, stationId, modifierGroupIds, allergens, taxRateId };
 }
 
@@ -50,8 +57,6 @@ export const dishData = ({ stationId, modifierGroupIds, allergens, taxRateId, ..
   ...rest, ...(stationId ? { stationId } : {}), ...(modifierGroupIds.length ? { modifierGroupIds } : {}), ...(allergens.length ? { allergens } : {}),
   ...(taxRateId ? { taxRateId } : {}),
 });
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export const sameDetails = (a: ValidDish, b: Dish) =>
   a.name === b.name && a.price === b.price && a.categoryId === b.categoryId && a.stationId === b.stationId

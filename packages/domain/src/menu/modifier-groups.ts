@@ -1,9 +1,9 @@
 import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
-import { type Cents, MAX_AMOUNT_CENTS } from '../money.js';
+import { type Cents, MAX_AMOUNT_CENTS, showCents } from '../money.js';
 import { nameErrors, sameName } from '../names.js';
 import type { LineModifier } from '../order/lines.js';
 import { unchangedSince, versionAfter } from '../versions.js';
-import type { Menu } from './menu.js';
+import type { Dish, Menu } from './menu.js';
 
 /**
  * Modifier groups ("Salsa: choose 1", "Extras: up to 3") live in the menu stream beside the dishes
@@ -45,7 +45,7 @@ function detailErrors(d: ModifierGroupDetails): FieldError[] {
   else if (d.minChoices > d.options.length) errors.push({ field: 'min_choices', message: 'must be at most the number of options' });
   d.options.forEach((o, i) => {
     errors.push(...nameErrors(o.name, `options[${i}].name`));
-    if (!whole(o.priceDeltaCents, 0, MAX_AMOUNT_CENTS)) errors.push({ field: `options[${i}].price_delta`, message: 'must be zero or more, with at most two decimals' });
+    if (!whole(o.priceDeltaCents, -MAX_AMOUNT_CENTS, MAX_AMOUNT_CENTS)) errors.push({ field: `options[${i}].price_delta`, message: 'must be an amount with at most two decimals (below zero takes money off a portion)' });
     if (d.options.findIndex((x) => sameName(x.name, o.name)) < i) errors.push({ field: `options[${i}].name`, message: 'is already an option of this group' });
     if (d.options.findIndex((x) => x.id === o.id) < i) errors.push({ field: `options[${i}].id`, message: 'names the same option twice' });
   });
@@ -68,6 +68,38 @@ function nameFree(state: Menu, name: string, except?: string): void {
 const detailsOf = (c: ModifierGroupDetails): ModifierGroupDetails => ({ name: c.name, minChoices: c.minChoices, maxChoices: c.maxChoices, options: c.options });
 const same = (a: ModifierGroupDetails, b: ModifierGroupDetails) => JSON.stringify(detailsOf(a)) === JSON.stringify(detailsOf(b));
 
+/**
+ * The least a line's choice from this group can add to a portion: its min_choices cheapest options,
+ * then any further ones that take money off, up to max_choices. Below zero: what it can take off.
+ */
+export function cheapestChoice(g: Pick<ModifierGroupDetails, 'minChoices' | 'maxChoices' | 'options'>): Cents {
+  const deltas = g.options.map((o) => o.priceDeltaCents).sort((a, b) => a - b);
+  let sum = 0;
+  deltas.forEach((delta, i) => {
+    if (i < g.minChoices || (delta < 0 && i < g.maxChoices)) sum += delta;
+  });
+  return sum;
+}
+
+/**
+ * Why a dish with these groups could be ordered for less than nothing ("sin queso −5.00" on a 4.00
+ * dish), or null: the menu refuses any change (the dish's price or groups, a group's options) that
+ * would let a waiter's allowed choice take a portion below zero. Lines already taken keep their prices.
+ */
+export function portionFloorError(dish: Pick<Dish, 'name' | 'price' | 'modifierGroupIds'>, groups: Readonly<Record<string, ModifierGroupDetails>>, field: string): FieldError | null {
+  const carried = dish.modifierGroupIds.flatMap((id) => (groups[id] ? [groups[id]] : []));
+  const off = carried.reduce((sum, g) => sum + cheapestChoice(g), 0);
+  if (dish.price + off >= 0) return null;
+  const names = carried.filter((g) => cheapestChoice(g) < 0).map((g) => g.name).join(', ');
+  return { field, message: `${dish.name} at ${showCents(dish.price)} would come to less than nothing with ${names} (up to ${showCents(off)} a portion)` };
+}
+
+/** The dishes carrying a group that its new details would take below zero, as errors at `options`. */
+function dishesKeptAboveZero(state: Menu, groupId: string, d: ModifierGroupDetails): FieldError[] {
+  const groups = { ...state.modifierGroups, [groupId]: d };
+  return dishesUsing(state, groupId).flatMap((dish) => portionFloorError(dish, groups, 'options') ?? []);
+}
+
 export const dishesUsing = (state: Menu, groupId: string) => Object.values(state.dishes).filter((d) => d.modifierGroupIds.includes(groupId));
 
 export function decideModifierGroup(command: ModifierGroupCommand, state: Menu): ModifierGroupEvent[] {
@@ -85,6 +117,8 @@ export function decideModifierGroup(command: ModifierGroupCommand, state: Menu):
       unchangedSince(g.version, command.ifMatch);
       const errors = [...detailErrors(command), ...ownOptions(state, g.id, command)];
       if (errors.length) throw validationFailed(errors);
+      const belowZero = dishesKeptAboveZero(state, g.id, command);
+      if (belowZero.length) throw validationFailed(belowZero);
       nameFree(state, command.name, g.id);
       return same(command, g) ? [] : [{ type: 'ModifierGroupChanged', data: { groupId: g.id, ...detailsOf(command) } }];
     }

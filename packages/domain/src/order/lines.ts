@@ -1,5 +1,5 @@
 import { type FieldError, conflict, validationFailed } from '../errors.js';
-import type { Cents } from '../money.js';
+import { type Cents, showCents } from '../money.js';
 import type { Approval } from '../staff/approval.js';
 
 /** How many of a dish one line may carry ("2 × tacos" is one line). */
@@ -64,9 +64,26 @@ export const linesTotal = (lines: Iterable<Pick<RecordedLine, 'priceCents' | 'mo
 const within = (v: number, range: { min: number; max: number }) => Number.isInteger(v) && v >= range.min && v <= range.max;
 
 /**
+ * A modifier may take money off ("sin queso −5.00"), but never more than the portion costs: a line
+ * below zero would pay the guest. The menu keeps its own dishes above zero; this catches a price of the
+ * line's own (price_at_order, a new price on an update) that its modifiers would take below zero.
+ */
+export function portionError(l: Pick<RecordedLine, 'priceCents' | 'modifiers'>, field: string): FieldError | null {
+  if (portionPrice(l) >= 0) return null;
+  const off = (l.modifiers ?? []).reduce((sum, m) => sum + m.priceDeltaCents, 0);
+  return { field, message: `a portion would come to less than nothing: ${showCents(l.priceCents)} with modifiers of ${showCents(off)}` };
+}
+
+/** A line's new price must still cover what its modifiers take off (400 at `field`). */
+export function keepPortionAboveZero(l: Pick<RecordedLine, 'priceCents' | 'modifiers'>, field: string): void {
+  const error = portionError(l, field);
+  if (error) throw validationFailed([error]);
+}
+
+/**
  * The rules every new line keeps, whoever sends it (the API's schema says the same, so a request
- * rarely gets this far): a whole quantity, course and seat within their ranges, modifiers never cheaper
- * than nothing. One error per offending field, `lines[i].<field>`.
+ * rarely gets this far): a whole quantity, course and seat within their ranges, modifiers in whole cents
+ * that never take a portion below zero. One error per offending field, `lines[i].<field>`.
  */
 export function checkLines(lines: readonly RecordedLine[]): void {
   const errors: FieldError[] = [];
@@ -75,9 +92,9 @@ export function checkLines(lines: readonly RecordedLine[]): void {
     if (l.quantity !== undefined && !within(l.quantity, QUANTITY)) errors.push({ field: `${at}.quantity`, message: `must be a whole number from ${QUANTITY.min} to ${QUANTITY.max}` });
     if (l.course !== undefined && !within(l.course, COURSE)) errors.push({ field: `${at}.course`, message: `must be a whole number from ${COURSE.min} to ${COURSE.max}` });
     if (l.seat !== undefined && l.seat !== null && !within(l.seat, SEAT)) errors.push({ field: `${at}.seat`, message: `must be null or a whole number from ${SEAT.min} to ${SEAT.max}` });
-    for (const m of l.modifiers ?? []) {
-      if (!Number.isInteger(m.priceDeltaCents) || m.priceDeltaCents < 0) errors.push({ field: `${at}.modifiers`, message: `${m.optionId}: a modifier's price delta is whole cents, never below zero` });
-    }
+    const wholeCents = (l.modifiers ?? []).every((m) => Number.isInteger(m.priceDeltaCents));
+    if (!wholeCents) errors.push({ field: `${at}.modifiers`, message: 'a modifier\'s price delta is whole cents' });
+    else errors.push(...[portionError(l, `${at}.modifiers`)].flatMap((e) => e ?? []));
   });
   if (errors.length) throw validationFailed(errors);
 }

@@ -5,7 +5,7 @@ import { unchangedSince } from '../versions.js';
 import { type FireLines, decideFiring } from './firing.js';
 import { type Discount, type DiscountCommand, type DiscountEvent, decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
 import { type PaymentFlag, paymentFlag } from './payment-flags.js';
-import { type LineChanges, type OrderLine, type PriceOverride, type RecordedLine, checkLines, completeLine, lineChanges } from './lines.js';
+import { type LineChanges, type OrderLine, type PriceOverride, type RecordedLine, checkLines, completeLine, keepPortionAboveZero, lineChanges } from './lines.js';
 import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 import { type LineVoid, type NewLine, type OrderTransfer, priceLines, repriced, transferOf, voidOf } from './exceptions.js';
 import type { Authority } from '../staff/approval.js';
@@ -187,6 +187,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         const priceCents = command.priceCents ?? line.priceCents;
         const notes = command.notes ?? line.notes;
         const changes = lineChanges(line, command, o.fired[line.lineId] !== undefined);
+        keepPortionAboveZero({ ...line, priceCents }, 'price_at_order');
         if (priceCents === line.priceCents && notes === line.notes && Object.keys(changes).length === 0) return [];
         linesMayChange(o, { ...o.lines, [line.lineId]: { ...line, priceCents, ...changes } });
         const override = priceCents === line.priceCents ? {} : { override: repriced(line, command.authority) };

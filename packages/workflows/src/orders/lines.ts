@@ -1,4 +1,4 @@
-import { MENU_STREAM, type FieldError, type NewLine, chooseModifiers, dishPrice, isUuid, menu, toCents, validationFailed } from '@comanda/domain';
+import { MENU_STREAM, type FieldError, type NewLine, chooseModifiers, dishPrice, isUuid, menu, portionError, toCents, validationFailed } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
 
 /** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes, how many, which course and seat. */
@@ -16,7 +16,8 @@ export interface DishRequest {
 /**
  * Order lines from a request: every dish must be on the menu, every price valid and every dish's
  * modifier groups chosen within their bounds, or the whole request is rejected with one error per
- * offending field (`<field>[i].dish_id`, `….price_at_order`, `….modifiers` naming the group).
+ * offending field (`<field>[i].dish_id`, `….price_at_order`, `….modifiers` naming the group); a
+ * price of the line's own must cover what its modifiers take off (`….price_at_order`).
  * Prices and modifiers' deltas are copied into the line, so a later menu change never rewrites an order.
  * Each line carries the menu's price beside its own: the order's decider tells an override from it.
  */
@@ -40,6 +41,9 @@ export async function linesFrom(
     }
     const chosen = menuPrice === null ? { modifiers: [], errors: [] } : chooseModifiers(state, d.dishId, d.modifiers ?? [], at);
     errors.push(...chosen.errors);
+    // The menu keeps its own prices above what options take off; a price of the line's own may not be.
+    const belowZero = chosen.errors.length ? null : portionError({ priceCents, modifiers: chosen.modifiers }, `${at}.price_at_order`);
+    if (belowZero) errors.push(belowZero);
     return {
       lineId: lineId(i), dishId: d.dishId, priceCents, menuPriceCents: menuPrice ?? 0, notes: (d.notes ?? '').trim(), quantity: d.quantity ?? 1, course: d.course ?? 1, seat: d.seat ?? null, modifiers: chosen.modifiers,
     };

@@ -10,7 +10,7 @@ export const Seat = () => Type.Union([Type.Integer({ minimum: SEAT.min, maximum:
 
 export const NewOrderDish = Type.Object({
   dish_id: Type.String({ description: 'a dish on the menu' }),
-  price_at_order: Type.Optional(Price('The price of this line; the menu price when omitted', { positiveInSchema: false })),
+  price_at_order: Type.Optional(Price('The price of one portion of this line; the menu price when omitted. It must cover what the chosen modifiers take off (400 otherwise)', { positiveInSchema: false })),
   notes: Type.Optional(Type.String({ maxLength: 500, default: '' })),
   quantity: Type.Optional(Quantity()),
   course: Type.Optional(Course()),

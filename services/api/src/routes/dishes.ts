@@ -28,7 +28,7 @@ const Body = Type.Object({
     description: "A kitchen station overriding the category's; null: the category's. Absent on PUT: unchanged",
   })),
   modifier_group_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), {
-    maxItems: 20, uniqueItems: true, description: 'Existing modifier groups (400 otherwise). Absent on PUT: unchanged; [] takes them all off',
+    maxItems: 20, uniqueItems: true, description: 'Existing modifier groups (400 otherwise). Absent on PUT: unchanged; [] takes them all off. 400 when the cheapest choice they allow (options below zero take money off) would take a portion below zero, at this field or, when only the price changed, at price',
   })),
   allergens: Type.Optional(Type.Array(Type.Enum([...ALLERGENS]), {
     maxItems: ALLERGENS.length, uniqueItems: true, description: "Of the EU's 14 (anything else 400). Absent on PUT: unchanged; [] declares none",

@@ -10,7 +10,10 @@ import { menuRemoval } from '../http/menu-removal.js';
 import { IdParams, commonErrors } from '../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../http/write-context.js';
 
-const PriceDelta = Type.Number({ minimum: 0, maximum: 9_999_999.99, description: 'added to the dish price for each portion; zero or more, at most two decimals' });
+const PriceDelta = Type.Number({
+  minimum: -9_999_999.99, maximum: 9_999_999.99,
+  description: 'added to the dish price for each portion, at most two decimals; below zero takes money off ("no cheese", -5), never more than a portion of any dish carrying the group costs (400)',
+});
 const Choices = (minimum: number, description: string) => Type.Integer({ minimum, maximum: MAX_OPTIONS, description });
 
 const ModifierGroup = Type.Object({
@@ -63,7 +66,7 @@ export default async function modifierGroupRoutes(fastify: FastifyInstance) {
     onRequest: write,
     schema: {
       tags, summary: 'Add a modifier group',
-      description: '0 ≤ min_choices ≤ max_choices, max_choices ≥ 1, min_choices at most the number of options; option names unique within the group, group names unique (409). Answers the ids of the group and of each option, in the order given.',
+      description: '0 ≤ min_choices ≤ max_choices, max_choices ≥ 1, min_choices at most the number of options; option names unique within the group, group names unique (409). A price_delta below zero takes money off a portion. Answers the ids of the group and of each option, in the order given.',
       headers: IdempotencyHeaders, body: Body, response: { 201: Created, ...errors },
     },
   }, async (request, reply) => {
@@ -81,7 +84,7 @@ export default async function modifierGroupRoutes(fastify: FastifyInstance) {
     config: { representation: storedAs(app, MODIFIER_GROUPS, view) },
     schema: {
       tags, summary: 'Change a modifier group',
-      description: 'Replaces name, bounds and options: an option given with its id keeps it, one without is new, one left out is gone. Lines already taken keep the modifiers as they were priced.',
+      description: 'Replaces name, bounds and options: an option given with its id keeps it, one without is new, one left out is gone. Lines already taken keep the modifiers as they were priced. 400 (at options, naming the dish) when the cheapest choice the group would allow takes a portion of a dish carrying it below zero.',
       headers: IfMatchHeaders, params: IdParams, body: Body,
       response: { 200: Type.Object({ id: Type.String(), message: Type.Literal('Modifier group updated successfully') }), ...errors },
     },
