@@ -1,6 +1,6 @@
 import t from 'tap';
 import {
-  FLOOR_STREAM, MENU_STREAM, floor, kitchenTicket, kitchenTicketStream, menu, newId, order, orderStream, preconditionFailed,
+  FLOOR_STREAM, MENU_STREAM, floor, kitchenTicket, kitchenTicketStream, menu, newId, order, orderStream, preconditionFailed, ownAuthority, atMenuPrice,
 } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { autoBumpTicket, bumpTicket, fireOrder, markLineDone, orderFollowsKitchen, recallTicket, reconcileKitchen, startTicket } from '../src/index.js';
@@ -23,7 +23,7 @@ async function restaurant() {
     await commands.handle(floor, FLOOR_STREAM, { type: 'addTable', tableId: id, name, spaceId: ids.space, status: 'available', orderId: null });
   }
   const lines = [ids.pastor, ids.agua, ids.tequila].map((dishId) => ({ lineId: newId(), dishId, priceCents: 100, notes: dishId === ids.pastor ? 'sin cebolla' : '' }));
-  await commands.handle(order, orderStream(ids.order), { type: 'placeOrder', orderId: ids.order, userId: 'u', tableId: ids.t1, waiter: 'Ana', at: 1000, lines });
+  await commands.handle(order, orderStream(ids.order), { type: 'placeOrder', orderId: ids.order, userId: 'u', tableId: ids.t1, waiter: 'Ana', at: 1000, lines: atMenuPrice(lines), authority: ownAuthority('test-manager', 'manager') });
   const ticket = async (id: string) => (await commands.state(kitchenTicket, kitchenTicketStream(id))).state;
   const orderState = async () => (await commands.state(order, orderStream(ids.order))).state;
   return { store, commands, ids, lines, ticket, orderState };
@@ -69,9 +69,9 @@ t.test('a crash after the order append: reconciling opens the tickets, and chang
   t.equal((await r.ticket('k1')).opened, false);
   await reconcileKitchen(r.commands, r.ids.order);
   t.match(await r.ticket('k1'), { opened: true, firedAt: 5, tableName: 'T1' });
-  await r.commands.handle(order, orderStream(r.ids.order), { type: 'updateLine', lineId: pastor!.lineId, notes: 'extra piña' });
-  await r.commands.handle(order, orderStream(r.ids.order), { type: 'removeLine', lineId: agua!.lineId });
-  await r.commands.handle(order, orderStream(r.ids.order), { type: 'updateOrder', userId: 'u', tableId: r.ids.t2, waiter: 'Ana', status: 'pending', at: 6 });
+  await r.commands.handle(order, orderStream(r.ids.order), { type: 'updateLine', lineId: pastor!.lineId, notes: 'extra piña', authority: ownAuthority('test-manager', 'manager') });
+  await r.commands.handle(order, orderStream(r.ids.order), { type: 'removeLine', lineId: agua!.lineId, authority: ownAuthority('test-manager', 'manager') });
+  await r.commands.handle(order, orderStream(r.ids.order), { type: 'updateOrder', userId: 'u', tableId: r.ids.t2, waiter: 'Ana', status: 'pending', at: 6, authority: ownAuthority('test-manager', 'manager') });
   await reconcileKitchen(r.commands, r.ids.order);
   const k = await r.ticket('k1');
   t.match(k, { tableId: r.ids.t2, tableName: 'T2' }, 'the table move reaches the ticket');

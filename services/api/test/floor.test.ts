@@ -1,5 +1,5 @@
 import t from 'tap';
-import { type OrderStatus, order as orderDecider, orderStream } from '@comanda/domain';
+import { type OrderStatus, order as orderDecider, orderStream, ownAuthority } from '@comanda/domain';
 import { FLOOR_STREAM, tableStream } from '@comanda/domain';
 import { seat, unseat } from '@comanda/workflows';
 import { testApp } from './harness.js';
@@ -16,7 +16,7 @@ async function floorApp(t: Tap.Test) {
   const order = async (id: string, status: OrderStatus) => {
     const stream = orderStream(id);
     if (!(await h.commands.state(orderDecider, stream)).state.orderId) {
-      await h.commands.handle(orderDecider, stream, { type: 'placeOrder', orderId: id, userId: id, tableId: null, waiter: 'W', at: 1, lines: [] });
+      await h.commands.handle(orderDecider, stream, { type: 'placeOrder', orderId: id, userId: id, tableId: null, waiter: 'W', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
     }
     const path: OrderStatus[] = status === 'cancelled' ? ['cancelled'] : ['preparing', 'ready', 'completed'].slice(0, ['pending', 'preparing', 'ready', 'completed'].indexOf(status)) as OrderStatus[];
     for (const to of path) {
@@ -179,7 +179,7 @@ t.test('tables seated by the older code (in the floor stream) stay seated, and a
   const terrace = (await post('/spaces', { name: 'Terrace' })).json().id;
   const id = (await post('/tables', { name: 'T1', space_id: terrace })).json().id;
   // What the older code wrote when ORDER_A was seated: the occupancy in the floor stream itself.
-  await commands.handle(orderDecider, orderStream(ORDER_A), { type: 'placeOrder', orderId: ORDER_A, userId: ORDER_A, tableId: id, waiter: 'W', at: 1, lines: [] });
+  await commands.handle(orderDecider, orderStream(ORDER_A), { type: 'placeOrder', orderId: ORDER_A, userId: ORDER_A, tableId: id, waiter: 'W', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
   const floorHead = (await store.readStream(FLOOR_STREAM)).length - 1;
   const old = await store.append(FLOOR_STREAM, [{ id: crypto.randomUUID(), type: 'TableOccupied', data: { tableId: id, orderId: ORDER_A }, metadata: {} }], floorHead);
   t.ok(await projector.waitFor(old.position, 2000));

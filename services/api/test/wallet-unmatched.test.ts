@@ -1,5 +1,5 @@
 import t from 'tap';
-import { newId, order, orderStream, unmatchedPayment, unmatchedPaymentStream } from '@comanda/domain';
+import { newId, order, orderStream, unmatchedPayment, unmatchedPaymentStream, ownAuthority } from '@comanda/domain';
 import { testApp } from './harness.js';
 
 const hash = (n: number) => n.toString(16).padStart(64, '0');
@@ -12,7 +12,7 @@ t.test('GET /wallet/unmatched: unmatched and flagged payments for managers, newe
 
   const place = async () => {
     const orderId = newId();
-    await h.commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: newId(), tableId: null, waiter: 'Ana', at: 1, lines: [] });
+    await h.commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: newId(), tableId: null, waiter: 'Ana', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
     return orderId;
   };
   const pay = (orderId: string, n: number, receivedAt: number) =>

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { MENU_STREAM, kitchenTicket, kitchenTicketStream, menu, order, orderStream } from '@comanda/domain';
+import { MENU_STREAM, kitchenTicket, kitchenTicketStream, menu, order, orderStream, ownAuthority, atMenuPrice } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { type CheckpointStore, Reactor, autoBump, kitchenReactions } from '../src/index.js';
 
@@ -18,7 +18,7 @@ async function firedOrder() {
   await commands.handle(menu, MENU_STREAM, { type: 'addStation', stationId: station, name: 'Grill' });
   await commands.handle(menu, MENU_STREAM, { type: 'addCategory', categoryId: category, name: 'Tacos' });
   await commands.handle(menu, MENU_STREAM, { type: 'addDish', dishId: dish, name: 'Taco', price: 100, categoryId: category });
-  await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: [{ lineId, dishId: dish, priceCents: 100, notes: '' }] });
+  await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([{ lineId, dishId: dish, priceCents: 100, notes: '' }]), authority: ownAuthority('test-manager', 'manager') });
   await commands.handle(order, orderStream(orderId), { type: 'fireLines', firingId: 'f', at: 2, lines: [{ lineId, firingId: 'f', dishId: dish, stationId: station, ticketId: 'k1', dishName: 'Taco' }] });
   return { store, commands, station, orderId, lineId };
 }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { FLOOR_STREAM, floor, order, orderStream, tableStream } from '@comanda/domain';
+import { FLOOR_STREAM, floor, order, orderStream, tableStream, ownAuthority } from '@comanda/domain';
 import { seat, tableNow, unseat } from '@comanda/workflows';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { type CheckpointStore, Reactor, tableOccupancy } from '../src/index.js';
@@ -23,7 +23,7 @@ async function restaurant() {
   const tableOf = async (tableId: string) => (await tableNow(commands, tableId))!;
   const place = async (orderId: string, tableId: string) => {
     await seat(commands, tableId, orderId, {});
-    await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'u', tableId, waiter: 'w', at: 1, lines: [] });
+    await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: 'u', tableId, waiter: 'w', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
   };
   return { store, commands, tables, tableOf, place };
 }
@@ -73,10 +73,10 @@ t.test('moves: the old table is released, but never one the order came back to',
   await r.place(o, a);
   // Moved to b and back to a, releasing as the API does.
   await seat(r.commands, b, o, {});
-  await r.commands.handle(order, orderStream(o), { type: 'updateOrder', userId: 'u', tableId: b, waiter: 'w', status: 'pending', at: 2 });
+  await r.commands.handle(order, orderStream(o), { type: 'updateOrder', userId: 'u', tableId: b, waiter: 'w', status: 'pending', at: 2, authority: ownAuthority('test-manager', 'manager') });
   await unseat(r.commands, a, o, {});
   await seat(r.commands, a, o, {});
-  await r.commands.handle(order, orderStream(o), { type: 'updateOrder', userId: 'u', tableId: a, waiter: 'w', status: 'pending', at: 3 });
+  await r.commands.handle(order, orderStream(o), { type: 'updateOrder', userId: 'u', tableId: a, waiter: 'w', status: 'pending', at: 3, authority: ownAuthority('test-manager', 'manager') });
   // The API died here, before releasing b. Replaying every event must leave the order on a only.
   const reactor = new Reactor(r.store, memoryCheckpoint(), [tableOccupancy(r.commands, Date.now, 0)], pino({ level: 'silent' }));
   await reactor.start();
@@ -94,7 +94,7 @@ t.test('a fresh seat waits out the grace period before judging', async (t) => {
   await reactor.start();
   t.teardown(() => reactor.stop());
   await new Promise((res) => setTimeout(res, 20));
-  await r.commands.handle(order, orderStream(o), { type: 'placeOrder', orderId: o, userId: 'u', tableId: r.tables[0]!, waiter: 'w', at: 1, lines: [] });
+  await r.commands.handle(order, orderStream(o), { type: 'placeOrder', orderId: o, userId: 'u', tableId: r.tables[0]!, waiter: 'w', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
   clock += 1000;
   await new Promise((res) => setTimeout(res, 100));
   t.match(await r.tableOf(r.tables[0]!), { orderId: o }, 'the order arrived within the grace period and keeps the table');
@@ -121,7 +121,7 @@ t.test('a seat in its grace period does not hold back the reactions after it', a
 t.test('a table seated by the older code (in the floor stream) is released when its order is deleted', async (t) => {
   const r = await restaurant();
   const o = randomUUID();
-  await r.commands.handle(order, orderStream(o), { type: 'placeOrder', orderId: o, userId: 'u', tableId: r.tables[0]!, waiter: 'w', at: 1, lines: [] });
+  await r.commands.handle(order, orderStream(o), { type: 'placeOrder', orderId: o, userId: 'u', tableId: r.tables[0]!, waiter: 'w', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
   await r.store.append(FLOOR_STREAM, [{ id: randomUUID(), type: 'TableOccupied', data: { tableId: r.tables[0], orderId: o }, metadata: { occurredAt: Date.now() } }], 'any');
   const reactor = new Reactor(r.store, memoryCheckpoint(), [tableOccupancy(r.commands, Date.now, 0)], pino({ level: 'silent' }));
   await reactor.start();

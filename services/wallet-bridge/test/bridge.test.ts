@@ -2,7 +2,7 @@ import t from 'tap';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { InProcessBus } from '@comanda/bus';
-import { order, orderStream, unmatchedPaymentStream, newId } from '@comanda/domain';
+import { order, orderStream, unmatchedPaymentStream, newId, ownAuthority } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { signWebhook } from '@comanda/lightning';
 import { PAYMENT_RECEIVED, paymentIntake, recordReceivedPayment, startPaymentConsumer, webhookReceiver, type PaymentReceived } from '../src/index.js';
@@ -98,7 +98,7 @@ t.test('the consumer records a payment on its order once; unmatched ones on thei
   const commands = new CommandHandler(store);
   const bus = new InProcessBus();
   const orderId = newId();
-  await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: newId(), tableId: newId(), waiter: 'Ana', at: 1, lines: [] });
+  await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: newId(), tableId: newId(), waiter: 'Ana', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
   const sub = await startPaymentConsumer(bus, commands, pino({ level: 'silent' }));
   t.teardown(() => sub.close());
 

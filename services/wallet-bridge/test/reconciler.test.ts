@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InProcessBus } from '@comanda/bus';
-import { newId, order, orderStream, unmatchedPaymentStream } from '@comanda/domain';
+import { newId, order, orderStream, unmatchedPaymentStream, ownAuthority } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { NodeClient } from '@comanda/lightning';
 import { startNetwork, type SimNode } from '@comanda/node-sim';
@@ -38,7 +38,7 @@ async function setup(t: { teardown(fn: () => unknown): void }) {
   const node = new NodeClient({ url: restaurant.url, password: restaurant.password });
   const placeOrder = async () => {
     const orderId = newId();
-    await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: newId(), tableId: null, waiter: 'Ana', at: 1, lines: [] });
+    await commands.handle(order, orderStream(orderId), { type: 'placeOrder', orderId, userId: newId(), tableId: null, waiter: 'Ana', at: 1, lines: [], authority: ownAuthority('test-manager', 'manager') });
     return orderId;
   };
   /** The customer pays an invoice of the restaurant's that names `externalId`. */
