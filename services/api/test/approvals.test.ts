@@ -88,6 +88,13 @@ t.test("discounts: the waiter's limit holds per order; a manager's approval is r
     { kind: 'discount', staff_id: s.waiterId, approved_by_id: s.managerId, approved_by: 'manager-1', reason: 'regular', amount: 6.98 },
     { kind: 'comp', staff_id: s.managerId, approved_by_id: s.managerId, reason: 'comp: long wait', amount: 22 },
   ]);
+  // Seen failing before the change: the discounts report named no approving manager.
+  const report = await s.manager('GET', '/reports/discounts');
+  t.match(report.body.sections.given, [
+    { kind: 'discount', name: 'waiter-1', approved_by: null, amount: 7.75 },
+    { kind: 'discount', name: 'waiter-1', approved_by_id: s.managerId, approved_by: 'manager-1', amount: 6.98 },
+    { kind: 'comp', name: 'manager-1', approved_by: 'manager-1', amount: 22 },
+  ]);
   const csv = await s.manager('GET', `/audit?kind=comp&staff_id=${s.managerId}`, undefined, { accept: 'text/csv' });
   t.match(csv.headers['content-type'], /^text\/csv/);
   t.match(csv.body, /^report,section,at,day,kind,staff_id,staff,approved_by_id,approved_by,reason,amount/);

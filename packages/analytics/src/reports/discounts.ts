@@ -1,5 +1,5 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import type { Discount, OrderEvent } from '@comanda/domain';
+import type { Discount, OrderEvent, StaffEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, bucket, compareText, eventTime, inRange, money } from '../report.js';
 
@@ -7,13 +7,13 @@ import { type ReportDefinition, type Row, bucket, compareText, eventTime, inRang
 export const isComp = (d: Pick<Discount, 'lineId' | 'kind' | 'value'>): boolean => d.lineId !== null && d.kind === 'percent' && d.value === 10_000;
 
 type Kind = 'discount' | 'comp';
-interface Given { day: string; kind: Kind; reason: string; by: string; cents: number }
+interface Given { at: number; day: string; kind: Kind; reason: string; by: string; approvedBy: string | null; cents: number }
 interface Tally { discounts: number; discountCents: number; comps: number; compCents: number }
 interface DiscountsState {
   clock: LocalClock;
   /** Discounts and comps given, by id, until taken off: a removal takes the whole of it back. */
   given: Map<string, Given>;
-  /** user id → the waiter's name the orders carry: the giver's name when that user has taken orders. */
+  /** user id → the name on the roster (or, for logs from before, the waiter's name its orders carry). */
   names: Map<string, string>;
 }
 
@@ -33,13 +33,17 @@ const count = (t: Tally, g: Given) => {
  */
 export const discountsReport: ReportDefinition<DiscountsState> = {
   name: 'discounts',
-  version: 1,
+  version: 2,
   title: 'Discounts and comps',
-  handles: ['OrderPlaced', 'OrderDetailsChanged', 'DiscountGiven', 'DiscountRemoved'],
+  handles: ['OrderPlaced', 'OrderDetailsChanged', 'DiscountGiven', 'DiscountRemoved', 'UserCreated', 'UserRenamed'],
   init: (clock) => ({ clock, given: new Map(), names: new Map() }),
   apply(s, event: ReplayedEvent) {
-    const e = event as unknown as OrderEvent;
+    const e = event as unknown as OrderEvent | StaffEvent;
     switch (e.type) {
+      case 'UserCreated':
+      case 'UserRenamed':
+        s.names.set(e.data.userId, e.data.name);
+        return;
       case 'OrderPlaced':
       case 'OrderDetailsChanged':
         s.names.set(e.data.userId, e.data.waiter);
@@ -47,7 +51,8 @@ export const discountsReport: ReportDefinition<DiscountsState> = {
       case 'DiscountGiven': {
         const d = e.data;
         const metadataUser = typeof event.metadata.userId === 'string' ? event.metadata.userId : UNKNOWN_GIVER;
-        s.given.set(d.discountId, { day: s.clock.day(eventTime(event, d.at)), kind: isComp(d) ? 'comp' : 'discount', reason: d.reason, by: d.by ?? metadataUser, cents: d.amountCents });
+        const at = eventTime(event, d.at);
+        s.given.set(d.discountId, { at, day: s.clock.day(at), kind: isComp(d) ? 'comp' : 'discount', reason: d.reason, by: d.by ?? metadataUser, approvedBy: d.approvedBy ?? null, cents: d.amountCents });
         return;
       }
       case 'DiscountRemoved':
@@ -78,6 +83,9 @@ export const discountsReport: ReportDefinition<DiscountsState> = {
       by_giver: [...givers].sort(([a], [b]) => compareText(a, b))
         .map(([by, t]) => ({ user_id: by || null, name: s.names.get(by) ?? null, ...columns(t) })),
       by_day: [...days].sort(([a], [b]) => compareText(a, b)).map(([day, t]) => ({ day, ...columns(t) })),
+      // Each one with who gave it and the manager who approved it (null: within the waiter's limit).
+      given: [...s.given.values()].filter((g) => inRange(g.day, range)).sort((a, b) => a.at - b.at) // stable: log order within a millisecond
+        .map((g) => ({ day: g.day, kind: g.kind, reason: g.reason, user_id: g.by || null, name: s.names.get(g.by) ?? null, approved_by_id: g.approvedBy, approved_by: g.approvedBy === null ? null : (s.names.get(g.approvedBy) ?? null), amount: money(g.cents) })),
     };
   },
   charts: [{ section: 'by_day', kind: 'bar', label: 'day', values: ['discounts_amount', 'comps_amount'], title: 'Discounts and comps by day' }],
