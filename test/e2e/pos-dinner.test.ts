@@ -155,6 +155,11 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await marisol.waitForFunction(() => !document.querySelector('.sheet') && !/Cerveza/.test(document.querySelector('.ticket-pane')?.textContent ?? ''));
   const bar = (await chef.get(`/kitchen/tickets?station_id=${r.stations.bar}&all=true`)).body as Array<{ order_id: string; lines: Array<{ dish_id: string; kitchen_status: string }> }>;
   t.same(bar.filter((k) => k.order_id === orderId).flatMap((k) => k.lines).filter((l) => l.dish_id === r.menu.cerveza).map((l) => l.kitchen_status), ['cancelled'], "the manager's void reaches the bar as a cancelled line");
+  // The void is Marisol's, approved by Lupita on her tablet (the approval travels with Marisol's request).
+  type Audit = { entries: Array<{ staff: string; approved_by: string; reason: string; order_id: string }> };
+  const voidOnAudit = async () => ((await r.admin.get('/audit?kind=void')).body as Audit).entries.filter((e) => e.order_id === orderId);
+  for (const until = Date.now() + 5000; Date.now() < until && (await voidOnAudit()).length === 0;) await new Promise((ok) => setTimeout(ok, 50));
+  t.match(await voidOnAudit(), [{ staff: 'Marisol', approved_by: 'Lupita', reason: 'se derramó' }], 'the audit trail names who voided and who approved');
   await cookAndBump(orderId);
 
   // The mole came cold: comped, the manager approving on Marisol's tablet.

@@ -67,9 +67,6 @@ export const comanda = createComandaClient({
 });
 export const api = comanda.api;
 
-/** A manager's own session on the waiter's screen: tokens in memory, never the device's cookies. */
-export const managerClient = () => createComandaClient({ baseUrl: location.origin, session: 'tokens', retries: 3, fetch: watchedFetch });
-
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(readonly status: number, message: string) {

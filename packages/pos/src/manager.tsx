@@ -1,18 +1,19 @@
 import { useState } from 'preact/hooks';
-import { ApiError, managerClient } from './api.js';
 import type { Member } from './login.js';
 import { Keypad } from './pin-pad.js';
 
-type Api = ReturnType<typeof managerClient>['api'];
-
 export const isManager = (me: Member) => me.role === 'manager' || me.role === 'admin';
 
+/** A manager's name and PIN as they travel with the waiter's own request (the API's X-Approval-* headers). */
+export type ApprovalHeaders = { 'x-approval-name': string; 'x-approval-pin': string };
+
 /**
- * A manager's approval on the waiter's screen: the manager types name and PIN, the action runs in the
- * manager's own short session (bearer tokens in memory: the device's cookies stay the waiter's), and
- * the session is revoked right after.
+ * A manager's approval on the waiter's screen: the manager types name and PIN, and they go with the
+ * waiter's own request, so the server records the waiter who did it and the manager who approved it
+ * (a wrong PIN is refused there, and counts toward that manager's sign-in lock). The PIN lives only in
+ * this sheet's state, for the one request.
  */
-export function ManagerApproval(props: { what: string; act: (api: Api) => Promise<void>; onDone: () => void; onCancel: () => void }) {
+export function ManagerApproval(props: { what: string; act: (approval: ApprovalHeaders) => Promise<void>; onDone: () => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
@@ -20,17 +21,13 @@ export function ManagerApproval(props: { what: string; act: (api: Api) => Promis
   const approve = async () => {
     setBusy(true);
     setError('');
-    const manager = managerClient();
     try {
-      const who = await manager.signIn(name.trim(), pin);
-      if (who.role !== 'manager' && who.role !== 'admin') throw new ApiError(403, `${who.name} is not a manager`);
-      await props.act(manager.api);
+      await props.act({ 'x-approval-name': encodeURIComponent(name.trim()), 'x-approval-pin': pin });
       props.onDone();
     } catch (e) {
       setPin('');
       setError(e instanceof Error ? e.message : String(e));
     } finally {
-      await manager.signOut().catch(() => undefined);
       setBusy(false);
     }
   };

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, newKey, ok, useWrite } from './api.js';
 import type { Member } from './login.js';
-import { ManagerApproval, isManager } from './manager.js';
+import { type ApprovalHeaders, ManagerApproval, isManager } from './manager.js';
 import { type Dish, type Order, type OrderLine, type Table, dishName, menu } from './menu.js';
 import { money, parseAmount } from './money.js';
 import { Stepper } from './order.js';
 import { Keypad } from './pin-pad.js';
 
-type Api = typeof api;
 interface SheetProps { onDone: () => void; onCancel: () => void }
 
 /** A dish with modifier groups: how many, which options (each group's minimum and maximum), notes. */
@@ -68,17 +67,16 @@ export function LineSheet(props: SheetProps & { me: Member; orderId: string; lin
   const [seat, setSeat] = useState(l.seat ?? 0);
   const [notes, setNotes] = useState(l.notes);
   const [reason, setReason] = useState('');
-  const [approval, setApproval] = useState<null | { what: string; act: (a: Api) => Promise<unknown> }>(null);
+  const [approval, setApproval] = useState<null | { what: string; act: (a?: ApprovalHeaders) => Promise<unknown> }>(null);
   const w = useWrite();
   const path = { params: { path: { id: props.orderId, dishId: l.id } } };
   const save = () => w.run(() => ok(api.PUT('/orders/{id}/dishes/{dishId}', { ...path, body: { quantity, course, seat: seat === 0 ? null : seat, notes }, headers: { 'idempotency-key': newKey() } })), props.onDone);
-  const remove = (as: Api, why?: string) => ok(as.DELETE('/orders/{id}/dishes/{dishId}', { params: { path: { id: props.orderId, dishId: l.id }, query: why ? { reason: why } : {} }, headers: { 'idempotency-key': newKey() } }));
-  const comp = (as: Api) => ok(as.POST('/orders/{id}/discounts', { params: { path: { id: props.orderId } }, body: { line_id: l.id, kind: 'percent', value: 100, reason: `comp: ${reason.trim() || 'on the house'}` }, headers: { 'idempotency-key': newKey() } }));
-  const asManager = (what: string, act: (a: Api) => Promise<unknown>) => {
-    if (isManager(props.me)) return void w.run(() => act(api), props.onDone);
+  const remove = (why?: string, approved?: ApprovalHeaders) => ok(api.DELETE('/orders/{id}/dishes/{dishId}', { params: { path: { id: props.orderId, dishId: l.id }, query: why ? { reason: why } : {} }, headers: { 'idempotency-key': newKey(), ...approved } }));
+  const comp = (approved?: ApprovalHeaders) => ok(api.POST('/orders/{id}/discounts', { params: { path: { id: props.orderId } }, body: { line_id: l.id, kind: 'percent', value: 100, reason: `comp: ${reason.trim() || 'on the house'}` }, headers: { 'idempotency-key': newKey(), ...approved } }));
+  const asManager = (what: string, act: (a?: ApprovalHeaders) => Promise<unknown>) => {
+    if (isManager(props.me)) return void w.run(() => act(), props.onDone);
     setApproval({ what, act });
   };
-  const askComp = () => void w.run(() => comp(api), props.onDone);
   if (approval) {
     return <ManagerApproval what={approval.what} act={async (a) => void (await approval.act(a))} onDone={props.onDone} onCancel={() => setApproval(null)} />;
   }
@@ -98,11 +96,11 @@ export function LineSheet(props: SheetProps & { me: Member; orderId: string; lin
       {w.error && <p class="error" role="alert">{w.error}</p>}
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>Close</button>
-        {!fired && <button type="button" class="danger" id="remove-line" disabled={w.busy} onClick={() => void w.run(() => remove(api), props.onDone)}>Remove</button>}
+        {!fired && <button type="button" class="danger" id="remove-line" disabled={w.busy} onClick={() => void w.run(() => remove(), props.onDone)}>Remove</button>}
         {fired && l.kitchen_status !== 'cancelled' && (
-          <button type="button" class="danger" id="void-line" disabled={w.busy || !reason.trim()} onClick={() => asManager(`Void ${dishName(l.dish_id)}: ${reason.trim()}`, (a) => remove(a, reason.trim()))}>Void…</button>
+          <button type="button" class="danger" id="void-line" disabled={w.busy || !reason.trim()} onClick={() => asManager(`Void ${dishName(l.dish_id)}: ${reason.trim()}`, (a) => remove(reason.trim(), a))}>Void…</button>
         )}
-        <button type="button" class="secondary" id="comp-line" disabled={w.busy || l.discount >= l.line_total + l.discount} onClick={() => (isManager(props.me) ? askComp() : setApproval({ what: `Comp ${dishName(l.dish_id)}`, act: comp }))}>Comp</button>
+        <button type="button" class="secondary" id="comp-line" disabled={w.busy || l.discount >= l.line_total + l.discount} onClick={() => asManager(`Comp ${dishName(l.dish_id)}`, comp)}>Comp</button>
         {!fired && <button type="button" id="save-line" disabled={w.busy} onClick={() => void save()}>Save</button>}
       </div>
     </div>
@@ -142,12 +140,12 @@ export function DiscountSheet(props: SheetProps & { me: Member; orderId: string;
   const [approval, setApproval] = useState(false);
   const w = useWrite();
   const amount = parseAmount(value);
-  const give = (as: Api) => ok(as.POST('/orders/{id}/discounts', {
-    params: { path: { id: props.orderId } }, body: { ...(lineId ? { line_id: lineId } : {}), kind, value: amount ?? 0, reason: reason.trim() }, headers: { 'idempotency-key': newKey() },
+  const give = (approved?: ApprovalHeaders) => ok(api.POST('/orders/{id}/discounts', {
+    params: { path: { id: props.orderId } }, body: { ...(lineId ? { line_id: lineId } : {}), kind, value: amount ?? 0, reason: reason.trim() }, headers: { 'idempotency-key': newKey(), ...approved },
   }));
   const submit = () => w.run(async () => {
     try {
-      await give(api);
+      await give();
     } catch (e) {
       if (e instanceof ApiError && e.status === 403) return setApproval(true);
       throw e;
