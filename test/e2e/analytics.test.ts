@@ -14,7 +14,7 @@ export const SCREENSHOT = process.env.ANALYTICS_SCREENSHOT ?? join(tmpdir(), 'co
 // A month generated (at a quarter of a busy restaurant's orders), replayed three times, a standalone started and
 // Chromium: more than tap's default 120 s on a busy machine.
 t.setTimeout(600_000);
-const REPORTS = ['sales', 'product-mix', 'waiters', 'payments', 'tables', 'kitchen', 'cancellations', 'discounts'];
+const REPORTS = ['sales', 'product-mix', 'waiters', 'payments', 'tables', 'kitchen', 'cancellations', 'discounts', 'audit'];
 
 t.test('a generated month: the CLI replay equals the live HTTP reports, and its HTML renders in Chromium', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-analytics-'));
