@@ -48,3 +48,15 @@ t.test('issue 57: a void of a paid line takes the line\'s tax off, once, whateve
   t.same(exclusive.bill.pricesIncludeTax, false);
   t.same(taxes(exclusive), [['iva', 11_600, 1856]]);
 });
+
+t.test('issue 57: the rates\' shares of the money kept add up to it, to the cent', async (t) => {
+  // Found by the reports' property (packages/analytics/test/reports-equal-bills.property.test.ts).
+  // given tacos 100.01 at IVA and an agua 100.01 at 8 %, paid (200.02), when 100.01 is refunded, then
+  // each rate's share of the 100.01 kept is 50.005: rounded half up each, they came to 100.02.
+  const halves = { lines: [line('tacos', 10_001, 'iva'), line('agua', 10_001, 'reduced')], share: null, taxRates: [IVA, REDUCED], pricesIncludeTax: true };
+  const kept = [...paid(20_002), refunded(10_001)].reduce(ledgerAfter, openLedger(halves));
+  const declared = keptTaxes(kept);
+  t.equal(declared.reduce((sum, x) => sum + x.baseCents + x.amountCents, 0), 10_001, 'what the rates declare is what the bill kept');
+  // The odd cent goes to the first rate (the bill's order of rates); each tax is half its rate's, half up.
+  t.same(taxes(kept), [['reduced', 4630, 371], ['iva', 4310, 690]]);
+});

@@ -1,6 +1,6 @@
 import type { ReplayedEvent } from '@comanda/event-store';
 import type { BillLedger, OrderEvent, TicketEvent } from '@comanda/domain';
-import { followBill, refundValue, voidValue } from '../bill-ledgers.js';
+import { followBill, refundValue, voidRefundValue, voidValue } from '../bill-ledgers.js';
 import { isVoidRefund } from './sales.js';
 import type { LocalClock } from '../clock.js';
 import { isComp } from './discounts.js';
@@ -29,22 +29,24 @@ const NO_REASON = '(no reason recorded)';
  * What did not become a sale, with its reason: orders cancelled (their value when cancelled) and
  * pending orders deleted, bills cancelled, lines voided and payments refunded. Voids and refunds are
  * counted once each, on the basis of the sales they reduce (the sales report's): a void at its line's
- * value, a refund at the bill's part of it, without its tax when prices exclude tax; a void's own
- * refund (reason "void: …") is the void's money, not listed again; and the discounts and comps still on their
- * orders, by reason and by the order's waiter, on the day they were given.
+ * value (on a paid bill, what the bill's money lost with it, `voidValue`), a refund at the bill's
+ * part of it, without its tax when prices exclude tax; a void's own refund (reason "void: …") is the
+ * void's money, added to it, not listed again; and the discounts and comps still on their orders, by
+ * reason and by the order's waiter, on the day they were given.
  */
 export const cancellationsReport: ReportDefinition<CancellationsState> = {
   name: 'cancellations',
   // 3: an order's total counts its lines' quantities, modifiers and discounts; discounts and comps by reason and by waiter.
   // 4: a void's refund counted once (as the void); voids and refunds on the basis of menu prices.
-  version: 4,
+  // 5: a void after a refund on a paid bill takes what the bill's money lost (the sales report's rule).
+  version: 5,
   title: 'Cancellations, voids and refunds',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), bills: new Map(), days: new Map(), given: new Map() }),
   apply(s, event: ReplayedEvent) {
-    const tally = (at: number, kind: Kind, reason: string, cents: number) => {
+    const tally = (at: number, kind: Kind, reason: string, cents: number, count = 1) => {
       const t = bucket(bucket(s.days, s.clock.day(at), () => new Map<string, Tally>()), `${kind}\n${reason}`, () => ({ count: 0, cents: 0 }));
-      t.count++;
+      t.count += count;
       t.cents += cents;
     };
     switch (event.type) {
@@ -79,13 +81,15 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
       }
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
-        tally(eventTime(event, data.at), 'void', data.reason, voidValue(followBill(s.bills, event).before, data.lineId, data.amountCents));
+        tally(eventTime(event, data.at), 'void', data.reason, voidValue(followBill(s.bills, event), data.lineId, data.amountCents));
         return;
       }
       case 'PaymentRefunded': {
         const { data } = event as Extract<TicketEvent, { type: 'PaymentRefunded' }>;
         const change = followBill(s.bills, event);
-        if (!isVoidRefund(data.reason)) tally(eventTime(event, data.at), 'refund', data.reason, refundValue(change, data.paymentId, data.amountCents));
+        // A void's own refund is the rest of the void's money: added to it, not counted again.
+        if (isVoidRefund(data.reason)) tally(eventTime(event, data.at), 'void', data.reason.slice('void: '.length), voidRefundValue(change), 0);
+        else tally(eventTime(event, data.at), 'refund', data.reason, refundValue(change, data.paymentId, data.amountCents));
         return;
       }
       case 'DiscountGiven': {

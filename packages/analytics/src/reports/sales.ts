@@ -1,6 +1,6 @@
 import type { ReplayedEvent } from '@comanda/event-store';
 import { type BillLedger, type BillTax, currencyById, keptTaxes, percentOf, taxesMoved, type BaseCurrencyEvent, type OrderEvent, type TicketEvent } from '@comanda/domain';
-import { followBill, refundValue, voidValue } from '../bill-ledgers.js';
+import { followBill, refundValue, voidRefundValue, voidValue } from '../bill-ledgers.js';
 import { type LocalClock, WEEKDAYS } from '../clock.js';
 import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
@@ -42,8 +42,9 @@ export const isVoidRefund = (reason: string): boolean => reason.startsWith('void
 /**
  * Sales by day, hour and weekday. A sale is a completed order (its lines at completion, dated when
  * it completed); voided lines and refunds are taken off on the day they happen, on the basis of menu
- * prices, as gross is (a void: its line's value; a refund: the bill's part of it, without its tax when
- * prices exclude tax; a void's own refund is the void, counted once). Gross is before discounts; the
+ * prices, as gross is (a void: its line's value, or on a paid bill what the bill's money lost with it
+ * and its own refund, `voidValue`; a refund: the bill's part of it, without its tax when prices
+ * exclude tax; a void's own refund is the void, counted once). Gross is before discounts; the
  * discounts and comps on a sale count with it (on the day it completed). Net = gross − discounts −
  * comps − voids − refunds, in the base currency's cents. Works from order events alone; bills only
  * subtract, and say the tax by rate: a bill's taxes as its money kept them (`keptTaxes`) count on the
@@ -68,7 +69,8 @@ export const salesReport: ReportDefinition<SalesState> = {
   name: 'sales',
   // 2: an order's total counts its lines' quantities and modifiers. 3: gross before discounts; discounts and comps apart.
   // 4: tax as the bills stand (voids and refunds after payment), voids and refunds on the basis of menu prices.
-  version: 4,
+  // 5: a void after a refund on a paid bill takes what the bill's money lost, not its line's whole value.
+  version: 5,
   title: 'Sales',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), comps: new Map(), taxes: new Map() }),
@@ -100,7 +102,7 @@ export const salesReport: ReportDefinition<SalesState> = {
         const change = followBill(s.bills, event);
         const p = s.clock.place(eventTime(event, data.at));
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
-        const value = voidValue(change.before, data.lineId, data.amountCents);
+        const value = voidValue(change, data.lineId, data.amountCents);
         d.voids += value;
         d.hourNet[p.hour] -= value;
         declareMoved(s, p.day, change.before, change.after);
@@ -111,10 +113,11 @@ export const salesReport: ReportDefinition<SalesState> = {
         const change = followBill(s.bills, event);
         const p = s.clock.place(eventTime(event, data.at));
         declareMoved(s, p.day, change.before, change.after);
-        if (isVoidRefund(data.reason)) return;
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
-        const value = refundValue(change, data.paymentId, data.amountCents);
-        d.refunds += value;
+        // A void's own refund is the rest of the void (a paid bill's sales it took), not a refund.
+        const value = isVoidRefund(data.reason) ? voidRefundValue(change) : refundValue(change, data.paymentId, data.amountCents);
+        if (isVoidRefund(data.reason)) d.voids += value;
+        else d.refunds += value;
         d.hourNet[p.hour] -= value;
         return;
       }

@@ -1,6 +1,6 @@
 import type { ReplayedEvent } from '@comanda/event-store';
 import type { BillLedger, TicketEvent } from '@comanda/domain';
-import { billValue, followBill, refundValue, voidValue } from '../bill-ledgers.js';
+import { billValue, followBill, refundValue, voidRefundValue, voidValue } from '../bill-ledgers.js';
 import type { LocalClock } from '../clock.js';
 import { isVoidRefund } from './sales.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
@@ -71,7 +71,8 @@ function closeOrder(s: WaitersState, orderId: string, at: number): void {
 export const waitersReport: ReportDefinition<WaitersState> = {
   name: 'waiters',
   // 3: an order's total counts its lines' quantities and modifiers. 4: after voids and refunds; unpaid orders apart.
-  version: 4,
+  // 5: a void after a refund on a paid bill takes what the bill's money lost (the sales report's rule).
+  version: 5,
   title: 'Waiters',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
   init: (clock, parts) => ({
@@ -132,8 +133,9 @@ export const waitersReport: ReportDefinition<WaitersState> = {
       case 'TicketLineVoided': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketLineVoided' }>;
         const id = streamId(event.stream);
-        const { before } = followBill(s.bills, event);
-        const value = voidValue(before, data.lineId, data.amountCents);
+        const change = followBill(s.bills, event);
+        const { before } = change;
+        const value = voidValue(change, data.lineId, data.amountCents);
         const waiter = s.ticketWaiter.get(id);
         if (waiter !== undefined) dayOf(s, eventTime(event, data.at), waiter).sales -= value;
         // Voided before its bill was paid, the line is no longer owed; after, the payment settled it.
@@ -145,8 +147,8 @@ export const waitersReport: ReportDefinition<WaitersState> = {
         const { data } = event as Extract<TicketEvent, { type: 'PaymentRefunded' }>;
         const change = followBill(s.bills, event);
         const waiter = s.ticketWaiter.get(change.ticketId);
-        if (isVoidRefund(data.reason) || waiter === undefined) return;
-        dayOf(s, eventTime(event, data.at), waiter).sales -= refundValue(change, data.paymentId, data.amountCents);
+        if (waiter === undefined) return;
+        dayOf(s, eventTime(event, data.at), waiter).sales -= isVoidRefund(data.reason) ? voidRefundValue(change) : refundValue(change, data.paymentId, data.amountCents);
         return;
       }
       default: {

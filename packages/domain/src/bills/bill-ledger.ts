@@ -62,20 +62,42 @@ export function keptCents(l: BillLedger): Cents {
 const roundHalfUp = (p: bigint, q: bigint): Cents => Number((2n * p + q) / (2n * q));
 
 /**
- * Each rate's base and tax in what the bill kept. The rule, per bill and rate: the bill as it
- * stands (`billTaxes` without its voided lines) in proportion to the money kept, up to what it asks:
- * tax = round half up of (rate's tax × kept / bill), base = round half up of ((rate's base + tax) ×
- * kept / bill) − that tax. A bill whose payments cover it and were never refunded declares exactly
- * its taxes; one refunded in full declares nothing; a void takes its line's tax off.
+ * Shares of `total` in proportion to `weights` (which add up to `of`), in whole cents that add up to
+ * it: each its floor, and the cents left over to the largest remainders (ties to the earlier), as
+ * an order's discount is spread over its lines.
+ */
+function shares(weights: Cents[], total: Cents, of: Cents): Cents[] {
+  const exact = weights.map((w) => BigInt(w) * BigInt(total));
+  const floors = exact.map((x) => Number(x / BigInt(of)));
+  let left = total - floors.reduce((sum, x) => sum + x, 0);
+  const byRemainder = exact.map((x, i) => ({ i, r: x % BigInt(of) })).sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
+  for (const { i } of byRemainder) {
+    if (left <= 0) break;
+    floors[i]! += 1;
+    left -= 1;
+  }
+  return floors;
+}
+
+/**
+ * Each rate's base and tax in what the bill kept. The rule, per bill: the bill as it stands
+ * (`billTaxes` without its voided lines) in proportion to the money kept, up to what it asks. Each
+ * rate's gross (base + tax) takes its share of the money kept, cents by largest remainder with the
+ * untaxed lines' share beside them, so the rates declare what the bill kept to the cent (rounded half
+ * up each, two rates' 50.005 came to 100.02 of 100.01 kept); tax = round half up of (rate's tax ×
+ * kept / bill), never more than its rate's share; the base is the rest of the share. A bill whose
+ * payments cover it and were never refunded declares exactly its taxes; one refunded in full
+ * declares nothing; a void takes its line's tax off.
  */
 export function keptTaxes(l: BillLedger): BillTax[] {
   const { taxes, dueCents } = billTaxes(l.bill, new Set(l.voided));
   const kept = Math.max(0, Math.min(keptCents(l), dueCents));
   if (kept === dueCents) return taxes;
-  const scaled = (cents: Cents) => roundHalfUp(BigInt(cents) * BigInt(kept), BigInt(dueCents));
-  return taxes.map((x) => {
-    const amountCents = scaled(x.amountCents);
-    return { ...x, baseCents: scaled(x.baseCents + x.amountCents) - amountCents, amountCents };
+  const grosses = taxes.map((x) => x.baseCents + x.amountCents);
+  const gross = shares([...grosses, dueCents - grosses.reduce((sum, g) => sum + g, 0)], kept, dueCents);
+  return taxes.map((x, i) => {
+    const amountCents = Math.min(roundHalfUp(BigInt(x.amountCents) * BigInt(kept), BigInt(dueCents)), gross[i]!);
+    return { ...x, baseCents: gross[i]! - amountCents, amountCents };
   });
 }
 
