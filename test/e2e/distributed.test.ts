@@ -293,7 +293,7 @@ if (!postgresAvailable() || !natsServerAvailable()) {
         if (res.status === 201) order = (res.body as { id: string }).id;
         return res.status === 201;
       }, 'a write after the restart', 30_000);
-      await eventually(async () => (ok(await sameSession(a, stack.urls[0]!).get(`/orders/${order}`), 200).waiter as string) === 'Dani', 'the projector to catch up after the restart', 30_000);
+      await eventually(async () => (ok(await sameSession(a, stack.urls[0]!).get(`/orders/${order}`), 200).waiter as string) === myName, 'the projector to catch up after the restart', 30_000);
       const after = (ok(await b.get('/orders?limit=500'), 200) as unknown as Array<{ id: string }>).map((o) => o.id);
       t.ok(before.every((id) => after.includes(id)), `all ${before.length} orders acknowledged before the restart are there`);
     });
