@@ -187,6 +187,9 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   const [seat1, seat2, table] = [billWith(r.menu.sopa), billWith(r.menu.agua), billWith(r.menu.guacamole)];
   t.same([seat1.total, seat2.total, table.total], [655, 105, 120], 'seat 1: sopa and two arracheras; seat 2: the waters (the mole comped); the table: the guacamole');
   await look(marisol, 'bill');
+  for (const [bill, says] of [[seat1, /Seat 1/], [seat2, /Seat 2/], [table, /Table \(shared\)/]] as const) {
+    t.match(await waitText(marisol, says, `[data-ticket-id="${bill.id}"] header`), says, 'each bill of the split says whose it is');
+  }
   await press(marisol, `[data-ticket-id="${seat1.id}"] .pay`);
   for (const digit of '700') await press(marisol, `.pay-sheet [data-key="${digit}"]`);
   await look(marisol, 'pay-cash');

@@ -109,3 +109,15 @@ t.test('a split by seats: one group per seat in seat order, then the lines for t
   t.same(linesBySeat([l('a', null)]), [['a']]);
   t.same(linesBySeat([]), []);
 });
+
+t.test('a bill of a split by seats records its seat (null: the table\'s shared lines); other bills none', async (t) => {
+  const g = given(order, [placed, { type: 'DishesAdded', data: { lines: [line('a', { seat: 2 }), line('b')] } }]);
+  const bySeat = g.when({ type: 'billLines', bills: [{ billId: 'b1', ticketIds: ['k1'], lineIds: ['a'], seat: 2 }, { billId: 'b2', ticketIds: ['k2'], lineIds: ['b'], seat: null }] });
+  t.same(bySeat, { events: [
+    { type: 'OrderBilled', data: { billId: 'b1', ticketIds: ['k1'], lineIds: ['a'], seat: 2 } },
+    { type: 'OrderBilled', data: { billId: 'b2', ticketIds: ['k2'], lineIds: ['b'], seat: null } },
+  ] });
+  const billed = given(order, [placed, { type: 'DishesAdded', data: { lines: [line('a', { seat: 2 }), line('b')] } }, ...(bySeat as { events: OrderEvent[] }).events]);
+  t.same([billed.state.billing.bills.b1!.seat, billed.state.billing.bills.b2!.seat], [2, null]);
+  t.same(g.when({ type: 'billLines', bills: [{ billId: 'b3', ticketIds: ['k3'], lineIds: ['a', 'b'] }] }), { events: [{ type: 'OrderBilled', data: { billId: 'b3', ticketIds: ['k3'], lineIds: ['a', 'b'] } }] }, 'no seat: the event a whole bill always wrote');
+});

@@ -103,9 +103,11 @@ function LineGroups(props: { lines: OrderLine[]; groupOf: Record<string, number>
   );
 }
 
-/** "Bill 2 of 3" for an even split, "Seat 2" or "Table" for one by seat, else "Bill". */
+/** "Bill 2 of 3" for an even split, "Seat 2" or "Table (shared)" for one by seat, else "Bill". */
 function labelOf(t: Ticket, seatOf: Record<string, number | null>): string {
   if (t.share) return `Bill ${t.share.part} of ${t.share.parts}`;
+  // The bill says whose it is (as its receipt prints it); bills issued before it said so are read from their lines' seats.
+  if (t.bill_for) return t.bill_for;
   const seats = [...new Set(t.lines.map((l) => seatOf[l.id]))];
   if (seats.length !== 1 || seats[0] === undefined) return 'Bill';
   return seats[0] === null ? 'Table' : `Seat ${seats[0]}`;

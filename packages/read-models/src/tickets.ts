@@ -13,6 +13,8 @@ export type TicketView = Tracked & {
   /** Absent on documents written before order numbers (the projection was not rebuilt for it): null. */
   order_number?: number | null;
   lines: TicketLine[]; share: { part: number; parts: number } | null;
+  /** On a split by seats: the seat the bill is for, null for the table's shared lines; absent on any other bill. */
+  for_seat?: number | null;
   /** As issued (absent on documents of tickets issued before taxes: nothing taxed). */
   tax_rates?: IssuedRate[]; prices_include_tax?: boolean;
   subtotal_cents: number; applied_cents: number; tip_cents: number; received_cents: number; refunded_cents: number;
@@ -43,7 +45,7 @@ export const ticketsProjection = projectionOf<TicketEvent>({
         const d = e.data;
         return {
           _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, order_number: d.orderNumber ?? null, currency_id: d.currencyId,
-          lines: d.lines, share: d.share, tax_rates: d.taxRates ?? [], prices_include_tax: d.pricesIncludeTax ?? true, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
+          lines: d.lines, share: d.share, ...(d.forSeat === undefined ? {} : { for_seat: d.forSeat }), tax_rates: d.taxRates ?? [], prices_include_tax: d.pricesIncludeTax ?? true, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
           status: 1, created_at: new Date(d.issuedAt).toISOString(), issued_at: d.issuedAt, paid_at: null, cancelled_at: null,
           payments: [], refunds: [], voided: [], version: versionAfter(null),
         };

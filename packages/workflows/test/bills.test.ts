@@ -82,3 +82,29 @@ t.test('a ticket cancelled with nothing paid frees its lines on the order', asyn
   const { state } = await commands.state(order, orderStream('o1'));
   t.notOk(Object.values(state.billing.bills).some((b) => b.live.includes(k1!)), 'the lines are free to bill again');
 });
+
+t.test('a split by seats: each ticket says the seat it is for, the shared lines say so; a crash keeps it', async (t) => {
+  const store = new MemoryEventStore();
+  const commands = new CommandHandler(store);
+  const deps = { commands, now: () => 1_000 };
+  const line = (lineId: string, seat: number | null) => ({ lineId, dishId: 'd', priceCents: 1000, notes: '', quantity: 1, course: 1, seat, modifiers: [] });
+  await commands.handle(order, orderStream('o1'), {
+    type: 'placeOrder', orderId: 'o1', userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([line('l1', 2), line('l2', null), line('l3', 1), line('l4', 2)]),
+    authority: ownAuthority('u', 'waiter'),
+  });
+  const { ticketIds } = await issueTickets(deps, 'o1', { split: 'seats' }, {});
+  const issues = await Promise.all(ticketIds.map(async (id) => (await commands.state(ticket, ticketStream(id))).state.issue!));
+  t.same(issues.map((i) => [i.forSeat, i.lines.map((l) => l.lineId)]), [[1, ['l3']], [2, ['l1', 'l4']], [null, ['l2']]], 'seats in order, then the table\'s shared lines');
+  const { state } = await commands.state(order, orderStream('o1'));
+  t.same(Object.values(state.billing.bills).map((b) => b.seat), [1, 2, null], 'the order records the seat of each bill');
+
+  await commands.handle(order, orderStream('o2'), { type: 'placeOrder', orderId: 'o2', userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([line('m1', 3)]), authority: ownAuthority('u', 'waiter') });
+  await commands.handle(order, orderStream('o2'), { type: 'billLines', bills: [{ billId: 'b9', ticketIds: ['k9'], lineIds: ['m1'], seat: 3 }] });
+  await settleBilling(deps, 'o2', {});
+  t.equal((await commands.state(ticket, ticketStream('k9'))).state.issue!.forSeat, 3, 'a ticket issued after a crash still names its seat');
+  const whole = await issueTickets(deps, 'o1', { split: 'none' }, {}).catch((e: Error) => e);
+  t.match(whole, { kind: 'conflict' });
+  await commands.handle(order, orderStream('o3'), { type: 'placeOrder', orderId: 'o3', userId: 'u', tableId: null, waiter: 'Ana', at: 1, lines: atMenuPrice([line('n1', 3)]), authority: ownAuthority('u', 'waiter') });
+  const [plain] = (await issueTickets(deps, 'o3', { split: 'none' }, {})).ticketIds;
+  t.equal((await commands.state(ticket, ticketStream(plain!))).state.issue!.forSeat, undefined, 'a bill not split by seats names none');
+});

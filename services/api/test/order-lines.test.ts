@@ -91,3 +91,29 @@ t.test('tickets and receipts carry quantities; a split and a void count them', a
   t.ok(voided.status < 300, JSON.stringify(voided.body));
   t.equal((await s.waiter('GET', `/tickets/${ticket.id}`)).body.subtotal, 30, 'the void takes both portions off');
 });
+
+t.test('a split by seats: each bill and its receipt say the seat it is for, the table\'s shared lines say so', async (t) => {
+  const s = await service();
+  t.teardown(s.close);
+  const id = await s.order();
+  await s.waiter('POST', `/orders/${id}/dishes`, [
+    { dish_id: s.r.dishes.pastor, seat: 2 }, { dish_id: s.r.dishes.agua }, { dish_id: s.r.dishes.suadero, seat: 1 },
+  ]);
+  const issued = await s.waiter('POST', `/orders/${id}/tickets`, { split: 'seats' });
+  t.equal(issued.status, 201);
+  const bills = await Promise.all(issued.body.ids.map(async (b: string) => (await s.waiter('GET', `/tickets/${b}`)).body));
+  t.same(bills.map((b) => [b.seat, b.bill_for, b.subtotal]), [[1, 'Seat 1', 22], [2, 'Seat 2', 25.5], [null, 'Table (shared)', 30]]);
+  const listed = (await s.waiter('GET', `/orders/${id}/tickets`)).body;
+  t.same(listed.map((b: { bill_for: string }) => b.bill_for).sort(), ['Seat 1', 'Seat 2', 'Table (shared)'], 'the list says it too');
+  const receipt = (await s.waiter('GET', `/tickets/${bills[1].id}/receipt`)).body as string;
+  t.match(receipt, /^Seat 2$/m);
+  t.match((await s.waiter('GET', `/tickets/${bills[2].id}/receipt`)).body, /^Table \(shared\)$/m);
+  const html = await s.waiter('GET', `/tickets/${bills[0].id}/receipt`, undefined, { accept: 'text/html' });
+  t.match(html.body, /<p>Seat 1<\/p>/);
+
+  const other = (await s.waiter('POST', '/orders', { user_id: s.waiterId, table_id: s.r.tables.t2, waiter: 'Marisol' })).body.id as string;
+  await s.waiter('POST', `/orders/${other}/dishes`, [{ dish_id: s.r.dishes.pastor, seat: 2 }]);
+  const whole = (await s.waiter('GET', `/tickets/${(await s.waiter('POST', `/orders/${other}/tickets`, { split: 'none' })).body.ids[0]}`)).body;
+  t.same([whole.seat, whole.bill_for], [null, null], 'a bill not split by seats names no seat');
+  t.notMatch((await s.waiter('GET', `/tickets/${whole.id}/receipt`)).body, /Seat 2/);
+});

@@ -60,6 +60,8 @@ export interface TicketIssue {
   lines: TicketLine[];
   /** Part i of n of an even split; null when the ticket carries its lines whole. */
   share: { part: number; parts: number } | null;
+  /** On a split by seats: the seat this bill is for, null for the table's shared lines; absent on any other bill. */
+  forSeat?: number | null;
   /** What the ticket asks before tips: its lines (or share), and with exclusive prices their taxes too (`billTaxes`). */
   subtotalCents: Cents;
   /** The rates its lines are taxed at, as they were at issue; absent before taxes. */

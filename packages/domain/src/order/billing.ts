@@ -14,16 +14,22 @@ export interface Billing {
   /** lineId → the bill it is on. */
   billedLines: Record<string, string>;
   /** billId → every ticket issued for it (in order: part i of n), those still live (not cancelled), its lines. */
-  bills: Record<string, { ticketIds: string[]; live: string[]; lineIds: string[] }>;
+  bills: Record<string, Omit<BillEntry, 'billId'> & { live: string[] }>;
 }
 
+/**
+ * One bill as the order records it. `seat`: on a split by seats, the seat it is for, or null for the
+ * table's shared lines (absent on any other bill), so a ticket issued after a crash still says it.
+ */
+export interface BillEntry { billId: string; ticketIds: string[]; lineIds: string[]; seat?: number | null }
+
 export type BillingEvent =
-  | { type: 'OrderBilled'; data: { billId: string; ticketIds: string[]; lineIds: string[] } }
+  | { type: 'OrderBilled'; data: BillEntry }
   | { type: 'OrderTicketCancelled'; data: { billId: string; ticketId: string; releasedLineIds: string[] } };
 
 export type BillingCommand =
   /** One bill per group of lines (a split by lines), or one bill of n tickets (an even split): one append. */
-  | { type: 'billLines'; bills: Array<{ billId: string; ticketIds: string[]; lineIds: string[] }> }
+  | { type: 'billLines'; bills: BillEntry[] }
   | { type: 'releaseTicket'; ticketId: string };
 
 export const emptyBilling = (): Billing => ({ billedLines: {}, bills: {} });
@@ -44,7 +50,7 @@ export function decideBilling(command: BillingCommand, billing: Billing, lineIds
       if (twice.length) throw validationFailed(twice.map((id) => ({ field: 'groups', message: `${id} is in more than one group` })));
       const billed = all.filter((id) => billing.billedLines[id]);
       if (billed.length) throw conflict(`These lines are already on a ticket: ${billed.join(', ')}`, { lineIds: billed });
-      return bills.map(({ billId, ticketIds, lineIds: ids }) => ({ type: 'OrderBilled', data: { billId, ticketIds, lineIds: ids } }));
+      return bills.map(({ billId, ticketIds, lineIds: ids, seat }) => ({ type: 'OrderBilled', data: { billId, ticketIds, lineIds: ids, ...(seat === undefined ? {} : { seat }) } }));
     }
     case 'releaseTicket': {
       const entry = Object.entries(billing.bills).find(([, b]) => b.live.includes(command.ticketId));
@@ -59,10 +65,10 @@ export function decideBilling(command: BillingCommand, billing: Billing, lineIds
 export function evolveBilling(billing: Billing, event: BillingEvent): Billing {
   switch (event.type) {
     case 'OrderBilled': {
-      const { billId, ticketIds, lineIds } = event.data;
+      const { billId, ticketIds, lineIds, seat } = event.data;
       const billedLines = { ...billing.billedLines };
       for (const id of lineIds) billedLines[id] = billId;
-      return { billedLines, bills: { ...billing.bills, [billId]: { ticketIds, live: ticketIds, lineIds } } };
+      return { billedLines, bills: { ...billing.bills, [billId]: { ticketIds, live: ticketIds, lineIds, ...(seat === undefined ? {} : { seat }) } } };
     }
     case 'OrderTicketCancelled': {
       const { billId, ticketId, releasedLineIds } = event.data;

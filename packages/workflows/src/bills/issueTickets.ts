@@ -1,6 +1,6 @@
 import {
   CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, lineDiscounts, linesBySeat, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
-  validationFailed, type Menu, type Order, type TicketIssue, type TicketLine,
+  validationFailed, type BillEntry, type Menu, type Order, type TicketIssue, type TicketLine,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { later } from '../orders/seating.js';
@@ -13,7 +13,7 @@ export interface BillDeps { commands: CommandHandler; now: () => number; pricesI
 /** What a ticket is issued with besides the order: when, by whom, in which currency, at which tax rates. */
 interface IssueMeta { currencyId: string; at: number; by: string | null; menu: Menu; pricesIncludeTax: boolean }
 
-type Bill = { billId: string; ticketIds: string[]; lineIds: string[] };
+type Bill = BillEntry;
 
 /** Ids for the new bills and tickets: derived from the Idempotency-Key, so a retry meets its own streams. */
 const ids = (context: CommandContext) => {
@@ -36,8 +36,9 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
     case 'lines':
       return split.groups.map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
     case 'seats': {
+      // Each bill remembers its seat (null: the table's shared lines) so its ticket and receipt can say it.
       const groups = linesBySeat(unbilled.map((l) => o.lines[l]!));
-      return (groups.length ? groups : [[]]).map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+      return (groups.length ? groups : [[]]).map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds, seat: lineIds.length ? o.lines[lineIds[0]!]!.seat : null }));
     }
   }
 }
@@ -62,6 +63,7 @@ export function ticketsOf(o: Order, bill: Bill, meta: IssueMeta): TicketIssue[] 
     return {
       ticketId, orderId: o.orderId!, billId: bill.billId, tableId: o.tableId, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }), currencyId: meta.currencyId,
       lines, share, subtotalCents: billTaxes({ lines, share, ...taxed }).dueCents, ...taxed, issuedAt: meta.at, issuedBy: meta.by,
+      ...(bill.seat === undefined ? {} : { forSeat: bill.seat }),
     };
   });
 }
@@ -107,7 +109,7 @@ export async function settleBilling(deps: BillDeps, orderId: string, context: Co
       const { state: t } = await deps.commands.state(ticket, ticketStream(ticketId));
       if (!t.issue) {
         const meta = await issueMeta(deps, deps.now(), null);
-        const issue = ticketsOf(o, { billId, ticketIds: bill.ticketIds, lineIds: bill.lineIds }, meta).find((i) => i.ticketId === ticketId)!;
+        const issue = ticketsOf(o, { billId, ...bill }, meta).find((i) => i.ticketId === ticketId)!;
         position = later(position, (await deps.commands.handle(ticket, ticketStream(ticketId), { type: 'issueTicket', issue }, context)).position);
       } else if (t.status === 3) {
         position = later(position, (await deps.commands.handle(order, orderStream(orderId), { type: 'releaseTicket', ticketId }, context)).position);

@@ -1,6 +1,6 @@
 import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal, percentOf } from '@comanda/domain';
 import type { TicketView } from '@comanda/read-models';
-import { ticketFiguresOf, ticketTaxesOf } from './views.js';
+import { billFor, ticketFiguresOf, ticketTaxesOf } from './views.js';
 
 /** An 80 mm thermal printer prints 42 columns of its standard font. */
 export const RECEIPT_WIDTH = 42;
@@ -27,11 +27,14 @@ function when(ms: number, timezone: string): string {
 function rows(d: ReceiptData): Row[] {
   const t = d.ticket;
   const f = ticketFiguresOf(t);
+  // A bill of a split by seats says whose it is, so each guest picks up the right one.
+  const forWhom = billFor(t);
   const out: Row[] = [
     { kind: 'title', text: d.restaurant },
     { kind: 'center', text: when(t.issued_at, d.timezone) },
     { kind: 'text', text: `${t.order_number ? `Order #${t.order_number}  ` : ''}Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
     { kind: 'text', text: `Waiter ${t.waiter}` },
+    ...(forWhom ? [{ kind: 'text' as const, text: forWhom }] : []),
     { kind: 'rule' },
   ];
   for (const l of t.lines) {

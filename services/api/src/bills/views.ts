@@ -33,6 +33,8 @@ export const TicketSchema = Type.Object({
     line_total: Money('(price + modifiers) × quantity − discounts'),
   })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
+  seat: Type.Union([Type.Integer(), Type.Null()], { description: 'split by seats: the seat this bill is for; null for the table\'s shared lines and on any other bill' }),
+  bill_for: Type.Union([Type.String(), Type.Null()], { description: 'split by seats: who the bill is for, as the receipt prints it ("Seat 2", or "Table (shared)" for the lines with no seat); null on any other bill' }),
   subtotal: Money('its lines (or share) less voids; with COMANDA_PRICES_INCLUDE_TAX=false net of tax, taxes added after it'),
   taxes: Type.Array(Type.Object({
     tax_rate_id: Type.String(), name: Type.String(), rate: Type.Number({ description: 'percent' }), base: Money('net of tax'), amount: Money('the tax'),
@@ -72,6 +74,10 @@ export function ticketTaxesOf(t: TicketView) {
   return { taxes, added };
 }
 
+/** Who a bill of a split by seats is for, as its receipt prints it; null for a bill not split by seats. */
+export const billFor = (t: Pick<TicketView, 'for_seat'>): string | null =>
+  t.for_seat === undefined ? null : t.for_seat === null ? 'Table (shared)' : `Seat ${t.for_seat}`;
+
 export function ticketFiguresOf(t: TicketView) {
   const due = t.status === 1 ? Math.max(0, t.subtotal_cents - t.applied_cents) : 0;
   return { subtotal: t.subtotal_cents, tip: t.tip_cents, total: t.subtotal_cents + t.tip_cents, paid: t.received_cents - t.refunded_cents, due, refunded: t.refunded_cents };
@@ -86,7 +92,7 @@ export function ticketResponse(t: TicketView) {
       id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId),
       quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(lineTotal(l) - (l.discountCents ?? 0)),
     })),
-    share: t.share, subtotal: fromCents(f.subtotal - tax.added),
+    share: t.share, seat: t.for_seat ?? null, bill_for: billFor(t), subtotal: fromCents(f.subtotal - tax.added),
     taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: percentOf(x.ratePpm), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
