@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { ConfigError } from './config-error.js';
+import { type ServiceChargeConfig, serviceChargeConfig } from './service-charge.js';
 
 /** Everything the services read from the environment, validated once at start. */
 export interface Config {
@@ -36,6 +38,8 @@ export interface Config {
   pricesIncludeTax: boolean;
   /** The most a waiter may discount, in percent of what the discount applies to (COMANDA_WAITER_DISCOUNT_MAX_PERCENT, default 10). */
   waiterDiscountMaxPercent: number;
+  /** The automatic service charge (COMANDA_SERVICE_CHARGE_PERCENT, _MIN_PARTY, _TAXABLE). */
+  serviceCharge: ServiceChargeConfig;
   /** Printed on receipts (COMANDA_RESTAURANT_NAME). */
   restaurantName: string;
   /** A kitchen ticket every line of which is done is bumped after this many minutes; 0 = never (COMANDA_KITCHEN_AUTO_BUMP_MINUTES). */
@@ -75,16 +79,7 @@ export interface Config {
   lightningExcess: 'tip' | 'refund';
 }
 
-/** Bad configuration: the message names the variable, and the process stops with that one line. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    reason: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${reason}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -292,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     completeRequiresPayment: flag(env, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'),
     pricesIncludeTax: text(env, 'COMANDA_PRICES_INCLUDE_TAX') === null || flag(env, 'COMANDA_PRICES_INCLUDE_TAX'),
     waiterDiscountMaxPercent: integer(env, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT', 10, 0, 100),
+    serviceCharge: serviceChargeConfig(env),
     restaurantName: restaurantName(env),
     ...operations(env),
     trustedProxies: proxies(env),

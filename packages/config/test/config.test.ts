@@ -48,7 +48,19 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],
     [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '1441' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
     [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '2.5' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
+    [{ COMANDA_SERVICE_CHARGE_PERCENT: '12.555' }, 'COMANDA_SERVICE_CHARGE_PERCENT'],
+    [{ COMANDA_SERVICE_CHARGE_PERCENT: '100.01' }, 'COMANDA_SERVICE_CHARGE_PERCENT'],
+    [{ COMANDA_SERVICE_CHARGE_PERCENT: '-5' }, 'COMANDA_SERVICE_CHARGE_PERCENT'],
+    [{ COMANDA_SERVICE_CHARGE_PERCENT: '10%' }, 'COMANDA_SERVICE_CHARGE_PERCENT'],
+    [{ COMANDA_SERVICE_CHARGE_MIN_PARTY: '0' }, 'COMANDA_SERVICE_CHARGE_MIN_PARTY'],
+    [{ COMANDA_SERVICE_CHARGE_MIN_PARTY: '100' }, 'COMANDA_SERVICE_CHARGE_MIN_PARTY'],
+    [{ COMANDA_SERVICE_CHARGE_MIN_PARTY: 'six' }, 'COMANDA_SERVICE_CHARGE_MIN_PARTY'],
+    [{ COMANDA_SERVICE_CHARGE_TAXABLE: 'yes' }, 'COMANDA_SERVICE_CHARGE_TAXABLE'],
   ];
+  t.same(loadConfig({}).serviceCharge, { rateBp: 0, minParty: 6, taxable: false }, 'no automatic service charge unless said');
+  t.same(loadConfig({ COMANDA_SERVICE_CHARGE_PERCENT: '12.5', COMANDA_SERVICE_CHARGE_MIN_PARTY: '8', COMANDA_SERVICE_CHARGE_TAXABLE: 'true' }).serviceCharge, { rateBp: 1250, minParty: 8, taxable: true });
+  t.equal(loadConfig({ COMANDA_SERVICE_CHARGE_PERCENT: '0.05' }).serviceCharge.rateBp, 5, 'from the digits: 0.05 % is 5 basis points');
+  t.equal(loadConfig({ COMANDA_SERVICE_CHARGE_PERCENT: '100' }).serviceCharge.rateBp, 10_000);
   t.equal(loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }).kitchenAutoBumpMinutes, 5);
   t.equal(loadConfig({}).pricesIncludeTax, true, 'menu prices include tax unless said');
   t.equal(loadConfig({ COMANDA_PRICES_INCLUDE_TAX: 'false' }).pricesIncludeTax, false);
