@@ -1,9 +1,9 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import { type BillLedger, type TicketEvent, billTaxes, keptCents, keptTaxes, ledgerAfter, lineTotal, openLedger, refundOfBill } from '@comanda/domain';
+import { type BillLedger, type TicketEvent, billTaxes, keptCents, keptCharge, keptTaxes, ledgerAfter, lineTotal, openLedger, refundOfBill } from '@comanda/domain';
 import { streamId } from './report.js';
 
 /** The ticket events a bill's ledger follows. */
-export const BILL_EVENTS = ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketLineVoided', 'TicketCancelled'] as const;
+export const BILL_EVENTS = ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved'] as const;
 
 export interface BillChange { ticketId: string; before: BillLedger | undefined; after: BillLedger | undefined }
 
@@ -27,9 +27,9 @@ export function followBill(ledgers: Map<string, BillLedger>, event: ReplayedEven
 
 const inclusive = (l: BillLedger): boolean => l.bill.pricesIncludeTax ?? true;
 
-/** A bill's value on the basis of menu prices (with tax when they include it, without when not). */
+/** A bill's value on the basis of menu prices (with tax when they include it, without when not): its lines, without its service charge. */
 export function billValue(l: BillLedger): number {
-  const { dueCents, netCents } = billTaxes(l.bill, new Set(l.voided));
+  const { dueCents, netCents } = billTaxes({ ...l.bill, serviceCharge: null }, new Set(l.voided));
   return inclusive(l) ? dueCents : netCents;
 }
 
@@ -37,10 +37,11 @@ const taxKept = (l: BillLedger): number => keptTaxes(l).reduce((sum, x) => sum +
 
 /**
  * A paid bill's sales as its money stands, on the basis of menu prices: what its payments kept, up to
- * what it asks (a void's refund may come out of a tip), without the tax kept when prices exclude tax.
+ * what it asks (a void's refund may come out of a tip), without the service charge kept (no sale: the
+ * sales report counts it apart) and without the tax kept when prices exclude tax.
  */
 function keptValue(l: BillLedger): number {
-  const kept = Math.min(keptCents(l), billTaxes(l.bill, new Set(l.voided)).dueCents);
+  const kept = Math.min(keptCents(l), billTaxes(l.bill, new Set(l.voided)).dueCents) - keptCharge(l);
   return inclusive(l) ? kept : kept - taxKept(l);
 }
 
@@ -68,15 +69,16 @@ export function voidRefundValue(change: BillChange): number {
 
 /**
  * What a refund takes off sales, on the basis of menu prices: the part of it that gave back the
- * bill's money (a refunded tip is no sale), less the tax it took back when prices exclude tax. On a
- * paid bill that is what the bill's sales as its money stands lost: the same, unless a void's refund
- * came out of a tip and left the bill holding more than it asks (the refund gives that back first).
+ * bill's money (a refunded tip is no sale), less the service charge it gave back (no sale either: the
+ * sales report counts it apart), less the tax it took back when prices exclude tax. On a paid bill
+ * that is what the bill's sales as its money stands lost: the same, unless a void's refund came out of
+ * a tip and left the bill holding more than it asks (the refund gives that back first).
  */
 export function refundValue(change: BillChange, paymentId: string, amountCents: number): number {
   const { before, after } = change;
   if (!before || !after) return amountCents;
   if (before.paid) return keptValue(before) - keptValue(after);
-  const ofBill = refundOfBill(before, paymentId, amountCents);
+  const ofBill = refundOfBill(before, paymentId, amountCents) - (keptCharge(before) - keptCharge(after));
   if (inclusive(before)) return ofBill;
   return ofBill - (taxKept(before) - taxKept(after));
 }

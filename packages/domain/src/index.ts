@@ -41,3 +41,4 @@ export * from './order/order-numbers.js';
 export * from './menu/tax-rates.js';
 export * from './bills/taxes.js';
 export * from './bills/bill-ledger.js';
+export * from './bills/service-charge.js';

@@ -83,6 +83,7 @@ t.test('Z report: sales, tips by waiter, methods, refunds, expected and counted 
     },
     refundsCents: 133, netCents: 12667, openCents: 1234, cashFloatCents: 50000,
     expectedCashCents: 50000 + 5334 + 300 - 100, countedCashCents: 60000, differenceCents: 60000 - 55534,
+    serviceChargeCents: 0, serviceChargeByStaff: {},
     taxesByRate: [], counted: { paymentIds: ['p1', 'p2', 'p3', 'p4'], refundIds: ['r1', 'r2'] },
   });
 });

@@ -1,4 +1,4 @@
-import { type IssuedRate, LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
+import { type IssuedRate, LIGHTNING_EVENTS, type PaymentDetails, type PaymentMethod, type ServiceCharge, type TaxedBill, type TicketEvent, type TicketLine, versionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 export interface PaymentView {
@@ -17,6 +17,10 @@ export type TicketView = Tracked & {
   for_seat?: number | null;
   /** As issued (absent on documents of tickets issued before taxes: nothing taxed). */
   tax_rates?: IssuedRate[]; prices_include_tax?: boolean;
+  /** As issued (inside `subtotal_cents`); absent: none. */
+  service_charge?: ServiceCharge | null;
+  /** A manager took the charge off: what the subtotal went down by, the charge, who, why, when. */
+  service_charge_removed?: { amount_cents: number; charge_cents: number; reason: string; by: string | null; at: number };
   subtotal_cents: number; applied_cents: number; tip_cents: number; received_cents: number; refunded_cents: number;
   status: 1 | 2 | 3; created_at: string; issued_at: number; paid_at: number | null; cancelled_at: number | null;
   payments: PaymentView[]; refunds: RefundView[];
@@ -26,12 +30,20 @@ export type TicketView = Tracked & {
 };
 
 export const TICKETS = 'tickets';
+
+/** The bill as its ticket was issued (`billTaxes`, a bill's ledger): its lines, rates and service charge. */
+export const issuedBillOfTicket = (t: TicketView): TaxedBill => ({
+  lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true, serviceCharge: t.service_charge ?? null,
+});
+
+/** The bill a ticket's taxes and service charge are worked out from now: as issued, less a charge taken off. */
+export const billOfTicket = (t: TicketView): TaxedBill => (t.service_charge_removed ? { ...issuedBillOfTicket(t), serviceCharge: null } : issuedBillOfTicket(t));
 const PREFIX = 'ticket-';
 
 export const ticketsProjection = projectionOf<TicketEvent>({
   name: 'tickets',
   // The Lightning events change no field shown here, but they move the ticket's version on, as in the decider.
-  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided', ...LIGHTNING_EVENTS],
+  handles: ['TicketIssued', 'PaymentTaken', 'TicketPaid', 'PaymentRefunded', 'TicketCancelled', 'TicketLineVoided', 'ServiceChargeRemoved', ...LIGHTNING_EVENTS],
   version: 2,
   collections: {
     [TICKETS]: [{ issued_at: 1 }, { order_id: 1, issued_at: 1 }, { status: 1, issued_at: 1 }, { 'payments.shift_id': 1 }, { 'refunds.shift_id': 1 }],
@@ -45,7 +57,7 @@ export const ticketsProjection = projectionOf<TicketEvent>({
         const d = e.data;
         return {
           _id: id, id, order_id: d.orderId, bill_id: d.billId, table_id: d.tableId, waiter: d.waiter, order_number: d.orderNumber ?? null, currency_id: d.currencyId,
-          lines: d.lines, share: d.share, ...(d.forSeat === undefined ? {} : { for_seat: d.forSeat }), tax_rates: d.taxRates ?? [], prices_include_tax: d.pricesIncludeTax ?? true, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
+          lines: d.lines, share: d.share, ...(d.forSeat === undefined ? {} : { for_seat: d.forSeat }), ...(d.serviceCharge ? { service_charge: d.serviceCharge } : {}), tax_rates: d.taxRates ?? [], prices_include_tax: d.pricesIncludeTax ?? true, subtotal_cents: d.subtotalCents, applied_cents: 0, tip_cents: 0, received_cents: 0, refunded_cents: 0,
           status: 1, created_at: new Date(d.issuedAt).toISOString(), issued_at: d.issuedAt, paid_at: null, cancelled_at: null,
           payments: [], refunds: [], voided: [], version: versionAfter(null),
         };
@@ -78,6 +90,11 @@ export const ticketsProjection = projectionOf<TicketEvent>({
           const v = e.data;
           const voided = [...(t.voided ?? []), { line_id: v.lineId, amount_cents: v.amountCents, reason: v.reason, by: v.by, at: v.at }];
           return { ...t, voided, subtotal_cents: t.subtotal_cents - v.amountCents, version };
+        }
+        case 'ServiceChargeRemoved': {
+          const r = e.data;
+          const removed = { amount_cents: r.amountCents, charge_cents: r.chargeCents, reason: r.reason, by: r.by, at: r.at };
+          return { ...t, service_charge_removed: removed, subtotal_cents: t.subtotal_cents - r.amountCents, version };
         }
         default:
           return { ...t, version };

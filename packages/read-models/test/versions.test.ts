@@ -57,6 +57,7 @@ t.test('read models count versions as the deciders do, event by event', async (t
   const ticketEvents: TicketEvent[] = [
     { type: 'TicketIssued', data: { ticketId: TICKET, orderId: ORDER, billId: id(9), tableId: T1, waiter: 'Ana', currencyId: 'mxn', lines: [], share: null, subtotalCents: 1000, issuedAt: 1, issuedBy: null } },
     { type: 'LightningInvoiceCreated', data: { paymentHash: 'ab'.repeat(32), invoice: 'lnbc', amountSat: 500, billCents: 1000, tipCents: 0, rate: '2000000', rateSource: 'fixed', rateAt: 1, createdAt: 1, expiresAt: 2, excess: 'tip' } },
+    { type: 'ServiceChargeRemoved', data: { amountCents: 100, chargeCents: 100, reason: 'slow', by: null, at: 2 } },
     { type: 'TicketCancelled', data: { reason: 'walked out', by: null, at: 3 } },
   ] as TicketEvent[];
   await project(store, recorded(MENU_STREAM, menuEvents));
@@ -79,5 +80,5 @@ t.test('read models count versions as the deciders do, event by event', async (t
   t.equal(r.members[ANA]!.version, 4);
   const k = fold(ticket as Decider<unknown, TicketEvent, ReturnType<typeof ticket.initialState>>, ticketEvents);
   t.equal(await versionIn(store, TICKETS, TICKET), k.version, 'a Lightning event moves both on');
-  t.equal(k.version, 3);
+  t.equal(k.version, 4, 'a service charge taken off moves both on too');
 });

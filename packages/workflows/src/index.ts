@@ -26,6 +26,7 @@ export * from './bills/open-shift.js';
 export * from './bills/takePayment.js';
 export * from './bills/refundPayment.js';
 export * from './bills/voidTicketLine.js';
+export * from './bills/takeOffServiceCharge.js';
 export * from './bills/cancelTicket.js';
 export * from './bills/shifts.js';
 export * from './wallet/payFromWallet.js';

@@ -42,6 +42,8 @@ t.test('open, current, close: the Z report adds up to the cent', async (t) => {
     sales: 99.5, // 22 (before the shift) + 77.50
     tips: 6.17,
     tips_by_waiter: { 'waiter-1': 6.17 },
+    service_charge: 0,
+    service_charge_by_staff: {},
     overpaid: 0,
     by_method: {
       debit_card: { count: 1, amount: 22, tip: 2, refunds: 0 },

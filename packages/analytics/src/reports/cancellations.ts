@@ -41,7 +41,7 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
   // 5: a void after a refund on a paid bill takes what the bill's money lost (the sales report's rule).
   version: 5,
   title: 'Cancellations, voids and refunds',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded', 'ServiceChargeRemoved'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), ticketTotals: new Map(), bills: new Map(), days: new Map(), given: new Map() }),
   apply(s, event: ReplayedEvent) {
     const tally = (at: number, kind: Kind, reason: string, cents: number, count = 1) => {
@@ -71,6 +71,15 @@ export const cancellationsReport: ReportDefinition<CancellationsState> = {
       case 'TicketPaid':
         followBill(s.bills, event);
         return;
+      case 'ServiceChargeRemoved': {
+        // A bill cancelled later asked that much less.
+        const { data } = event as Extract<TicketEvent, { type: 'ServiceChargeRemoved' }>;
+        const id = streamId(event.stream);
+        const total = s.ticketTotals.get(id);
+        if (total !== undefined) s.ticketTotals.set(id, total - data.amountCents);
+        followBill(s.bills, event);
+        return;
+      }
       case 'TicketCancelled': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketCancelled' }>;
         const id = streamId(event.stream);

@@ -5,6 +5,7 @@ import { type LocalClock, WEEKDAYS } from '../clock.js';
 import { isComp } from './discounts.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
 import { type ReportDefinition, type Row, averageMoney, bucket, compareText, daysIn, eventTime, money, ratio, streamId } from '../report.js';
+import { type ServiceChargeLedger, chargeMoved, chargePaid, newServiceChargeLedger, serviceCharges } from './service-charges.js';
 
 interface SalesDay {
   weekday: number;
@@ -29,6 +30,8 @@ interface SalesState {
   comps: Map<string, true>;
   /** day → rate id → the tax the bills declared that day: paid bills, less voids and refunds after. */
   taxes: Map<string, Map<string, { name: string; ratePpm: number; baseCents: number; amountCents: number }>>;
+  /** Service charges of paid bills, as their money kept them (service-charges.ts). */
+  charges: ServiceChargeLedger;
 }
 
 const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
@@ -48,7 +51,9 @@ export const isVoidRefund = (reason: string): boolean => reason.startsWith('void
  * discounts and comps on a sale count with it (on the day it completed). Net = gross − discounts −
  * comps − voids − refunds, in the base currency's cents. Works from order events alone; bills only
  * subtract, and say the tax by rate: a bill's taxes as its money kept them (`keptTaxes`) count on the
- * day it is paid, and what a later void or refund takes back on that day.
+ * day it is paid, and what a later void or refund takes back on that day. A bill's service charge is
+ * no sale (it is on a bill, not an order): a void or refund is counted without the charge it took back, and the
+ * charges have their own sections by the same rule as the taxes (service-charges.ts).
  */
 /** Adds taxes to a day's declaration. */
 function declare(s: SalesState, day: string, taxes: readonly BillTax[]): void {
@@ -70,10 +75,11 @@ export const salesReport: ReportDefinition<SalesState> = {
   // 2: an order's total counts its lines' quantities and modifiers. 3: gross before discounts; discounts and comps apart.
   // 4: tax as the bills stand (voids and refunds after payment), voids and refunds on the basis of menu prices.
   // 5: a void after a refund on a paid bill takes what the bill's money lost, not its line's whole value.
-  version: 5,
+  // 6: service charges (issue 57), by day paid and by the staff member credited; voids and refunds without them.
+  version: 6,
   title: 'Sales',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), comps: new Map(), taxes: new Map() }),
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'ServiceChargeRemoved'],
+  init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), comps: new Map(), taxes: new Map(), charges: newServiceChargeLedger() }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
@@ -106,6 +112,7 @@ export const salesReport: ReportDefinition<SalesState> = {
         d.voids += value;
         d.hourNet[p.hour] -= value;
         declareMoved(s, p.day, change.before, change.after);
+        chargeMoved(s.charges, s.clock, eventTime(event, data.at), change);
         return;
       }
       case 'PaymentRefunded': {
@@ -113,6 +120,7 @@ export const salesReport: ReportDefinition<SalesState> = {
         const change = followBill(s.bills, event);
         const p = s.clock.place(eventTime(event, data.at));
         declareMoved(s, p.day, change.before, change.after);
+        chargeMoved(s.charges, s.clock, eventTime(event, data.at), change);
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
         // A void's own refund is the rest of the void (a paid bill's sales it took), not a refund.
         const value = isVoidRefund(data.reason) ? voidRefundValue(change) : refundValue(change, data.paymentId, data.amountCents);
@@ -123,13 +131,16 @@ export const salesReport: ReportDefinition<SalesState> = {
       }
       case 'TicketPaid': {
         const { data } = event as Extract<TicketEvent, { type: 'TicketPaid' }>;
-        const { after } = followBill(s.bills, event);
-        if (after) declare(s, s.clock.day(eventTime(event, data.at)), keptTaxes(after));
+        const change = followBill(s.bills, event);
+        const at = eventTime(event, data.at);
+        if (change.after) declare(s, s.clock.day(at), keptTaxes(change.after));
+        chargePaid(s.charges, s.clock, at, change);
         return;
       }
       case 'TicketIssued':
       case 'PaymentTaken':
       case 'TicketCancelled':
+      case 'ServiceChargeRemoved':
         followBill(s.bills, event);
         return;
       case 'BaseCurrencyChanged': {
@@ -161,6 +172,7 @@ export const salesReport: ReportDefinition<SalesState> = {
     const hours = Array.from({ length: 24 }, () => ({ orders: 0, net: 0 }));
     const weekdays = Array.from({ length: 7 }, () => ({ days: 0, orders: 0, gross: 0, net: 0 }));
     const t = { orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0 };
+    const charges = serviceCharges(s.charges, range);
     for (const [day, d] of daysIn(s.days, range)) {
       const net = owed(d) - d.voids - d.refunds;
       byDay.push({
@@ -204,6 +216,10 @@ export const salesReport: ReportDefinition<SalesState> = {
       // A rate whose every line was voided or refunded declares nothing: no row.
       tax_by_rate: [...rates].filter(([, x]) => x.baseCents !== 0 || x.amountCents !== 0).sort(([, a], [, b]) => a.ratePpm - b.ratePpm || compareText(a.name, b.name))
         .map(([id, x]) => ({ tax_rate_id: id, tax_rate: x.name, rate: percentOf(x.ratePpm), base: money(x.baseCents), tax: money(x.amountCents) })),
+      // Their own lines, apart from the orders' figures (a charge is on a bill, not an order): by day paid, and
+      // credited by user id (the order's), never a name. Empty without service charges, so last as well.
+      service_charge: charges.byDay,
+      service_charge_by_staff: charges.byStaff,
     };
   },
   charts: [

@@ -74,7 +74,7 @@ export const waitersReport: ReportDefinition<WaitersState> = {
   // 5: a void after a refund on a paid bill takes what the bill's money lost (the sales report's rule).
   version: 5,
   title: 'Waiters',
-  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded'],
+  handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'TicketLineVoided', 'PaymentRefunded', 'ServiceChargeRemoved'],
   init: (clock, parts) => ({
     clock, book: parts.orderBook(), orderWaiter: new Map(), closedAt: new Map(), ticketWaiter: new Map(), ticketOrder: new Map(), bills: new Map(),
     settled: new Map(), unpaid: new Map(), names: new Map(), days: new Map(),
@@ -123,6 +123,9 @@ export const waitersReport: ReportDefinition<WaitersState> = {
         if (after && orderId !== undefined) settle(s, orderId, billValue(after));
         return;
       }
+      case 'ServiceChargeRemoved':
+        followBill(s.bills, event);
+        return;
       case 'TicketCancelled': {
         const id = streamId(event.stream);
         followBill(s.bills, event);

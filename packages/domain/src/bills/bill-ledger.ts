@@ -1,5 +1,6 @@
 import type { Cents } from '../money.js';
 import { type BillRate, type BillTax, type TaxedBill, billTaxes } from './taxes.js';
+import { paymentCharge, ticketCharge } from './service-charge.js';
 import type { TicketEvent } from './ticket.js';
 
 /**
@@ -17,7 +18,10 @@ export interface BillLedger {
 }
 
 export const openLedger = (bill: TaxedBill): BillLedger => ({
-  bill: { lines: bill.lines, share: bill.share, ...(bill.taxRates ? { taxRates: bill.taxRates } : {}), ...(bill.pricesIncludeTax === undefined ? {} : { pricesIncludeTax: bill.pricesIncludeTax }) },
+  bill: {
+    lines: bill.lines, share: bill.share, ...(bill.taxRates ? { taxRates: bill.taxRates } : {}), ...(bill.pricesIncludeTax === undefined ? {} : { pricesIncludeTax: bill.pricesIncludeTax }),
+    ...(bill.serviceCharge ? { serviceCharge: bill.serviceCharge } : {}),
+  },
   voided: [], payments: {}, paid: false,
 });
 
@@ -46,6 +50,9 @@ export function ledgerAfter(l: BillLedger, event: TicketEvent): BillLedger {
       return { ...l, voided: [...l.voided, event.data.lineId] };
     case 'TicketPaid':
       return { ...l, paid: true };
+    case 'ServiceChargeRemoved':
+      // The bill asks its charge (and the charge's tax) less from then on.
+      return { ...l, bill: { ...l.bill, serviceCharge: null } };
     default:
       return l;
   }
@@ -99,6 +106,20 @@ export function keptTaxes(l: BillLedger): BillTax[] {
     const amountCents = Math.min(roundHalfUp(BigInt(x.amountCents) * BigInt(kept), BigInt(dueCents)), gross[i]!);
     return { ...x, baseCents: gross[i]! - amountCents, amountCents };
   });
+}
+
+/**
+ * The service charge in what the bill kept, by the rule of `keptTaxes`: the bill's charge as it stands
+ * (`ticketCharge`, less voided lines' share, none once taken off) in proportion to the money kept, up
+ * to what the bill asks, rounded half up; so a payment adds its share, a refund or a void takes its
+ * share back, and the payments that settle a bill carry its charge to the cent.
+ */
+export function keptCharge(l: BillLedger): Cents {
+  const voided = new Set(l.voided);
+  const charge = ticketCharge(l.bill, voided);
+  if (charge === 0) return 0;
+  const { dueCents } = billTaxes(l.bill, voided);
+  return paymentCharge(charge, dueCents, 0, Math.max(0, keptCents(l)));
 }
 
 /** What moved from one ledger's taxes to another's, per rate (negative: taken back). */

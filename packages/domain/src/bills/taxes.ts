@@ -1,6 +1,7 @@
 import type { Cents } from '../money.js';
 import { type RecordedLine, lineTotal } from '../order/lines.js';
 import { type StoredRate, ratePpmOf } from '../menu/tax-rates.js';
+import { type ServiceCharge, serviceChargeLines } from './service-charge.js';
 
 /** A rate as a bill was issued with it: later changes to the menu's rate never change an issued bill. */
 export interface BillRate { taxRateId: string; name: string; ratePpm: number }
@@ -22,6 +23,8 @@ export interface TaxedBill {
   taxRates?: readonly IssuedRate[];
   /** COMANDA_PRICES_INCLUDE_TAX when issued (absent: true, as menu prices always were). */
   pricesIncludeTax?: boolean;
+  /** A service charge it carries (service-charge.ts): counted, taxed and split as lines of the bill. */
+  serviceCharge?: ServiceCharge | null;
 }
 
 /** 100 % in parts per million. */
@@ -61,7 +64,7 @@ const roundHalfUp = (p: bigint, q: bigint): Cents => Number((2n * p + q) / (2n *
  */
 export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set()): { taxes: BillTax[]; dueCents: Cents; netCents: Cents } {
   const byRate = new Map<string | null, Cents>();
-  for (const l of bill.lines) {
+  for (const l of [...bill.lines, ...serviceChargeLines(bill, voided)]) {
     if (voided.has(l.lineId)) continue;
     const rate = l.taxRateId ?? null;
     byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));

@@ -7,6 +7,8 @@ import { type Cents, fromCents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentDetails, type PaymentMethod, type TillMethod } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning } from './ticket-lightning.js';
 import { decideLightning, evolveLightning, refundableCents, type LightningCommand, type LightningEvent } from './ticket-lightning-decide.js';
+import type { ServiceCharge } from './service-charge.js';
+import { type RemoveServiceCharge, type ServiceChargeRemoval, type ServiceChargeRemoved, chargedIssue, removeServiceCharge } from './ticket-service-charge.js';
 
 /**
  * One ticket (the bill a guest pays, `ticket-<id>`): its lines or its share of an even split, its
@@ -68,6 +70,8 @@ export interface TicketIssue {
   taxRates?: IssuedRate[];
   /** COMANDA_PRICES_INCLUDE_TAX at issue; absent: true. */
   pricesIncludeTax?: boolean;
+  /** Its service charge as decided at issue (inside `subtotalCents`); absent or null: none. */
+  serviceCharge?: ServiceCharge | null;
   issuedAt: number;
   issuedBy: string | null;
 }
@@ -82,6 +86,8 @@ export interface Ticket {
   cancelledAt: number | null;
   /** Checkout invoices and Lightning refunds (ticket-lightning.ts). */
   lightning: TicketLightning;
+  /** Set once a manager took the service charge off (ticket-service-charge.ts). */
+  serviceChargeRemoved?: ServiceChargeRemoval;
   version: number;
 }
 
@@ -94,6 +100,7 @@ export type TicketEvent =
   | { type: 'PaymentRefunded'; data: TicketRefund }
   | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
   | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } }
+  | ServiceChargeRemoved
   | LightningEvent;
 
 export type TicketCommand =
@@ -108,13 +115,14 @@ export type TicketCommand =
   | { type: 'cancelTicket'; reason: string; by: string | null; at: number }
   /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
   | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number }
+  | RemoveServiceCharge
   | LightningCommand;
 
 const sum = <T>(items: Iterable<T>, f: (item: T) => number) => { let s = 0; for (const i of items) s += f(i); return s; };
 
 /** The figures a ticket shows, all in cents. */
 export function ticketFigures(t: Ticket) {
-  const subtotal = (t.issue?.subtotalCents ?? 0) - sum(Object.values(t.voided), (v) => v.amountCents);
+  const subtotal = (t.issue?.subtotalCents ?? 0) - sum(Object.values(t.voided), (v) => v.amountCents) - (t.serviceChargeRemoved?.amountCents ?? 0);
   const payments = Object.values(t.payments);
   const applied = sum(payments, (p) => p.amountCents);
   const tip = sum(payments, (p) => p.tipCents);
@@ -155,7 +163,7 @@ function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, comm
   const { subtotal } = ticketFigures(t);
   // The line leaves with its tax: the bill's taxes are worked out again without it.
   const before = new Set(Object.keys(t.voided));
-  const amountCents = billTaxes(t.issue, before).dueCents - billTaxes(t.issue, new Set([...before, line.lineId])).dueCents;
+  const amountCents = billTaxes(chargedIssue(t), before).dueCents - billTaxes(chargedIssue(t), new Set([...before, line.lineId])).dueCents;
   const newSubtotal = subtotal - amountCents;
   const applied = sum(Object.values(t.payments), (p) => p.amountCents);
   // What was paid beyond what the bill now asks is given back, from the payment the manager names
@@ -248,6 +256,10 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
       }
       case 'voidLine':
         return voidLine(live(state), command);
+      case 'removeServiceCharge': {
+        const t = live(state);
+        return removeServiceCharge(t, command, sum(Object.values(t.payments), (p) => p.amountCents), ticketFigures(t).subtotal);
+      }
       case 'recordLightningInvoice':
       case 'settleLightningPayment':
       case 'requestLightningRefund':
@@ -289,6 +301,8 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
         const { lineId, amountCents, reason } = event.data;
         return { ...state, voided: { ...state.voided, [lineId]: { amountCents, reason } }, version };
       }
+      case 'ServiceChargeRemoved':
+        return { ...state, serviceChargeRemoved: event.data, version };
       default:
         return { ...state, lightning: evolveLightning(state.lightning, event), version };
     }

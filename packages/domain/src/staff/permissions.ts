@@ -37,6 +37,8 @@ export const PERMISSIONS = {
   'bills:write': ['admin', 'manager', 'waiter'],
   'bills:refund': ['admin', 'manager'],
   'bills:cancel': ['admin', 'manager'],
+  /** Lowering or waiving a party's automatic service charge, or taking one off an issued bill. */
+  'bills:service-charge': ['admin', 'manager'],
   /** That a shift is open, and what one took oneself in it. */
   'shifts:read': ['admin', 'manager', 'waiter'],
   /** The drawer's expected cash and the shift's totals (the X and Z reports): who runs the till. */

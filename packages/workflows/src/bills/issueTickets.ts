@@ -1,17 +1,23 @@
 import {
-  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, idFromKey, lineDiscounts, linesBySeat, linesTotal, menu, newId, notFound, order, orderStream, taxRateOf, ticket, ticketStream,
-  validationFailed, type BillEntry, type Menu, type Order, type TicketIssue, type TicketLine,
+  CURRENCY_STREAM, MENU_STREAM, baseCurrency, billTaxes, conflict, forbidden, idFromKey, lineDiscounts, linesBySeat, linesTotal, may, menu, newId, notFound, order, orderStream, partySize,
+  serviceChargeFor, taxRateOf, ticket, ticketStream, validationFailed, type BillEntry, type Menu, type Order, type Role, type ServiceChargeSettings, type TicketIssue, type TicketLine,
 } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { later } from '../orders/seating.js';
 
 export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] } | { split: 'seats' };
 
-/** `pricesIncludeTax`: COMANDA_PRICES_INCLUDE_TAX (absent: true). */
-export interface BillDeps { commands: CommandHandler; now: () => number; pricesIncludeTax?: boolean }
+/** `pricesIncludeTax`: COMANDA_PRICES_INCLUDE_TAX (absent: true); `serviceCharge`: COMANDA_SERVICE_CHARGE_* (absent: none). */
+export interface BillDeps { commands: CommandHandler; now: () => number; pricesIncludeTax?: boolean; serviceCharge?: ServiceChargeSettings }
 
-/** What a ticket is issued with besides the order: when, by whom, in which currency, at which tax rates. */
-interface IssueMeta { currencyId: string; at: number; by: string | null; menu: Menu; pricesIncludeTax: boolean }
+/** A service charge staff set by hand on the bills they issue (basis points; 0 waives the automatic one), and their role. */
+export interface ServiceChargeByHand { rateBp: number; role: Role }
+
+/** What a ticket is issued with besides the order: when, by whom, in which currency, at which tax rates and service charge. */
+interface IssueMeta {
+  currencyId: string; at: number; by: string | null; menu: Menu; pricesIncludeTax: boolean;
+  serviceCharge: ServiceChargeSettings | null; byHand: { rateBp: number; by: string | null } | null;
+}
 
 type Bill = BillEntry;
 
@@ -58,20 +64,35 @@ export function ticketsOf(o: Order, bill: Bill, meta: IssueMeta): TicketIssue[] 
   const taxRates = Object.values(meta.menu.taxRates).filter((r) => used.has(r.id)).map((r) => ({ taxRateId: r.id, name: r.name, ratePpm: r.ratePpm }));
   const taxed = taxRates.length ? { taxRates, pricesIncludeTax: meta.pricesIncludeTax } : {};
   const parts = bill.ticketIds.length;
+  // Worked out on this bill's lines after discounts, for the whole order's party; every part of an even split carries the whole's.
+  const serviceCharge = serviceChargeFor(lines, partySize(Object.values(o.lines)), meta.serviceCharge, meta.byHand, o.userId);
+  const charged = serviceCharge ? { serviceCharge } : {};
   return bill.ticketIds.map((ticketId, i) => {
     const share = parts > 1 ? { part: i + 1, parts } : null;
     return {
       ticketId, orderId: o.orderId!, billId: bill.billId, tableId: o.tableId, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }), currencyId: meta.currencyId,
-      lines, share, subtotalCents: billTaxes({ lines, share, ...taxed }).dueCents, ...taxed, issuedAt: meta.at, issuedBy: meta.by,
+      lines, share, subtotalCents: billTaxes({ lines, share, ...taxed, ...charged }).dueCents, ...taxed, ...charged, issuedAt: meta.at, issuedBy: meta.by,
       ...(bill.seat === undefined ? {} : { forSeat: bill.seat }),
     };
   });
 }
 
-const issueMeta = async (deps: BillDeps, at: number, by: string | null): Promise<IssueMeta> => ({
+const issueMeta = async (deps: BillDeps, at: number, by: string | null, byHand: ServiceChargeByHand | null = null): Promise<IssueMeta> => ({
   currencyId: (await deps.commands.state(baseCurrency, CURRENCY_STREAM)).state.currencyId, at, by,
   menu: (await deps.commands.state(menu, MENU_STREAM)).state, pricesIncludeTax: deps.pricesIncludeTax ?? true,
+  serviceCharge: deps.serviceCharge ?? null, byHand: byHand && { rateBp: byHand.rateBp, by },
 });
+
+/**
+ * Anyone who issues bills may set a service charge by hand; lowering or waiving the one a party would
+ * get automatically is a manager's (403), as taking it off an issued bill is.
+ */
+function mayChargeByHand(o: Order, settings: ServiceChargeSettings | undefined, byHand: ServiceChargeByHand): void {
+  const automatic = settings && partySize(Object.values(o.lines)) >= settings.minParty ? settings.rateBp : 0;
+  if (byHand.rateBp < automatic && !may(byHand.role, 'bills:service-charge')) {
+    throw forbidden(`Only a manager lowers or waives the service charge of a party this size (${automatic / 100} %)`);
+  }
+}
 
 /**
  * Issues the tickets for an order's unbilled lines. The order's stream is written first (it decides
@@ -79,16 +100,19 @@ const issueMeta = async (deps: BillDeps, at: number, by: string | null): Promise
  * crash left between the two is completed first: bills without their ticket streams are issued, and
  * tickets cancelled without their lines released are released.
  */
-export async function issueTickets(deps: BillDeps, orderId: string, split: Split, context: CommandContext): Promise<{ ticketIds: string[]; position: Position | null }> {
+export async function issueTickets(
+  deps: BillDeps, orderId: string, split: Split, context: CommandContext, byHand: ServiceChargeByHand | null = null,
+): Promise<{ ticketIds: string[]; position: Position | null }> {
   let position = await settleBilling(deps, orderId, { ...context, idempotency: undefined });
   const { state: o } = await deps.commands.state(order, orderStream(orderId));
   if (!o.orderId || o.deleted) throw notFound();
+  if (byHand) mayChargeByHand(o, deps.serviceCharge, byHand);
   const bills = plan(o, split, ids(context));
   const billed = await deps.commands.handle(order, orderStream(orderId), { type: 'billLines', bills }, context);
   // On a replay the bills are the ones the first request recorded: its events say which.
   const recorded = billed.events.flatMap((e) => (e.type === 'OrderBilled' ? [e.data] : []));
   if (recorded.length === 0) throw conflict('The order has no unbilled lines');
-  const meta = await issueMeta(deps, deps.now(), context.userId ?? null);
+  const meta = await issueMeta(deps, deps.now(), context.userId ?? null, byHand);
   const ticketIds: string[] = [];
   for (const bill of recorded) {
     for (const issue of ticketsOf(billed.state, bill, meta)) {

@@ -1,9 +1,9 @@
 import {
-  SHIFTS_STREAM, keptTaxes, ledgerAfter, lineTotal, noOpenShift, openLedger, shifts, taxesMoved, zReport,
-  type BillLedger, type CountedPayment, type CountedRefund, type OpenShift, type RateTax, type Shifts, type TicketEvent, type ZReport,
+  SHIFTS_STREAM, keptCharge, keptTaxes, ledgerAfter, lineTotal, noOpenShift, openLedger, shifts, taxesMoved, zReport,
+  type BillLedger, type ChargeMoved, type CountedPayment, type CountedRefund, type OpenShift, type RateTax, type Shifts, type TicketEvent, type ZReport,
 } from '@comanda/domain';
 import type { CommandContext } from '@comanda/event-store';
-import { ORDERS, TICKETS, type OrderView, type TicketView } from '@comanda/read-models';
+import { ORDERS, TICKETS, issuedBillOfTicket, type OrderView, type TicketView } from '@comanda/read-models';
 import type { ReadStore } from '@comanda/read-store';
 import type { BillDeps } from './issueTickets.js';
 
@@ -32,39 +32,45 @@ export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenS
     || (!seen.has(id) && ((s === null && at > state.lastClosedAt - GRACE_MS && at <= until) || (previous !== null && s === previous.shiftId)));
   const shiftIds = [shift.shiftId, null, ...(previous ? [previous.shiftId] : [])];
   const touched = await deps.readStore.collection<TicketView>(TICKETS).find({
-    $or: [{ 'payments.shift_id': { $in: shiftIds } }, { 'refunds.shift_id': { $in: shiftIds } }, { 'voided.at': { $gte: shift.openedAt } }],
+    $or: [{ 'payments.shift_id': { $in: shiftIds } }, { 'refunds.shift_id': { $in: shiftIds } }, { 'voided.at': { $gte: shift.openedAt } }, { 'service_charge_removed.at': { $gte: shift.openedAt } }],
   });
   const payments: CountedPayment[] = [];
   const refunds: CountedRefund[] = [];
   const voidTaxes: RateTax[] = [];
+  const voidCharges: ChargeMoved[] = [];
   for (const t of touched) {
     // Each payment, void and refund carries what it moved of its bill's declared taxes (issue 57), so a
     // refund takes its share back and a void of a paid line its line's tax, whichever shift they fall in.
-    let ledger: BillLedger = openLedger({ lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true });
+    // The bill's service charge moves the same way (`keptCharge`), credited to the order's user id.
+    let ledger: BillLedger = openLedger(issuedBillOfTicket(t));
+    const to = t.service_charge?.creditedTo ?? null;
     for (const { at, event } of billMoves(t)) {
-      const before = keptTaxes(ledger);
+      const before = { taxes: keptTaxes(ledger), charge: keptCharge(ledger) };
       ledger = ledgerAfter(ledger, event);
-      const moved = taxesMoved(before, keptTaxes(ledger)).map((x) => ({ taxRateId: x.taxRateId, name: x.name, ratePpm: x.ratePpm, amountCents: x.amountCents }));
+      const moved = taxesMoved(before.taxes, keptTaxes(ledger)).map((x) => ({ taxRateId: x.taxRateId, name: x.name, ratePpm: x.ratePpm, amountCents: x.amountCents }));
+      const chargeMoved = keptCharge(ledger) - before.charge;
+      const charge: ChargeMoved = chargeMoved ? { serviceChargeCents: chargeMoved, serviceChargeTo: to } : {};
       if (event.type === 'PaymentTaken') {
         const p = event.data;
         if (mine(p.paymentId, p.shiftId, at) && (only === undefined || p.takenBy === only.takenBy)) {
-          payments.push({ id: p.paymentId, method: p.method, amountCents: p.amountCents, tipCents: p.tipCents, overpaidCents: p.overpaidCents, waiter: t.waiter, taxes: moved });
+          payments.push({ id: p.paymentId, method: p.method, amountCents: p.amountCents, tipCents: p.tipCents, overpaidCents: p.overpaidCents, waiter: t.waiter, taxes: moved, ...charge });
         }
       } else if (event.type === 'PaymentRefunded') {
         const r = event.data;
-        if (mine(r.refundId, r.shiftId, at) && (only === undefined || r.by === only.takenBy)) refunds.push({ id: r.refundId, method: r.method, amountCents: r.amountCents, taxes: moved });
+        if (mine(r.refundId, r.shiftId, at) && (only === undefined || r.by === only.takenBy)) refunds.push({ id: r.refundId, method: r.method, amountCents: r.amountCents, taxes: moved, ...charge });
       } else if (only === undefined && at >= shift.openedAt && at <= until) {
-        // A void has no shift of its own: it falls in the shift open when it was made.
+        // A void, or a service charge taken off, has no shift of its own: it falls in the shift open when it was made.
         voidTaxes.push(...moved);
+        if (chargeMoved) voidCharges.push(charge);
       }
     }
   }
-  return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds, voidTaxes });
+  return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds, voidTaxes, voidCharges });
 }
 
 /**
- * A ticket's payments, voids and refunds as events, in the order they happened: by time, and at the
- * same instant a void before the refund appended with it.
+ * A ticket's payments, voids, refunds and a service charge taken off as events, in the order they
+ * happened: by time, and at the same instant a void before the refund appended with it.
  */
 function billMoves(t: TicketView): Array<{ at: number; event: TicketEvent }> {
   const moves: Array<{ at: number; rank: number; event: TicketEvent }> = [
@@ -75,6 +81,7 @@ function billMoves(t: TicketView): Array<{ at: number; event: TicketEvent }> {
       },
     })),
     ...t.voided.map((v) => ({ at: v.at, rank: 1, event: { type: 'TicketLineVoided' as const, data: { lineId: v.line_id, amountCents: v.amount_cents, reason: v.reason, by: v.by, at: v.at } } })),
+    ...(t.service_charge_removed ? [removalMove(t.service_charge_removed)] : []),
     ...t.refunds.map((r) => ({
       at: r.at, rank: 2, event: {
         type: 'PaymentRefunded' as const,
@@ -84,6 +91,10 @@ function billMoves(t: TicketView): Array<{ at: number; event: TicketEvent }> {
   ];
   return moves.sort((a, b) => a.at - b.at || a.rank - b.rank);
 }
+
+const removalMove = (r: NonNullable<TicketView['service_charge_removed']>) => ({
+  at: r.at, rank: 1, event: { type: 'ServiceChargeRemoved' as const, data: { amountCents: r.amount_cents, chargeCents: r.charge_cents, reason: r.reason, by: r.by, at: r.at } },
+});
 
 /** Still unpaid: what is due on pending tickets, and the unbilled lines of orders completed in the shift. */
 async function openAmount(readStore: ReadStore, from: number, until: number): Promise<number> {

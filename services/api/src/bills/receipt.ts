@@ -49,7 +49,9 @@ function rows(d: ReceiptData): Row[] {
   out.push({ kind: 'rule' });
   if (t.share) out.push({ kind: 'text', text: `Split evenly: part ${t.share.part} of ${t.share.parts}` });
   const tax = ticketTaxesOf(t);
-  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal - tax.added });
+  out.push({ kind: 'amount', label: 'Subtotal', cents: f.subtotal - tax.added - tax.serviceCharge });
+  const charge = t.service_charge;
+  if (charge && tax.serviceCharge) out.push({ kind: 'amount', label: `Service charge ${charge.rateBp / 100}%${charge.reason === 'party' ? ` (party of ${charge.partySize})` : ''}`, cents: tax.serviceCharge });
   const included = tax.added === 0 ? ' incl.' : '';
   for (const x of tax.taxes) out.push({ kind: 'amount', label: `${x.name} ${percentOf(x.ratePpm)}%${included}`, cents: x.amountCents });
   if (f.tip) out.push({ kind: 'amount', label: 'Tip', cents: f.tip });

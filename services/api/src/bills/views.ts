@@ -1,5 +1,5 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, fromCents, lineTotal, percentOf, ratePpmOf, type ZReport } from '@comanda/domain';
-import type { PaymentView, ShiftView, TicketView } from '@comanda/read-models';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, fromCents, lineTotal, percentOf, ratePpmOf, ticketCharge, type ZReport } from '@comanda/domain';
+import { billOfTicket, type PaymentView, type ShiftView, type TicketView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
 const Money = (description?: string) => Type.Number(description ? { description } : {});
@@ -36,11 +36,23 @@ export const TicketSchema = Type.Object({
   seat: Type.Union([Type.Integer(), Type.Null()], { description: 'split by seats: the seat this bill is for; null for the table\'s shared lines and on any other bill' }),
   bill_for: Type.Union([Type.String(), Type.Null()], { description: 'split by seats: who the bill is for, as the receipt prints it ("Seat 2", or "Table (shared)" for the lines with no seat); null on any other bill' }),
   subtotal: Money('its lines (or share) less voids; with COMANDA_PRICES_INCLUDE_TAX=false net of tax, taxes added after it'),
+  service_charge: Type.Union([Type.Object({
+    percent: Type.Number({ description: 'of the bill after discounts; 0: waived by hand' }),
+    amount: Money('this ticket\'s charge (a part of an even split: its share; the parts add up to the whole\'s); 0 once taken off'),
+    taxable: Type.Boolean({ description: 'taxed at the bill\'s rates (its tax is in `taxes`)' }),
+    reason: Type.Enum(['party', 'staff'], { description: 'party: applied automatically for a party of party_size guests (distinct seats on the order); staff: set by hand by set_by' }),
+    party_size: Type.Union([Type.Integer(), Type.Null()]),
+    set_by: Type.Union([Type.String(), Type.Null()], { description: 'the user id who set it by hand' }),
+    credited_to: Type.Union([Type.String(), Type.Null()], { description: 'the staff member credited with it: the order\'s user id' }),
+    removed: Type.Union([Type.Object({ by: Type.Union([Type.String(), Type.Null()]), reason: Type.String(), at: Type.String({ format: 'date-time' }), amount: Money('what the bill asks less') }), Type.Null()], {
+      description: 'a manager took it off (POST /tickets/{id}/service-charge/removal)',
+    }),
+  }), Type.Null()], { description: 'the service charge (automatic gratuity) decided when the bill was issued; null: none' }),
   taxes: Type.Array(Type.Object({
     tax_rate_id: Type.String(), name: Type.String(), rate: Type.Number({ description: 'percent' }), base: Money('net of tax'), amount: Money('the tax'),
   }), { description: 'per rate, as issued: inclusive prices: amount = round half up of gross × rate / (100 + rate); exclusive: of net × rate / 100' }),
   tip: Money(),
-  total: Money('subtotal (+ taxes when prices exclude them) + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
+  total: Money('subtotal + service charge (+ taxes when prices exclude them) + tip'), paid: Money('received less refunded'), due: Money(), refunded: Money(),
   status: Type.Union([
     Type.Literal(1, { title: 'pending', description: 'issued, not fully paid' }),
     Type.Literal(2, { title: 'paid', description: 'paid in full' }),
@@ -69,9 +81,20 @@ export const paymentResponse = (p: PaymentView) => ({
 
 /** A ticket's taxes per rate from its lines as issued, less voids (`billTaxes`, the rule the ticket decider applies). */
 export function ticketTaxesOf(t: TicketView) {
-  const { taxes } = billTaxes({ lines: t.lines, share: t.share, taxRates: t.tax_rates ?? [], pricesIncludeTax: t.prices_include_tax ?? true }, new Set(t.voided.map((v) => v.line_id)));
+  const voided = new Set(t.voided.map((v) => v.line_id));
+  const { taxes } = billTaxes(billOfTicket(t), voided);
   const added = t.prices_include_tax === false ? taxes.reduce((sum, x) => sum + x.amountCents, 0) : 0;
-  return { taxes, added };
+  return { taxes, added, serviceCharge: ticketCharge(billOfTicket(t), voided) };
+}
+
+function serviceChargeResponse(t: TicketView, amountCents: number) {
+  const c = t.service_charge;
+  if (!c) return null;
+  const r = t.service_charge_removed;
+  return {
+    percent: fromCents(c.rateBp), amount: fromCents(amountCents), taxable: c.taxable, reason: c.reason, party_size: c.partySize ?? null, set_by: c.setBy ?? null,
+    credited_to: c.creditedTo, removed: r ? { by: r.by, reason: r.reason, at: iso(r.at), amount: fromCents(r.amount_cents) } : null,
+  };
 }
 
 /** Who a bill of a split by seats is for, as its receipt prints it; null for a bill not split by seats. */
@@ -92,7 +115,8 @@ export function ticketResponse(t: TicketView) {
       id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId),
       quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(lineTotal(l) - (l.discountCents ?? 0)),
     })),
-    share: t.share, seat: t.for_seat ?? null, bill_for: billFor(t), subtotal: fromCents(f.subtotal - tax.added),
+    share: t.share, seat: t.for_seat ?? null, bill_for: billFor(t), subtotal: fromCents(f.subtotal - tax.added - tax.serviceCharge),
+    service_charge: serviceChargeResponse(t, tax.serviceCharge),
     taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: percentOf(x.ratePpm), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
@@ -105,6 +129,8 @@ export function ticketResponse(t: TicketView) {
 const MethodRow = Type.Object({ count: Type.Integer(), amount: Money(), tip: Money(), refunds: Money() });
 export const ZReportSchema = Type.Object({
   sales: Money('paid toward bills, without tips'), tips: Money(), tips_by_waiter: Type.Record(Type.String(), Type.Number()),
+  service_charge: Money('the service charges inside the sales: each payment carries its bill\'s charge in proportion to what it paid'),
+  service_charge_by_staff: Type.Record(Type.String(), Type.Number(), { description: 'the same by the staff member credited (the order\'s user id)' }),
   overpaid: Money(), by_method: Type.Record(Type.String(), MethodRow), refunds: Money(), net: Money('received less refunded'),
   open: Money('unpaid: due on pending tickets and unbilled lines of orders completed in the shift'),
   cash_float: Money(), expected_cash: Money(), counted_cash: Type.Union([Money(), Type.Null()]), difference: Type.Union([Money(), Type.Null()]),
@@ -119,6 +145,8 @@ export function zReportResponse(r: ZReport, counted = true) {
   return {
     sales: fromCents(r.salesCents), tips: fromCents(r.tipsCents),
     tips_by_waiter: Object.fromEntries(Object.entries(r.tipsByWaiter).map(([w, c]) => [w, fromCents(c)])),
+    service_charge: fromCents(r.serviceChargeCents ?? 0),
+    service_charge_by_staff: Object.fromEntries(Object.entries(r.serviceChargeByStaff ?? {}).map(([u, c]) => [u, fromCents(c)])),
     overpaid: fromCents(r.overpaidCents), by_method: byMethod, refunds: fromCents(r.refundsCents), net: fromCents(r.netCents),
     open: fromCents(r.openCents), cash_float: fromCents(r.cashFloatCents), expected_cash: fromCents(r.expectedCashCents),
     counted_cash: counted ? fromCents(r.countedCashCents) : null, difference: counted ? fromCents(r.differenceCents) : null,

@@ -96,6 +96,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /tickets/:id/cancel': 'cancelTicket',
   'POST /tickets/:id/payments': 'takePayment',
   'POST /tickets/:id/voids': 'voidTicketLine',
+  'POST /tickets/:id/service-charge/removal': 'removeServiceCharge',
   'POST /tickets/:id/refunds': 'refundPayment',
   'GET /tickets/:id/receipt': 'getReceipt',
   'POST /tickets/:id/lightning': 'checkOutWithLightning',

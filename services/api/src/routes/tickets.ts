@@ -1,4 +1,4 @@
-import { notFound, order, orderStream, validationFailed } from '@comanda/domain';
+import { notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
 import { TICKETS, type TicketView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +7,7 @@ import { Headers, IdParams, OptionalPagination, Pagination, commonErrors, withHe
 import { findPage } from '../http/pages.js';
 import { sendNoContent } from '../http/replies.js';
 import { setEtag, writeContext } from '../http/write-context.js';
-import { cancelTicket, issueTickets, type Split } from '@comanda/workflows';
+import { cancelTicket, issueTickets, takeOffServiceCharge, type Split } from '@comanda/workflows';
 import { Strict, jsonNumbers } from '../bills/money-input.js';
 import { TicketSchema, ticketResponse } from '../bills/views.js';
 
@@ -19,7 +19,19 @@ const IssueBody = Strict({
   }),
   parts: Type.Optional(Type.Integer({ minimum: 2, maximum: 50, description: 'even split: how many tickets' })),
   groups: Type.Optional(Type.Array(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 200 }), { minItems: 1, maxItems: 50, description: 'lines split: line ids per ticket (by item or seat)' })),
+  service_charge_percent: Type.Optional(Type.Number({
+    minimum: 0, maximum: 100,
+    description: 'a service charge set by hand on these bills, in percent of each bill after discounts (at most two decimals); 0 waives it. Absent: the automatic one (COMANDA_SERVICE_CHARGE_PERCENT for parties of COMANDA_SERVICE_CHARGE_MIN_PARTY or more guests, counted as the distinct seats on the order). Lowering or waiving a party\'s automatic charge is for managers and admins (403)',
+  })),
 });
+
+/** A percent with at most two decimals is its basis points in the cents' arithmetic: 12.5 → 1250. */
+function serviceChargeBp(percent: number | undefined): number | null {
+  if (percent === undefined) return null;
+  const bp = toCents(percent);
+  if (bp === null || bp < 0 || bp > 10_000) throw validationFailed([{ field: 'service_charge_percent', message: 'must be a percent from 0 to 100 with at most two decimals' }]);
+  return bp;
+}
 
 function splitOf(body: { split: 'none' | 'even' | 'lines' | 'seats'; parts?: number; groups?: string[][] }): Split {
   if (body.split === 'even') {
@@ -40,21 +52,23 @@ function splitOf(body: { split: 'none' | 'even' | 'lines' | 'seats'; parts?: num
 export default async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
-  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax };
+  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax, serviceCharge: app.deps.config.serviceCharge };
 
   app.post('/orders/:id/tickets', {
     onRequest: app.authorize('bills:write'),
     config: { readsBack: true },
-    preValidation: jsonNumbers('parts'),
+    preValidation: jsonNumbers('parts', 'service_charge_percent'),
     schema: {
       tags: ['tickets'], summary: "Issue the bill for an order's unbilled lines",
-      description: 'A line is on at most one live ticket: of two splits at once one wins, the other gets 409. An even split gives tickets whose totals differ by at most one cent and sum exactly. Honours Idempotency-Key.',
+      description: 'A line is on at most one live ticket: of two splits at once one wins, the other gets 409. An even split gives tickets whose totals differ by at most one cent and sum exactly. Each bill carries its service charge, worked out now in cents (round half up of the bill after discounts) and kept with it; an even split\'s parts share the whole\'s to the cent. Honours Idempotency-Key.',
       params: IdParams, body: IssueBody,
       response: { 201: Type.Object({ message: Type.Literal('Tickets issued'), ids: Type.Array(Type.String()), tickets: Type.Array(TicketSchema) }), ...errors },
     },
   }, async (request, reply) => {
     const split = splitOf(request.body);
-    const { ticketIds, position } = await issueTickets(deps, request.params.id, split, writeContext(request));
+    const rateBp = serviceChargeBp(request.body.service_charge_percent);
+    const byHand = rateBp === null ? null : { rateBp, role: request.staff!.role };
+    const { ticketIds, position } = await issueTickets(deps, request.params.id, split, writeContext(request), byHand);
     await app.readBack(position, `/orders/${request.params.id}/tickets`);
     const issued = await Promise.all(ticketIds.map((id) => tickets.get(id)));
     return reply.code(201).send({ message: 'Tickets issued' as const, ids: ticketIds, tickets: issued.flatMap((t) => (t ? [ticketResponse(t)] : [])) });
@@ -93,6 +107,23 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     const { items } = await findPage(reply, tickets, q.status ? { status: q.status } : {}, { sort: { issued_at: 1, _id: 1 } }, q);
     if (items.length === 0) return sendNoContent(reply);
     return items.map(ticketResponse);
+  });
+
+  app.post('/tickets/:id/service-charge/removal', {
+    onRequest: app.authorize('bills:service-charge'),
+    config: { readsBack: true },
+    schema: {
+      tags: ['tickets'], summary: 'Take the service charge off a bill still to be paid (managers and admins), with a reason',
+      description: 'The bill then asks its charge less (and the charge\'s tax when taxes are added to the bill); the ticket records who, why and when. 409 when the bill has no charge, is paid or cancelled (refund instead), or more was paid than it would then ask; paid once its payments cover what is left.',
+      params: IdParams, body: Strict({ reason: Type.String({ minLength: 1, maxLength: 500 }) }),
+      response: { 200: TicketSchema, ...errors },
+    },
+  }, async (request) => {
+    const { position } = await takeOffServiceCharge(deps, request.params.id, request.body.reason, writeContext(request));
+    await app.readBack(position, `/tickets/${request.params.id}`);
+    const t = await tickets.get(request.params.id);
+    if (!t) throw notFound();
+    return ticketResponse(t);
   });
 
   app.post('/tickets/:id/cancel', {
