@@ -1,0 +1,105 @@
+import type { Cents } from '../money.js';
+import type { RecordedLine } from '../order/lines.js';
+import type { PaymentDetails, PaymentMethod, TillMethod } from './payment-methods.js';
+import type { ServiceCharge } from './service-charge.js';
+import type { IssuedRate } from './taxes.js';
+import type { TicketLightning } from './ticket-lightning.js';
+import type { LightningCommand, LightningEvent } from './ticket-lightning-decide.js';
+import type { RemoveServiceCharge, ServiceChargeRemoval, ServiceChargeRemoved } from './ticket-service-charge.js';
+import type { TicketStatus } from './ticket.js';
+
+// A ticket's state, events and commands, apart from its decider (ticket.ts, which re-exports them).
+
+/**
+ * A ticket carries its order's lines as they were billed (tickets issued before quantities read as one
+ * portion), each with the tax rate it was billed at (absent before taxes: untaxed) and its discount
+ * (its own and its share of the order's; absent: none).
+ */
+export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents };
+
+export interface TicketPayment {
+  paymentId: string;
+  method: PaymentMethod;
+  /** What went to the bill (never more than was due). */
+  amountCents: Cents;
+  tipCents: Cents;
+  /** Money received beyond the due and the tip that was not given back (a late or over-paid Lightning payment). */
+  overpaidCents: Cents;
+  details: PaymentDetails;
+  /** The shift open when it was taken; null for a card or Lightning payment with no shift open. */
+  shiftId: string | null;
+  takenBy: string | null;
+  takenAt: number;
+}
+
+export interface TicketRefund {
+  refundId: string; paymentId: string; method: PaymentMethod; amountCents: Cents; reason: string;
+  shiftId: string | null; by: string | null; at: number;
+}
+
+export interface TicketIssue {
+  ticketId: string;
+  orderId: string;
+  /** The tickets issued together for the same lines share a bill (see order/billing.ts). */
+  billId: string;
+  tableId: string | null;
+  waiter: string;
+  /** The order's number of its business day (absent for orders placed before numbers). */
+  orderNumber?: number;
+  currencyId: string;
+  lines: TicketLine[];
+  /** Part i of n of an even split; null when the ticket carries its lines whole. */
+  share: { part: number; parts: number } | null;
+  /** On a split by seats: the seat this bill is for, null for the table's shared lines; absent on any other bill. */
+  forSeat?: number | null;
+  /** What the ticket asks before tips: its lines (or share), and with exclusive prices their taxes too (`billTaxes`). */
+  subtotalCents: Cents;
+  /** The rates its lines are taxed at, as they were at issue; absent before taxes. */
+  taxRates?: IssuedRate[];
+  /** COMANDA_PRICES_INCLUDE_TAX at issue; absent: true. */
+  pricesIncludeTax?: boolean;
+  /** Its service charge as decided at issue (inside `subtotalCents`); absent or null: none. */
+  serviceCharge?: ServiceCharge | null;
+  issuedAt: number;
+  issuedBy: string | null;
+}
+
+export interface Ticket {
+  issue: TicketIssue | null;
+  status: TicketStatus | null;
+  payments: Record<string, TicketPayment & { refundedCents: Cents }>;
+  refunds: TicketRefund[];
+  voided: Record<string, { amountCents: Cents; reason: string }>;
+  paidAt: number | null;
+  cancelledAt: number | null;
+  /** Checkout invoices and Lightning refunds (ticket-lightning.ts). */
+  lightning: TicketLightning;
+  /** Set once a manager took the service charge off (ticket-service-charge.ts). */
+  serviceChargeRemoved?: ServiceChargeRemoval;
+  version: number;
+}
+
+export type TicketEvent =
+  | { type: 'TicketIssued'; data: TicketIssue }
+  | { type: 'PaymentTaken'; data: TicketPayment }
+  | { type: 'TicketPaid'; data: { at: number } }
+  | { type: 'PaymentRefunded'; data: TicketRefund }
+  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
+  | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } }
+  | ServiceChargeRemoved
+  | LightningEvent;
+
+export type TicketCommand =
+  | { type: 'issueTicket'; issue: TicketIssue }
+  | {
+      type: 'takePayment'; paymentId: string; method: TillMethod; amountCents: Cents; tipCents: Cents;
+      tenderedCents?: Cents; shiftId: string | null; by: string | null; at: number;
+    }
+  /** Money that has already arrived (issue 13's Lightning): recorded whatever the ticket's state. */
+  | { type: 'recordReceivedPayment'; paymentId: string; amountCents: Cents; details: PaymentDetails; shiftId: string | null; by: string | null; at: number }
+  | { type: 'refundPayment'; refundId: string; paymentId: string; amountCents: Cents; reason: string; shiftId: string | null; by: string | null; at: number }
+  | { type: 'cancelTicket'; reason: string; by: string | null; at: number }
+  /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
+  | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number }
+  | RemoveServiceCharge
+  | LightningCommand;
