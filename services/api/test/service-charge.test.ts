@@ -87,6 +87,10 @@ t.test('a manager takes the charge off a bill still to be paid, with a reason; t
   t.notMatch((await s.waiter('GET', `/tickets/${bill.id}/receipt`)).body, /Service charge/);
   const paid = await s.waiter('POST', `/tickets/${bill.id}/payments`, { method: 'credit_card', amount: 76.5 });
   t.match(paid.body, { ticket: { status: 2 } });
+  const manager = await s.me('manager');
+  let trail = await s.manager('GET', '/audit?kind=service_charge_removed');
+  for (const until = Date.now() + 5000; Date.now() < until && trail.body.count < 1;) trail = await s.manager('GET', '/audit?kind=service_charge_removed');
+  t.match(trail.body.entries, [{ kind: 'service_charge_removed', staff_id: manager, approved_by_id: manager, reason: 'slow service', amount: 7.65, ticket_id: bill.id }], 'on the audit trail');
 });
 
 t.test('a void and a refund after payment take their share of the charge and of its tax back from the Z report', async (t) => {

@@ -7,13 +7,13 @@ import { isComp } from './discounts.js';
 /**
  * The audit trail: every exception that moves money or changes who may, with who did it, who approved
  * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
- * refunds, bills cancelled, orders handed to another waiter, tables moved, orders deleted, shifts
+ * refunds, bills cancelled, service charges taken off bills, orders handed to another waiter, tables moved, orders deleted, shifts
  * opened and closed, staff created, renamed, given a new PIN or role, removed. A projection of the
  * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
  * who did it is the event's own `by`, else the request's user in its metadata.
  */
 export const AUDIT_KINDS = [
-  'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'order_transfer', 'table_move',
+  'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'service_charge_removed', 'order_transfer', 'table_move',
   'order_deleted', 'shift_opened', 'shift_closed', 'staff_change',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
@@ -95,6 +95,9 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
     case 'TicketLineVoided':
       push(s, event, e.data.at, { kind: 'void', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: e.data.amountCents, detail: `billed line ${e.data.lineId}` });
       return;
+    case 'ServiceChargeRemoved':
+      push(s, event, e.data.at, { kind: 'service_charge_removed', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: e.data.amountCents, detail: `charge ${money(e.data.chargeCents).toFixed(2)}` });
+      return;
     case 'TicketCancelled':
       push(s, event, e.data.at, { kind: 'bill_cancelled', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: null, detail: '' });
       return;
@@ -130,7 +133,7 @@ export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
   version: 1,
   title: 'Audit trail',
-  handles: [...ORDER_TYPES, 'PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted'],
+  handles: [...ORDER_TYPES, 'PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted'],
   init: (clock) => ({ clock, entries: [], names: new Map() }),
   apply(s, event) {
     // The log's payloads are the domain's own event types (the `handles` list narrows them).
