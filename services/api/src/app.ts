@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Metrics } from '@comanda/metrics';
@@ -18,72 +17,23 @@ import { RequestLines } from './request-lines.js';
 import { requestLoggers } from './request-logger.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
-import auth from './plugins/auth.js';
+import auth, { requirePermission } from './plugins/auth.js';
 import metricsPlugin from './plugins/metrics.js';
-import authRoutes from './routes/auth.js';
-import authTokenRoutes from './routes/auth-tokens.js';
-import generalRoutes from './routes/general.js';
-import userRoutes from './routes/users.js';
-import orderRoutes from './routes/orders.js';
-import orderDishRoutes from './routes/order-dishes.js';
-import orderDiscountRoutes from './routes/order-discounts.js';
-import orderQueryRoutes from './routes/order-queries.js';
-import categoryRoutes from './routes/categories.js';
-import dishRoutes from './routes/dishes.js';
-import modifierGroupRoutes from './routes/modifier-groups.js';
-import taxRateRoutes from './routes/tax-rates.js';
-import spaceRoutes from './routes/spaces.js';
-import tableRoutes from './routes/tables.js';
-import walletRoutes from './routes/wallet.js';
-import walletPaymentRoutes from './routes/wallet-payments.js';
-import walletEventRoutes from './routes/wallet-events.js';
-import ticketRoutes from './routes/tickets.js';
-import ticketPaymentRoutes from './routes/ticket-payments.js';
-import receiptRoutes from './routes/receipts.js';
-import shiftRoutes from './routes/shifts.js';
-import currencyRoutes from './routes/currencies.js';
-import stationRoutes from './routes/stations.js';
-import kitchenRoutes from './routes/kitchen.js';
-import kitchenEventRoutes from './routes/kitchen-events.js';
-import kitchenPage from './routes/kitchen-page.js';
-import posPage from './routes/pos-page.js';
-import walletUnmatchedRoutes from './routes/wallet-unmatched.js';
-import lightningRoutes from './routes/lightning.js';
-import reportRoutes from './routes/reports.js';
-import auditRoutes from './routes/audit.js';
+import general from './features/general/index.js';
+import staff from './features/staff/index.js';
+import orders from './features/orders/index.js';
+import orderLines from './features/order-lines/index.js';
+import floor from './features/floor/index.js';
+import menu from './features/menu/index.js';
+import bills from './features/bills/index.js';
+import wallet from './features/wallet/index.js';
+import kitchen from './features/kitchen/index.js';
+import reports from './features/reports/index.js';
+import kitchenPage from './features/pages/kitchen-page.js';
+import posPage from './features/pages/pos-page.js';
 
-/** Every module of the API's routes (the pages apart). */
-const API_ROUTES = [
-  generalRoutes,
-  authRoutes,
-  authTokenRoutes,
-  userRoutes,
-  orderRoutes,
-  orderDishRoutes,
-  orderDiscountRoutes,
-  orderQueryRoutes,
-  categoryRoutes,
-  dishRoutes,
-  modifierGroupRoutes,
-  taxRateRoutes,
-  spaceRoutes,
-  tableRoutes,
-  walletRoutes,
-  walletPaymentRoutes,
-  walletEventRoutes,
-  ticketRoutes,
-  ticketPaymentRoutes,
-  receiptRoutes,
-  shiftRoutes,
-  currencyRoutes,
-  stationRoutes,
-  kitchenRoutes,
-  kitchenEventRoutes,
-  walletUnmatchedRoutes,
-  lightningRoutes,
-  reportRoutes,
-  auditRoutes,
-];
+/** The API's features, each a folder of routes, schemas and views registered in its own context. */
+const FEATURES = [general, staff, orders, orderLines, floor, menu, bills, wallet, kitchen, reports];
 
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to the process's asynchronous stdout. */
@@ -131,12 +81,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(auth);
   await app.register(openapi);
   await app.register(revalidation, { readStore: deps.readStore, ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}) });
-  // The API's routes share the root's context (fastify-plugin), so every request and reply is of one
-  // class: Fastify makes a Request and a Reply class per encapsulated context, and the hooks every
-  // request passes (authorisation, revalidation, the tally, the request line) would otherwise meet a
-  // class per route module and run generic code for all of them (docs/benchmarks.md). The pages stay
-  // encapsulated: each registers its own @fastify/static.
-  for (const routes of API_ROUTES) await app.register(fp(routes));
+  // The API: one parent context whose only hook authenticates, by the permission each route declares.
+  await app.register(async function api(api) {
+    api.addHook('onRoute', requirePermission);
+    api.addHook('onRequest', api.authenticate);
+    for (const feature of FEATURES) await api.register(feature);
+  });
   await app.register(kitchenPage);
   await app.register(posPage);
   return app;

@@ -1,7 +1,7 @@
 export { buildApp, type BuildOptions } from './app.js';
 export { processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
 export type { AppDeps, ConsistencyGate, HealthCheck } from './deps.js';
-export { GREETING } from './routes/general.js';
+export { GREETING } from './features/general/general.js';
 export { CheckpointWatch } from './checkpoint-watch.js';
 export { bootstrapFirstAdmin, firstAdminAnnouncer, type FirstAdminSettings, type GeneratedSecrets } from './auth/bootstrap.js';
 export { hashSecret, verifySecret, PIN_HASH } from './auth/pin.js';

@@ -37,14 +37,12 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: Fastif
   const schema = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), ...fields });
   const view = (d: Named) => ({ id: d.id, name: d.name, ...Object.fromEntries(Object.keys(fields).map((k) => [k, d[k]])) });
   resourceReads<Named>(app, { ...o, schema, view });
-
-  const onRequest = app.authorize(o.writePermission);
   const body = Type.Object({ name: PlaceName, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) });
   const errors = { ...commonErrors, 409: Conflict(o.describe.conflict, o.describe.conflictFields), 412: Stale };
   const message = (done: string) => `${o.noun} ${done} successfully`;
 
   app.post(o.path, {
-    onRequest,
+    config: { permission: o.writePermission },
     schema: { tags: o.tags, summary: `Add a ${o.noun.toLowerCase()}`, description: o.describe.add, headers: IdempotencyHeaders, body, response: { 201: withHeaders(Confirmation, Headers.location), ...errors } },
   }, async (request, reply) => {
     const { name, ...rest } = request.body;
@@ -55,8 +53,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: Fastif
   });
 
   app.put(`${o.path}/:id`, {
-    onRequest,
-    config: { representation: storedAs(app, o.collection, view) },
+    config: { permission: o.writePermission, representation: storedAs(app, o.collection, view) },
     schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params;
@@ -67,7 +64,7 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: Fastif
   });
 
   app.delete(`${o.path}/:id`, {
-    onRequest,
+    config: { permission: o.writePermission },
     schema: { tags: o.tags, summary: `Delete a ${o.noun.toLowerCase()}`, description: o.describe.remove, params: IdParams, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params;

@@ -28,11 +28,9 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
 export function resourceReads<D extends Tracked & { name: string; version: number }>(fastify: FastifyInstance, o: ResourceReads<D>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const documents = app.deps.readStore.collection<D>(o.collection);
-  const onRequest = app.authorize(o.permission);
 
   app.get(o.path, {
-    onRequest,
-    config: { answerFrom: [o.collection] },
+    config: { permission: o.permission, answerFrom: [o.collection] },
     schema: {
       tags: o.tags, summary: `List ${o.plural} by name`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
@@ -40,7 +38,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
   }, async (request, reply) => sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view)));
 
   app.get(`${o.path}/:id`, {
-    onRequest,
+    config: { permission: o.permission },
         schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
     const document = await documents.get(request.params.id);

@@ -1,7 +1,8 @@
 import jwt from '@fastify/jwt';
 import { createVerifier } from 'fast-jwt';
 import { type DomainError, type Permission, type Role, type Roster, type Session, STAFF_STREAM, forbidden, isRole, may, roster, session, sessionStream, unauthorized } from '@comanda/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
+import { readCookie } from '../http/cookies.js';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
 import { NO_STORE } from './security.js';
@@ -16,17 +17,22 @@ export const ACCESS_TTL_S = 60;
 export const REFRESH_TTL_S = 30 * 24 * 3600;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route: signed-in staff whose role has this permission, or 'anyone'. */
+    permission?: Permission | 'anyone';
+  }
   interface FastifyRequest {
-    /** Set by `authorize` once the access token, its session and its user are verified (role from the roster). */
+    /** Set by `authenticate` once the access token, its session and its user are verified (role from the roster). */
     staff?: StaffIdentity;
   }
   interface FastifyInstance {
     now(): number;
     /**
-     * onRequest hook: a valid access token (401) whose role has the permission (403). It runs before
-     * the body is parsed and validated, so an anonymous caller learns nothing about the input rules.
+     * onRequest hook of the API's context: a valid access token (401) whose role has the route's
+     * `config.permission` (403). It runs before the body is parsed and validated, so an anonymous
+     * caller learns nothing about the input rules.
      */
-    authorize(permission: Permission): onRequestHookHandler;
+    authenticate: onRequestHookHandler;
     signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
@@ -48,19 +54,10 @@ export default fp(async function auth(app: FastifyInstance) {
   const secret = deriveKey(app.deps.masterKey, 'jwt');
   await app.register(jwt, { secret, sign: { algorithm: 'HS256' } });
   // One verifier for the process (@fastify/jwt builds a new one, key included, on every call that
-  // passes options, and the clock must be passed for tests to move it), remembering the tokens whose
-  // signature it has checked: every request of a tablet carries the same access token for its
-  // minute. Expiry is checked on every call against `now()`, as fast-jwt would (valid while now ≤ exp).
+  // passes options, and the clock must be passed for tests to move it). Expiry is checked against
+  // `now()`, as fast-jwt would (valid while now ≤ exp).
   const verifySignature = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true });
-  const verified = new Map<string, Record<string, unknown>>();
-  const signedClaims = (token: string) => {
-    let claims = verified.get(token);
-    if (!claims) {
-      claims = Object.freeze(verifySignature(token) as Record<string, unknown>);
-      keepAtMost(verified, token, claims);
-    }
-    return claims;
-  };
+  const signedClaims = (token: string) => verifySignature(token) as Record<string, unknown>;
 
   app.decorate('signToken', (claims: Record<string, unknown>, ttlSeconds: number) => {
     const iat = Math.floor(now() / 1000);
@@ -82,52 +79,13 @@ export default fp(async function auth(app: FastifyInstance) {
     return claims && inTime(claims, now()) && claims.typ === type ? claims : null;
   });
 
-  // What a Cookie header says of its access token, worked out once per header: a tablet sends the
-  // same header with every request of its token's minute, and parsing it, finding the token's checked
-  // signature (a Map keyed by the 200-character token) and naming the session's stream cost a
-  // signed-in request about a microsecond. The token's time limits are checked on every request.
-  const bearers = new Map<string, Bearer | null>();
-  const bearerOf = (header: string | undefined): Bearer | null => {
-    if (header === undefined) return null;
-    let bearer = bearers.get(header);
-    if (bearer === undefined) {
-      bearer = accessBearer(app.parseCookie(header).accessToken);
-      keepAtMost(bearers, header, bearer);
-    }
-    return bearer;
-  };
-  // A tablet's connection carries the same Cookie header request after request: the bearer its last
-  // request named is kept with the connection, and a header equal to that one (compared, not hashed
-  // as a Map key) needs no lookup.
-  const lastOnConnection = new WeakMap<object, { header: string; bearer: Bearer | null }>();
-  const connectionBearer = (request: FastifyRequest): Bearer | null => {
-    const header = request.headers.cookie;
-    if (header === undefined) return null;
-    const connection = request.raw.socket;
-    const last = lastOnConnection.get(connection);
-    if (last !== undefined && last.header === header) return last.bearer;
-    const bearer = bearerOf(header);
-    if (last !== undefined) {
-      last.header = header;
-      last.bearer = bearer;
-    } else {
-      lastOnConnection.set(connection, { header, bearer });
-    }
-    return bearer;
-  };
-  const tokens = new Map<string, Bearer | null>();
   // undefined when the request names no bearer token (then the cookie counts), null for a bad one.
   const tokenOf = (authorization: string | undefined): Bearer | null | undefined => {
     if (authorization === undefined || !/^Bearer /i.test(authorization)) return undefined;
     const match = /^Bearer +(\S+)$/i.exec(authorization);
-    if (!match) return null;
-    let bearer = tokens.get(match[1]!);
-    if (bearer === undefined) {
-      bearer = accessBearer(match[1]);
-      keepAtMost(tokens, match[1]!, bearer);
-    }
-    return bearer;
+    return match ? accessBearer(match[1]) : null;
   };
+  const cookieBearer = (request: FastifyRequest): Bearer | null => accessBearer(readCookie(request, 'accessToken'));
   const accessBearer = (token: string | undefined): Bearer | null => {
     const claims = claimsOf(token);
     if (!claims) return null;
@@ -162,32 +120,38 @@ export default fp(async function auth(app: FastifyInstance) {
     return open && staff ? memberOf(bearer, open.state, staff.state) : 'read';
   };
 
-  app.decorate('authorize', (permission: Permission): onRequestHookHandler => {
-    const admit = (request: FastifyRequest, reply: FastifyReply, bearer: Bearer, member: Member | undefined): DomainError | undefined => {
-      if (!member) return unauthorized();
-      request.staff = { id: member.id, role: member.role, sessionId: bearer.sid };
-      // Whatever this request is answered, it is staff data: no cache keeps it (a route that chooses
-      // its own, as revalidated lists do, sets it after this).
-      reply.header('cache-control', NO_STORE);
-      return may(member.role, permission) ? undefined : forbidden();
-    };
-    // The permission is readable on the hook, so the OpenAPI document can mark the route as guarded.
-    const hook = Object.assign(function authorized(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
-      // A client that is not a browser sends its access token as `Authorization: Bearer`; browsers send the cookie.
-      const named = tokenOf(request.headers.authorization);
-      const bearer = named === undefined ? connectionBearer(request) : named;
-      if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
-      const member = memberNow(bearer);
-      if (member !== 'read') return done(admit(request, reply, bearer, member));
-      // Something was written since: read only the events not yet seen.
-      Promise.all([commands.state(session, bearer.stream), commands.state(roster, STAFF_STREAM)]).then(
-        ([o, r]) => done(admit(request, reply, bearer, memberOf(bearer, o.state, r.state))),
-        (error: Error) => done(error),
-      );
-    }, { permission });
-    return hook;
+  const admit = (request: FastifyRequest, reply: FastifyReply, permission: Permission, bearer: Bearer, member: Member | undefined): DomainError | undefined => {
+    if (!member) return unauthorized();
+    request.staff = { id: member.id, role: member.role, sessionId: bearer.sid };
+    // Whatever this request is answered, it is staff data: no cache keeps it (a route that chooses
+    // its own, as revalidated reads do, sets it after this).
+    reply.header('cache-control', NO_STORE);
+    return may(member.role, permission) ? undefined : forbidden();
+  };
+  app.decorate('authenticate', function authenticate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
+    const permission = request.routeOptions.config.permission;
+    if (permission === undefined || permission === 'anyone') return done();
+    // A client that is not a browser sends its access token as `Authorization: Bearer`; browsers send the cookie.
+    const named = tokenOf(request.headers.authorization);
+    const bearer = named === undefined ? cookieBearer(request) : named;
+    if (!bearer || !inTime(bearer.claims, now())) return done(unauthorized());
+    const member = memberNow(bearer);
+    if (member !== 'read') return done(admit(request, reply, permission, bearer, member));
+    // Something was written since: read only the events not yet seen.
+    Promise.all([commands.state(session, bearer.stream), commands.state(roster, STAFF_STREAM)]).then(
+      ([o, r]) => done(admit(request, reply, permission, bearer, memberOf(bearer, o.state, r.state))),
+      (error: Error) => done(error),
+    );
   });
 });
+
+/**
+ * The hook of the API's parent context: every route in it says who may call it, or the service does
+ * not start (a route forgotten would otherwise be open to anyone).
+ */
+export function requirePermission(route: RouteOptions): void {
+  if (route.config?.permission === undefined) throw new Error(`${String(route.method)} ${route.url} declares no permission (config.permission: a permission or 'anyone')`);
+}
 
 /** A member of staff as the roster holds them. */
 type Member = Roster['members'][string];
@@ -206,10 +170,4 @@ function inTime(claims: Record<string, unknown>, at: number): boolean {
   if (claims.exp !== undefined && (typeof claims.exp !== 'number' || at > claims.exp * 1000)) return false;
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || at < claims.nbf * 1000)) return false;
   return true;
-}
-
-/** Remembers `value` under `key`, the oldest entry dropped beyond 1,000 (tokens and headers come from clients). */
-function keepAtMost<V>(map: Map<string, V>, key: string, value: V): void {
-  if (map.size >= 1000) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }

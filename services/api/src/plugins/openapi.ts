@@ -4,7 +4,7 @@ import { type TSchema, Type } from 'typebox';
 import { Headers } from '../http/schemas.js';
 import { OPERATION_IDS } from './operation-ids.js';
 
-type Hook = ((...args: never[]) => unknown) & { permission?: string };
+type Hook = (...args: never[]) => unknown;
 type Responses = Record<string, unknown>;
 
 /** A stable operationId from method and path: GET /orders/:id/dishes → getOrdersByIdDishes. */
@@ -45,7 +45,7 @@ function withIdempotencyKey(headers: unknown) {
 
 /**
  * Completes every route's OpenAPI entry from what the route really does, so a new route is documented
- * without extra code: an operationId; `security` (the access-token cookie when `authorize` guards it,
+ * without extra code: an operationId; `security` (the access-token cookie when the route's `config.permission` guards it,
  * plus the wallet cookie behind `walletUnlocked`; an explicit empty list for open routes); and the
  * answers the framework gives on its own: 400 for bad input, 401/403 for guarded routes, 413 and 415
  * for bodies.
@@ -55,7 +55,8 @@ export default fp(async function openapi(app: FastifyInstance) {
     const methods = [route.method].flat();
     if (methods.includes('HEAD') || (route.schema as { hide?: boolean } | undefined)?.hide) return;
     const schema: Record<string, unknown> = { ...(route.schema ?? {}) };
-    const guard = hooks(route).find((h) => typeof h.permission === 'string');
+    const permission = route.config?.permission;
+    const guard = permission !== undefined && permission !== 'anyone';
     const wallet = hooks(route).some((h) => h.name === 'walletUnlocked');
     schema.operationId ??= OPERATION_IDS[`${methods[0]} ${route.url}`] ?? operationId(methods[0]!, route.url);
     schema.summary ??= `${methods[0]} ${route.url}`;

@@ -1,0 +1,106 @@
+import { ALLERGENS, type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
+import { DISHES, type DishView } from '@comanda/read-models';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { resourceReads } from '../../http/resource-reads.js';
+import { storedAs } from '../../http/representation.js';
+import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../../http/resources.js';
+import { sendJsonString, sendNoContent } from '../../http/replies.js';
+import { Headers, IdParams, Price, commonErrors, withHeaders } from '../../http/schemas.js';
+import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+
+const Dish = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  price: Type.Number({ description: 'Decimal number, at most two decimals' }),
+  category_id: Type.String({ format: 'uuid' }),
+  station_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's kitchen station; null: the category decides" }),
+  modifier_group_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'the modifier groups a waiter chooses from for this dish' }),
+  allergens: Type.Array(Type.Enum([...ALLERGENS]), { description: "of the EU's 14, in the list's order" }),
+  tax_rate_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's tax rate; null: the category's" }),
+});
+const Body = Type.Object({
+  name: PlaceName,
+  price: Price('The menu price'),
+  category_id: Type.String({ format: 'uuid', description: 'An existing dish category' }),
+  station_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: "A kitchen station overriding the category's; null: the category's. Absent on PUT: unchanged",
+  })),
+  modifier_group_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), {
+    maxItems: 20, uniqueItems: true, description: 'Existing modifier groups (400 otherwise). Absent on PUT: unchanged; [] takes them all off. 400 when the cheapest choice they allow (options below zero take money off) would take a portion below zero, at this field or, when only the price changed, at price',
+  })),
+  allergens: Type.Optional(Type.Array(Type.Enum([...ALLERGENS]), {
+    maxItems: ALLERGENS.length, uniqueItems: true, description: "Of the EU's 14 (anything else 400). Absent on PUT: unchanged; [] declares none",
+  })),
+  tax_rate_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: "An existing tax rate overriding the category's (400 otherwise); null: the category's. Absent on PUT: unchanged",
+  })),
+}, { examples: [{ name: 'Taco al pastor', price: 25.5, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21' }, { name: 'Quesadilla', price: 40, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', allergens: ['gluten', 'milk'] }] });
+const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
+
+const view = (d: DishView) => ({
+  id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null,
+});
+
+/** The body as the menu decider takes it: the name trimmed and the price in exact cents. */
+function dishDetails(body: Static<typeof Body>): DishDetails {
+  const price = toCents(body.price);
+  if (price === null) throw validationFailed([{ field: 'price', message: 'must have at most two decimals' }]);
+  return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id, modifierGroupIds: body.modifier_group_ids, allergens: body.allergens, taxRateId: body.tax_rate_id };
+}
+
+/** The seed's dishes, answering its bare JSON strings. */
+export default async function dishRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['dishes'];
+
+  resourceReads<DishView>(app, { path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view });
+
+  app.post('/dishes', {
+    config: { permission: 'menu:write' },
+    schema: {
+      tags, summary: 'Add a dish to the menu',
+      description: 'Answers the bare JSON string "Dish added successfully"; the new dish is named by the Location header.',
+      headers: IdempotencyHeaders, body: Body,
+      response: { 201: withHeaders(Type.Literal('Dish added successfully', { description: 'Bare JSON string; Location: /dishes/<id>' }), Headers.location), ...errors },
+    },
+  }, async (request, reply) => {
+    const result = await app.deps.commands.handle(menu, MENU_STREAM, {
+      type: 'addDish', dishId: newResourceId(request, 'dish'), ...dishDetails(request.body),
+    }, writeContext(request));
+    await app.readYourWrite(result.position);
+    const { dishId } = result.events[0]!.data as { dishId: string };
+    return sendJsonString(reply.header('location', `/dishes/${dishId}`), 201, 'Dish added successfully');
+  });
+
+  app.put('/dishes/:id', {
+    config: { permission: 'menu:write', representation: storedAs(app, DISHES, view) },
+    schema: {
+      tags, summary: 'Change a dish', description: 'Orders already placed keep the price they were taken at.',
+      headers: IfMatchHeaders, params: IdParams, body: Body,
+      response: { 200: Type.Literal('Dish updated successfully', { description: 'Bare JSON string' }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const result = await app.deps.commands.handle(menu, MENU_STREAM, {
+      type: 'updateDish', dishId: id, ifMatch: ifMatch(request), ...dishDetails(request.body),
+    }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return sendJsonString(reply, 200, 'Dish updated successfully');
+  });
+
+  app.delete('/dishes/:id', {
+    config: { permission: 'menu:write' },
+    schema: {
+      tags, summary: 'Take a dish off the menu',
+      description: 'Orders that include the dish keep their lines and prices. Answers 204 with no body: the seed lists "Dish deleted successfully" beside the 204, but HTTP forbids a body there.',
+      params: IdParams, response: { 204: Type.Null({ description: 'Deleted; no body' }), ...errors },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const result = await app.deps.commands.handle(menu, MENU_STREAM, { type: 'removeDish', dishId: id }, writeContext(request));
+    await app.readYourWrite(result.position);
+    return sendNoContent(reply);
+  });
+}

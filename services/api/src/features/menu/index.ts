@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import categoryRoutes from './categories.js';
+import dishRoutes from './dishes.js';
+import modifierGroupRoutes from './modifier-groups.js';
+import taxRateRoutes from './tax-rates.js';
+
+/** The menu: categories, dishes with their modifiers and allergens, tax rates. */
+export default async function menu(app: FastifyInstance) {
+  await categoryRoutes(app);
+  await dishRoutes(app);
+  await modifierGroupRoutes(app);
+  await taxRateRoutes(app);
+}

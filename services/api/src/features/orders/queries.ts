@@ -1,0 +1,76 @@
+import { BASE_CURRENCY, ORDER_STATUSES, dayRange, fromCents, isCalendarDate, isOrderStatus, validationFailed } from '@comanda/domain';
+import { ORDERS, type OrderView } from '@comanda/read-models';
+import type { Filter } from '@comanda/read-store';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { Headers, type PageQuery, Pagination, commonErrors, withHeaders } from '../../http/schemas.js';
+import { findPage } from '../../http/pages.js';
+import { OrderSchema, orderResponse } from './views.js';
+
+const list = { 200: withHeaders(Type.Array(OrderSchema, { description: 'newest first; empty when none match' }), Headers.totalCount), ...commonErrors };
+const Day = Type.String({ description: 'YYYY-MM-DD, a day in the restaurant time zone (COMANDA_TIMEZONE)' });
+
+function calendarDate(value: string, field: string) {
+  if (!isCalendarDate(value)) throw validationFailed([{ field, message: 'must be a date YYYY-MM-DD' }]);
+  return value;
+}
+
+/** Order filters and the sales of a day, all read from the orders projection. */
+export default async function orderQueryRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const orders = app.deps.readStore.collection<OrderView>(ORDERS);
+  const tz = app.deps.config.timezone;
+  const find = async (reply: FastifyReply, filter: Filter, query: PageQuery) => (await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query)).items.map(orderResponse);
+
+  app.get('/orders/user/:userId', {
+    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    schema: { tags: ['orders'], summary: "A user's orders", params: Type.Object({ userId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
+  }, async (request, reply) => find(reply, { user_id: request.params.userId }, request.query));
+
+  app.get('/orders/table/:tableId', {
+    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    schema: { tags: ['orders'], summary: "A table's orders", params: Type.Object({ tableId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
+  }, async (request, reply) => find(reply, { table_id: request.params.tableId }, request.query));
+
+  app.get('/orders/status/:status', {
+    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.Enum([...ORDER_STATUSES]) }), querystring: Pagination, response: list },
+  }, async (request, reply) => {
+    const { status } = request.params;
+    if (!isOrderStatus(status)) throw validationFailed([{ field: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
+    return find(reply, { status }, request.query);
+  });
+
+  app.get('/orders/date-range', {
+    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    schema: {
+      tags: ['orders'],
+      summary: 'Orders created between two days, both inclusive',
+      querystring: Type.Intersect([Type.Object({ start_date: Day, end_date: Day }), Pagination]),
+      response: list,
+    },
+  }, async (request, reply) => {
+    const q = request.query;
+    const start = calendarDate(q.start_date, 'start_date');
+    const end = calendarDate(q.end_date, 'end_date');
+    if (start > end) throw validationFailed([{ field: 'start_date', message: 'must not be after end_date' }]);
+    return find(reply, { placed_at: { $gte: dayRange(start, tz).start, $lt: dayRange(end, tz).end } }, q);
+  });
+
+  app.get('/orders/total-sales/:date', {
+    config: { permission: 'sales:read', answerFrom: [ORDERS] },
+    schema: {
+      tags: ['orders'],
+      summary: 'Sales of a day: the totals of the orders completed that day',
+      params: Type.Object({ date: Day }),
+      response: { 200: Type.Object({ date: Type.String(), total_sales: Type.Number(), orders: Type.Integer(), currency_id: Type.String() }), ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const date = calendarDate(request.params.date, 'date');
+    const { start, end } = dayRange(date, tz);
+    const completed = await orders.find({ status: 'completed', completed_at: { $gte: start, $lt: end } });
+    const cents = completed.reduce((sum, o) => sum + o.total_cents, 0);
+    return reply.send({ date, total_sales: fromCents(cents), orders: completed.length, currency_id: BASE_CURRENCY.id });
+  });
+}

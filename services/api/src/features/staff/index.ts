@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import sessionRoutes from './sessions.js';
+import tokenRoutes from './tokens.js';
+import userRoutes from './users.js';
+
+/** Staff: signing in and out (cookies for browsers, tokens for other clients) and the roster. */
+export default async function staff(app: FastifyInstance) {
+  await sessionRoutes(app);
+  await tokenRoutes(app);
+  await userRoutes(app);
+}
