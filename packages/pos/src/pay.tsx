@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { accepted, api, newKey, ok, usePolled, useWrite } from './api.js';
+import { accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
 import type { paths } from '@comanda/client';
 import type { Ticket } from './menu.js';
 import { money, parseAmount, sats } from './money.js';
@@ -107,7 +107,7 @@ function LightningCheckout(props: { ticketId: string; paidBefore: number; checko
   const c = props.checkout;
   const [qr, setQr] = useState('');
   const [now, setNow] = useState(Date.now());
-  const ticket = usePolled(() => api.GET('/tickets/{id}', { params: { path: { id: props.ticketId } } }), 1_000, [props.ticketId]).data;
+  const ticket = usePolled((etag) => api.GET('/tickets/{id}', { params: { path: { id: props.ticketId } }, headers: ifNoneMatch(etag) }), 1_000, [props.ticketId]).data;
   useEffect(() => void QRCode.toDataURL(`lightning:${c.invoice}`.toUpperCase(), { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr), [c.invoice]);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1_000);

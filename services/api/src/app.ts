@@ -9,12 +9,10 @@ import external from './plugins/external.js';
 import security from './plugins/security.js';
 import origins from './plugins/origins.js';
 import jsonBodies from './plugins/json-bodies.js';
-import readOnlyFields from './plugins/read-only-fields.js';
 import openapi from './plugins/openapi.js';
 import revalidation from './plugins/revalidation.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
 import { RequestLines } from './request-lines.js';
-import { requestLoggers } from './request-logger.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './http/lazy-serializers.js';
 import auth, { requirePermission } from './plugins/auth.js';
@@ -48,7 +46,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
     logController: new RequestLines(),
-    childLoggerFactory: requestLoggers,
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // X-Forwarded-For is believed only from the proxies listed: otherwise any client could name its
@@ -76,7 +73,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(origins, { allowed: deps.config.allowedOrigins });
   await app.register(errors);
   await app.register(jsonBodies);
-  await app.register(readOnlyFields);
   await app.register(consistency, deps);
   await app.register(auth);
   await app.register(openapi);

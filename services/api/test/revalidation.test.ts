@@ -1,6 +1,6 @@
 import t from 'tap';
 import Fastify from 'fastify';
-import revalidation, { matches } from '../src/plugins/revalidation.js';
+import revalidation, { matches, unchanged } from '../src/plugins/revalidation.js';
 import { servedApp as served } from './harness.js';
 
 t.test('a list answered from read models carries a strong ETag; If-None-Match with it is answered 304', async (t) => {
@@ -62,90 +62,94 @@ t.test('authorisation comes first, and only a 200 or 204 keeps the tag', async (
   t.equal(missing.headers.get('cache-control'), 'no-store');
 });
 
-t.test('a 304 is sent without running the handler; a shared store tags by the projector\'s checkpoint', async (t) => {
+t.test('a 304 is decided by the route before it reads; a shared store tags by the projector\'s checkpoint', async (t) => {
   let checkpoint: bigint | null = 7n;
-  let calls = 0;
+  let reads = 0;
   const app = Fastify();
   await app.register(revalidation, { readStore: { getCheckpoint: async () => checkpoint } });
-  app.get('/things', { config: { answerFrom: ['things'] } }, async () => ({ calls: ++calls }));
-  app.get('/own', { config: { answerFrom: ['things'] } }, async (_request, reply) => reply.header('etag', '"v3"').send({ own: true }));
-  app.get('/plain', async () => ({ plain: true }));
+  const tag = app.collectionsTag(['things']);
+  app.get('/things', async (request, reply) => {
+    if (unchanged(request, reply, await tag())) return reply;
+    return { reads: ++reads };
+  });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   t.teardown(() => app.close());
   const first = await fetch(`${base}/things`);
   t.equal(first.headers.get('etag'), '"p7"');
   const hit = await fetch(`${base}/things`, { headers: { 'if-none-match': '"p7"' } });
   t.equal(hit.status, 304);
-  t.equal(calls, 1, 'the handler ran once');
+  t.equal(reads, 1, 'the route read once');
   checkpoint = 8n;
   t.equal((await fetch(`${base}/things`, { headers: { 'if-none-match': '"p7"' } })).status, 200, 'the projector moved on');
-  t.equal(calls, 2);
-  t.equal((await fetch(`${base}/own`)).headers.get('etag'), '"v3"', 'a route\'s own ETag is kept');
-  const plain = await fetch(`${base}/plain`, { headers: { 'if-none-match': '*' } });
-  t.same([plain.status, plain.headers.get('etag')], [200, null], 'routes that name no collections are left alone');
+  t.equal(reads, 2);
 });
 
-t.test('a client without the tag is sent the answer last made while its tag is current, its headers with it', async (t) => {
-  let generation = 0;
-  let calls = 0;
-  const app = Fastify();
-  await app.register(revalidation, { readStore: { generation: () => generation, getCheckpoint: async () => null } });
-  app.get('/things', { config: { answerFrom: ['things'] } }, async (_request, reply) => reply.header('x-total-count', String(++calls)).send({ calls }));
-  app.get('/with-cookie', { config: { answerFrom: ['things'] } }, async (_request, reply) => reply.header('set-cookie', `seen=${++calls}`).send({ calls }));
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  t.teardown(() => app.close());
-  const first = await fetch(`${base}/things`);
-  const again = await fetch(`${base}/things`);
-  t.same([calls, await again.json(), again.headers.get('x-total-count'), again.headers.get('etag')], [1, { calls: 1 }, '1', first.headers.get('etag')], 'made once, sent twice with its headers');
-  t.match(again.headers.get('content-type'), /^application\/json/);
-  generation++;
-  t.same(await (await fetch(`${base}/things`)).json(), { calls: 2 }, 'the collection moved: made again');
-  await fetch(`${base}/with-cookie`);
-  await fetch(`${base}/with-cookie`);
-  t.equal(calls, 4, 'an answer that sets a cookie is never sent again');
-  const shared = Fastify();
-  await shared.register(revalidation, { readStore: { getCheckpoint: async () => 1n } });
-  let sharedCalls = 0;
-  shared.get('/things', { config: { answerFrom: ['things'] } }, async () => ({ calls: ++sharedCalls }));
-  await shared.inject('/things');
-  await shared.inject('/things');
-  t.equal(sharedCalls, 2, 'a shared store: every answer is made');
-  await shared.close();
+t.test('a document answers 304 to its own ETag, the version If-Match takes, and 200 after a change', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const manager = await s.as('manager');
+  const waiter = await s.as('waiter');
+  const users = await (await s.request('/users', await s.as('admin'))).json() as Array<{ id: string; name: string }>;
+  const me = users.find((u) => u.name === 'waiter-1')!;
+  const placed = await s.request('/orders', waiter, {}, 'POST', { user_id: me.id, table_id: null, waiter: 'waiter-1' });
+  t.equal(placed.status, 201);
+  const { id } = await placed.json() as { id: string };
+  const order = await s.request(`/orders/${id}`, waiter);
+  const tag = order.headers.get('etag')!;
+  t.equal(tag, '"1"', "the order's version");
+  t.equal((await s.request(`/orders/${id}`, waiter, { 'if-none-match': tag })).status, 304, 'its own ETag: 304');
+  const complete = await s.request(`/orders/${id}/complete`, waiter);
+  const completeTag = complete.headers.get('etag')!;
+  t.equal((await s.request(`/orders/${id}/complete`, waiter, { 'if-none-match': completeTag })).status, 304, 'the order with its dishes, polled by the POS: 304');
+  const dishes = await s.request(`/orders/${id}/dishes`, waiter);
+  t.equal(dishes.status, 200, 'no dishes yet');
+  const moved = await s.request(`/orders/${id}`, manager, { 'if-match': tag }, 'PUT', { user_id: me.id, table_id: null, waiter: 'waiter-1', status: 'preparing' });
+  t.equal(moved.status, 200, 'the same ETag is the If-Match of a write');
+  const after = await s.request(`/orders/${id}`, waiter, { 'if-none-match': tag });
+  t.equal(after.status, 200, 'changed: answered in full');
+  t.equal(after.headers.get('etag'), '"2"');
+  t.equal((await s.request(`/orders/${id}/complete`, waiter, { 'if-none-match': completeTag })).status, 200);
+  const missing = '00000000-0000-4000-8000-000000000000';
+  for (const url of [`/orders/${missing}`, `/orders/${missing}/complete`, `/orders/${missing}/tickets`, `/spaces/${missing}`, `/tables/by-space/${missing}`]) {
+    const res = await s.request(url, waiter, { 'if-none-match': '*' });
+    t.equal(res.status, 404, `If-None-Match: * on ${url}, which does not exist`);
+    t.equal(res.headers.get('etag'), null);
+  }
 });
 
-t.test('a request validation could not refuse is decided on arrival; one it could is validated first', async (t) => {
+t.test('the POS\'s polled reads revalidate: an order\'s bills and one bill', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const manager = await s.as('manager');
+  const users = await (await s.request('/users', await s.as('admin'))).json() as Array<{ id: string; name: string }>;
+  const me = users.find((u) => u.name === 'manager-1')!;
+  const { id } = await (await s.request('/orders', manager, {}, 'POST', { user_id: me.id, table_id: null, waiter: 'manager-1' })).json() as { id: string };
+  const none = await s.request(`/orders/${id}/tickets`, manager);
+  t.equal(none.status, 204);
+  t.equal((await s.request(`/orders/${id}/tickets`, manager, { 'if-none-match': none.headers.get('etag')! })).status, 304);
+  const list = await s.request('/tickets', manager);
+  t.equal((await s.request('/tickets', manager, { 'if-none-match': list.headers.get('etag')! })).status, 304);
+  const kitchen = await s.as('kitchen');
+  const board = await s.request('/kitchen/tickets', kitchen);
+  t.equal(board.status, 200);
+  t.equal((await s.request('/kitchen/tickets', kitchen, { 'if-none-match': board.headers.get('etag')! })).status, 304, 'the kitchen board');
+});
+
+t.test('validation comes first: whatever tag the client holds, what validation refuses is a 400', async (t) => {
   const s = await served();
   t.teardown(s.close);
   const waiter = await s.as('waiter');
   const pending = await s.request('/orders/status/pending', waiter);
   const tag = pending.headers.get('etag')!;
   t.equal((await s.request('/orders/status/pending', waiter, { 'if-none-match': tag })).status, 304, 'valid path parameters: 304');
-  // Whatever tag the client holds, what validation refuses is a 400.
+  t.equal((await s.request('/orders/status/pending?all=true', waiter, { 'if-none-match': tag })).status, 304, 'with the query string the POS sends');
   t.equal((await s.request('/orders/status/bogus', waiter, { 'if-none-match': '*' })).status, 400, 'a parameter out of its enum');
   t.equal((await s.request('/orders/user/not-a-uuid', waiter, { 'if-none-match': '*' })).status, 400, 'a parameter out of its format');
   t.equal((await s.request('/orders/date-range', waiter, { 'if-none-match': '*' })).status, 400, 'a required query parameter missing');
+  t.equal((await s.request('/orders/date-range?start_date=2026-02-30&end_date=2026-03-01', waiter, { 'if-none-match': '*' })).status, 400, "the route's own check of a day");
   t.equal((await s.request('/tables?limit=abc', waiter, { 'if-none-match': '*' })).status, 400, 'a query string validation refuses');
-  t.equal((await s.request('/tables?limit=5', waiter, { 'if-none-match': '*' })).status, 304, 'a valid one, after validation');
-  t.equal((await s.request('/orders/status/pending', null, { 'if-none-match': tag })).status, 401, 'authorisation still first');
-
-  // On arrival means before validation: a validator that counts its calls is not called for a 304.
-  let validations = 0;
-  const app = Fastify();
-  app.setValidatorCompiler(() => (value: unknown) => {
-    validations++;
-    return value !== null;
-  });
-  await app.register(revalidation, { readStore: { generation: () => 1, getCheckpoint: async () => null } });
-  app.get('/things/:kind', { config: { answerFrom: ['things'] }, schema: { params: { type: 'object' }, querystring: { type: 'object' } } }, async () => ({ ok: true }));
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  t.teardown(() => app.close());
-  const thingsTag = (await fetch(`${base}/things/a`)).headers.get('etag')!;
-  validations = 0;
-  t.equal((await fetch(`${base}/things/a`, { headers: { 'if-none-match': thingsTag } })).status, 304);
-  t.equal(validations, 1, 'only the path parameters were checked, by the route\'s own validator');
-  validations = 0;
-  t.equal((await fetch(`${base}/things/a?x=1`, { headers: { 'if-none-match': thingsTag } })).status, 304);
-  t.equal(validations, 2, 'a query string: Fastify validated parameters and query before the tag was compared');
+  t.equal((await s.request('/tables?limit=5', waiter, { 'if-none-match': '*' })).status, 304, 'a valid one');
+  t.equal((await s.request('/orders/status/pending', null, { 'if-none-match': tag })).status, 401, 'authentication still first');
 });
 
 t.test('If-None-Match is read as RFC 9110 says', async (t) => {

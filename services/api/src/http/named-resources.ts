@@ -8,6 +8,7 @@ import { type ResourceReads, resourceReads } from './resource-reads.js';
 import { Confirmation, Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from './resources.js';
 import { Headers, IdParams, commonErrors, withHeaders } from './schemas.js';
 import { ifMatch, newResourceId, writeContext } from './write-context.js';
+import { readOnlyFields } from './read-only-fields.js';
 
 type Named = Tracked & { id: string; name: string; version: number };
 
@@ -53,7 +54,8 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: Fastif
   });
 
   app.put(`${o.path}/:id`, {
-    config: { permission: o.writePermission, representation: storedAs(app, o.collection, view) },
+    config: { permission: o.writePermission },
+    preValidation: readOnlyFields(body, storedAs(app, o.collection, view)),
     schema: { tags: o.tags, summary: `Rename a ${o.noun.toLowerCase()}`, headers: IfMatchHeaders, params: IdParams, body, response: { 200: Confirmation, ...errors } },
   }, async (request) => {
     const { id } = request.params;

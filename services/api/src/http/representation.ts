@@ -1,6 +1,6 @@
 import type { Doc } from '@comanda/read-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Representation } from '../plugins/read-only-fields.js';
+import type { Representation } from './read-only-fields.js';
 
 /** A path parameter of a request whose route is not known here ('' when absent). */
 export const paramOf = (request: FastifyRequest, param: string): string => {

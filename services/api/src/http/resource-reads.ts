@@ -6,7 +6,7 @@ import { type TSchema, Type } from 'typebox';
 import { EmptyList, sendList } from './resources.js';
 import { Headers, IdParams, OptionalPagination, PAGED_BY_CHOICE, commonErrors, withHeaders } from './schemas.js';
 import { findPage } from './pages.js';
-import { setEtag } from './write-context.js';
+import { unchanged, versionTag } from '../plugins/revalidation.js';
 
 export interface ResourceReads<D extends Tracked & { name: string; version: number }> {
   /** '/dishes': the list at the path, one document at `<path>/:id`. */
@@ -28,22 +28,26 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
 export function resourceReads<D extends Tracked & { name: string; version: number }>(fastify: FastifyInstance, o: ResourceReads<D>): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const documents = app.deps.readStore.collection<D>(o.collection);
+  const listTag = app.collectionsTag([o.collection]);
 
   app.get(o.path, {
-    config: { permission: o.permission, answerFrom: [o.collection] },
+    config: { permission: o.permission },
     schema: {
       tags: o.tags, summary: `List ${o.plural} by name`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
     },
-  }, async (request, reply) => sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view)));
+  }, async (request, reply) => {
+    if (unchanged(request, reply, await listTag())) return reply;
+    return sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view));
+  });
 
   app.get(`${o.path}/:id`, {
     config: { permission: o.permission },
-        schema: { tags: o.tags, summary: 'One by id, with its version as ETag', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
+    schema: { tags: o.tags, summary: 'One by id, with its version as ETag (for If-Match and If-None-Match)', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
     const document = await documents.get(request.params.id);
     if (!document) throw notFound();
-    setEtag(reply, document.version);
+    if (unchanged(request, reply, versionTag(document.version))) return reply;
     return o.view(document);
   });
 }

@@ -2,7 +2,6 @@ import jwt from '@fastify/jwt';
 import { createVerifier } from 'fast-jwt';
 import { type DomainError, type Permission, type Role, type Roster, type Session, STAFF_STREAM, forbidden, isRole, may, roster, session, sessionStream, unauthorized } from '@comanda/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
-import { readCookie } from '../http/cookies.js';
 import fp from 'fastify-plugin';
 import { deriveKey } from '../auth/keys.js';
 import { NO_STORE } from './security.js';
@@ -85,7 +84,7 @@ export default fp(async function auth(app: FastifyInstance) {
     const match = /^Bearer +(\S+)$/i.exec(authorization);
     return match ? accessBearer(match[1]) : null;
   };
-  const cookieBearer = (request: FastifyRequest): Bearer | null => accessBearer(readCookie(request, 'accessToken'));
+  const cookieBearer = (request: FastifyRequest): Bearer | null => accessBearer(request.cookies.accessToken);
   const accessBearer = (token: string | undefined): Bearer | null => {
     const claims = claimsOf(token);
     if (!claims) return null;

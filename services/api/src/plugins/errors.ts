@@ -3,10 +3,10 @@ import { StreamContended } from '@comanda/event-store';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
-import { countUnmatched } from './metrics.js';
 import { sendJsonString } from '../http/replies.js';
 import { isUnavailable } from '../http/unavailable.js';
 import { WrittenNotYetVisible } from './consistency.js';
+import { NO_STORE } from './security.js';
 
 function fieldOf(error: { instancePath?: string; params?: Record<string, unknown> }, context: string): string {
   // A missing field, or an unknown one (refused: bodies are closed), is named in full.
@@ -31,15 +31,13 @@ function messageOf(error: { keyword?: string; message?: string; params?: Record<
  * without internals (logged with the request id).
  */
 export default fp(async function errors(app: FastifyInstance) {
-  // In a scope of its own, so the hook that counts what no route matched runs for those requests only.
-  await app.register(async function notFound(scope) {
-    scope.addHook('onResponse', countUnmatched(app.metrics));
-    scope.setNotFoundHandler((request, reply) => {
-      reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
-    });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    // A tag set by revalidation (plugins/revalidation.ts) names an answer, never a failure.
+    if (reply.hasHeader('etag')) reply.removeHeader('etag').header('cache-control', NO_STORE);
     if (error instanceof HttpError) return reply.code(error.status).headers(error.headers).send(error.body);
     if (error instanceof StreamContended) {
       // Other replicas kept winning the race for the same stream; nothing was written, so retrying is safe.

@@ -41,8 +41,7 @@ const TAGS = [
 
 /** Third-party plugins: cookies and the OpenAPI document with its UI at /swagger. */
 export default fp(async function external(app: FastifyInstance) {
-  // Cookies are parsed when a route reads one (`readCookie`), not on every request.
-  await app.register(cookie, { hook: false });
+  await app.register(cookie);
   app.addSchema(Message);
   app.addSchema(ValidationFailed);
   await app.register(swagger, {

@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Metrics, RouteAnswers } from '@comanda/metrics';
-import type { FastifyInstance, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { hookList } from '../http/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,12 +31,6 @@ function countAnswer(metrics: Metrics, answers: RouteAnswers, route: string, sta
   if (route === WEBHOOK_ROUTE) metrics.webhooks.inc({ outcome: webhookOutcome(status) });
 }
 
-/** The onResponse hook of the not-found handler's scope: what no route matched, under one label. */
-export const countUnmatched = (metrics: Metrics): onResponseHookHandler => (request, reply, done) => {
-  countAnswer(metrics, metrics.answers.route(request.method, 'unmatched'), 'unmatched', reply.statusCode, reply.elapsedTime);
-  done();
-};
-
 /**
  * Serves `GET /metrics` to a scraper holding COMANDA_METRICS_TOKEN; without a token configured the
  * route does not exist (404), so figures about the restaurant never leak by default. The figures are
@@ -46,18 +39,12 @@ export const countUnmatched = (metrics: Metrics): onResponseHookHandler => (requ
 export default fp(async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics; metricsToken: string | null }) {
   const { metrics } = options;
   app.decorate('metrics', metrics);
-  // Each route counts its answers under its pattern, bound when the route is added (the request's
-  // routeOptions is an object built on each read); what no route matched is counted by the not-found
-  // handler's own hook (`countUnmatched`), so no hook runs on every answer to ask which it was.
-  app.addHook('onRoute', (route) => {
-    const pattern = route.url;
-    // A route of one method (HEAD is added as a route of its own) has its tally bound here.
-    const bound = typeof route.method === 'string' ? metrics.answers.route(route.method, pattern) : undefined;
-    const count: onResponseHookHandler = (request, reply, done) => {
-      countAnswer(metrics, bound ?? metrics.answers.route(request.method, pattern), pattern, reply.statusCode, reply.elapsedTime);
-      done();
-    };
-    route.onResponse = [...hookList(route.onResponse), count];
+  // Each answer is counted under its route's pattern (never its URL, so one label per route); what
+  // no route matched, under 'unmatched'.
+  app.addHook('onResponse', (request, reply, done) => {
+    const pattern = request.routeOptions.url ?? 'unmatched';
+    countAnswer(metrics, metrics.answers.route(request.method, pattern), pattern, reply.statusCode, reply.elapsedTime);
+    done();
   });
 
   const token = options.metricsToken;

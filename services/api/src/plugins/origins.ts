@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -42,14 +42,10 @@ export default fp(async function origins(app: FastifyInstance, options: { allowe
     const host = hostOf(origin);
     return host !== null && host === request.headers.host?.toLowerCase();
   };
-  const sameOrigin: onRequestAsyncHookHandler = async (request, reply) => {
-    if (admitted(request)) return;
+  // Writes only, and only to a route (what no route matches is a 404 whatever its headers).
+  app.addHook('onRequest', async function sameOrigin(request, reply) {
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.url === undefined || admitted(request)) return;
     request.log.warn({ origin: request.headers.origin, method: request.method, url: request.url }, 'cross-origin write refused');
     return reply.code(403).send({ message: 'Cross-origin request refused' });
-  };
-  // Only routes that change state carry the check: reads pay nothing for it.
-  app.addHook('onRoute', (route) => {
-    if ([route.method].flat().every((m) => SAFE_METHODS.has(m))) return;
-    route.onRequest = [sameOrigin, ...[route.onRequest ?? []].flat()];
   });
 });

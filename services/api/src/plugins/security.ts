@@ -1,5 +1,5 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import helmet, { type HelmetOptions } from 'helmet';
+import type { OutgoingHttpHeaders } from 'node:http';
+import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -16,7 +16,8 @@ const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * The head of a server-sent event stream, written by its route on the hijacked response: the headers
- * the reply holds (the security headers, set as the request came in) and the stream's own.
+ * the reply holds and the stream's own (helmet's, set on the raw response as the request came in, are
+ * merged by Node's writeHead).
  */
 export function eventStreamHead(reply: FastifyReply): OutgoingHttpHeaders {
   const head: OutgoingHttpHeaders = {};
@@ -25,22 +26,15 @@ export function eventStreamHead(reply: FastifyReply): OutgoingHttpHeaders {
 }
 
 /**
- * Security headers on every answer, as helmet decides them: nosniff, no framing (X-Frame-Options and
- * CSP frame-ancestors), Cross-Origin-Resource-Policy (no other site's page can pull staff data in with
- * a no-cors load), and a CSP that admits only this origin's scripts and styles, /swagger's own by hash.
- * (`Cache-Control: no-store` on staff answers is set where the reason arises, not here: when a request
- * is authorised and when a cookie is set or cleared — plugins/auth.ts — so no hook runs at the end of
- * every answer to look for it.)
- *
- * helmet itself, not @fastify/helmet: the plugin (13.x) builds helmet's middleware anew in an onRequest
- * hook for every request (its CSP parsed each time), which was the largest part of a revalidated GET's
- * CPU (docs/benchmarks.md). The headers depend only on this configuration (no nonces), so helmet's
- * middleware is built once, run once at start against a recorder, and every answer gets what it set
- * through Fastify's own `reply.headers`.
+ * Security headers on every answer, by @fastify/helmet with one fixed policy: nosniff, no framing
+ * (X-Frame-Options and CSP frame-ancestors), Cross-Origin-Resource-Policy (no other site's page can
+ * pull staff data in with a no-cors load), and a CSP that admits only this origin's scripts and styles,
+ * /swagger's own by hash. (`Cache-Control: no-store` on staff answers is set where the reason arises:
+ * when a request is authenticated and when a cookie is set or cleared, plugins/auth.ts.)
  */
 export default fp(async function security(app: FastifyInstance) {
   const swagger = (app as FastifyInstance & { swaggerCSP?: { script: string[]; style: string[] } }).swaggerCSP ?? { script: [], style: [] };
-  const headers = helmetHeaders({
+  await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
@@ -58,24 +52,4 @@ export default fp(async function security(app: FastifyInstance) {
     // A POS on a LAN is often plain HTTP: HSTS belongs to the TLS-terminating proxy.
     strictTransportSecurity: false,
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
 });
-
-/**
- * The headers helmet's middleware sets for this configuration, recorded by running it once on a
- * response that only remembers them (helmet sets and removes headers, and calls next: nothing else).
- */
-export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
-  const set: Record<string, string> = {};
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => { set[name.toLowerCase()] = String(value); },
-    removeHeader: (name: string) => { delete set[name.toLowerCase()]; },
-  };
-  let failure: unknown;
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => { failure = error; });
-  if (failure) throw failure;
-  return Object.freeze(set);
-}

@@ -6,10 +6,11 @@ import { Type } from 'typebox';
 import { Headers, IdParams, OptionalPagination, Pagination, commonErrors, withHeaders } from '../../http/schemas.js';
 import { findPage } from '../../http/pages.js';
 import { sendNoContent } from '../../http/replies.js';
-import { setEtag, writeContext } from '../../http/write-context.js';
+import { writeContext } from '../../http/write-context.js';
 import { cancelTicket, issueTickets, takeOffServiceCharge, type Split } from '@comanda/workflows';
 import { Strict, jsonNumbers } from './money-input.js';
 import { TicketSchema, ticketResponse } from './views.js';
+import { unchanged, versionTag } from '../../plugins/revalidation.js';
 
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Lines already on a ticket, nothing to bill, or a ticket that cannot be cancelled' }) };
 
@@ -52,6 +53,7 @@ function splitOf(body: { split: 'none' | 'even' | 'lines' | 'seats'; parts?: num
 export default async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
+  const ticketsTag = app.collectionsTag([TICKETS]);
   const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax, serviceCharge: app.deps.config.serviceCharge };
 
   app.post('/orders/:id/tickets', {
@@ -79,7 +81,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const t = await tickets.get(request.params.id);
     if (!t) throw notFound();
-    setEtag(reply, t.version);
+    if (unchanged(request, reply, versionTag(t.version))) return reply;
     return ticketResponse(t);
   });
 
@@ -87,8 +89,10 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     config: { permission: 'bills:read' },
     schema: { tags: ['tickets'], summary: 'The tickets of an order, cancelled ones included, oldest first', params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(TicketSchema), Headers.totalCount), 204: Type.Null({ description: 'no tickets yet' }), ...errors } },
   }, async (request, reply) => {
+    const tag = await ticketsTag();
     const { state } = await app.deps.commands.state(order, orderStream(request.params.id));
     if (!state.orderId || state.deleted) throw notFound();
+    if (unchanged(request, reply, tag)) return reply;
     const { items } = await findPage(reply, tickets, { order_id: request.params.id }, { sort: { issued_at: 1, _id: 1 } }, request.query, null);
     if (items.length === 0) return sendNoContent(reply);
     return items.map(ticketResponse);
@@ -103,6 +107,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     },
   }, async (request, reply) => {
     const q = request.query;
+    if (unchanged(request, reply, await ticketsTag())) return reply;
     const { items } = await findPage(reply, tickets, q.status ? { status: q.status } : {}, { sort: { issued_at: 1, _id: 1 } }, q);
     if (items.length === 0) return sendNoContent(reply);
     return items.map(ticketResponse);

@@ -10,6 +10,8 @@ import { Conflict, Confirmation, EmptyList, IdempotencyHeaders, IfMatchHeaders, 
 import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../../http/schemas.js';
 import { findPage } from '../../http/pages.js';
 import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+import { unchanged } from '../../plugins/revalidation.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 
 // An enum and a nullable type rather than unions: a bad value then gives one error, not one per branch.
@@ -52,18 +54,21 @@ export default async function tableRoutes(fastify: FastifyInstance) {
   const tables = app.deps.readStore.collection<TableView>(TABLES);
   const spaces = app.deps.readStore.collection<SpaceView>(SPACES);
   const tags = ['tables'];
+  const floorTag = app.collectionsTag([TABLES, SPACES]);
 
   resourceReads<TableView>(app, { path: '/tables', tags, plural: 'tables', permission: 'floor:read', collection: TABLES, schema: Table, view });
 
   app.get('/tables/by-space/:id', {
-    config: { permission: 'floor:read', answerFrom: [TABLES, SPACES] },
+    config: { permission: 'floor:read' },
     schema: {
       tags, summary: 'The tables of one space', description: '404 when the space does not exist; 204 with no body when it has no tables.',
       params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(Table), Headers.totalCount), 204: EmptyList('tables in this space'), ...errors },
     },
   }, async (request, reply) => {
     const { id } = request.params;
+    const tag = await floorTag();
     if (!(await spaces.get(id))) throw notFound();
+    if (unchanged(request, reply, tag)) return reply;
     return sendList(reply, (await findPage(reply, tables, { space_id: id }, { sort: { name: 1 } }, request.query, null)).items.map(view));
   });
 
@@ -81,7 +86,8 @@ export default async function tableRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/tables/:id', {
-    config: { permission: 'floor:write', representation: storedAs(app, TABLES, view) },
+    config: { permission: 'floor:write' },
+    preValidation: readOnlyFields(UpdateBody, storedAs(app, TABLES, view)),
     schema: {
       tags, summary: 'Set up a table: name, space, status and order', description: `Replaces all four fields. ${RULES}`,
       headers: IfMatchHeaders, params: IdParams, body: UpdateBody, response: { 200: Confirmation, ...errors },

@@ -4,9 +4,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { sendJsonText } from '../../http/replies.js';
+import { unchanged } from '../../plugins/revalidation.js';
 
 export const GREETING = 'Welcome to the Comanda POS API';
 const GREETING_JSON = JSON.stringify(GREETING);
+const GREETING_TAG = '"greeting"';
 
 /** Routes open to everyone: greeting, base currency, health. */
 export default async function generalRoutes(fastify: FastifyInstance) {
@@ -14,8 +16,9 @@ export default async function generalRoutes(fastify: FastifyInstance) {
   app.get('/', {
     config: { permission: 'anyone' },
     schema: { tags: ['general'], summary: 'Greeting', response: { 200: Type.Literal(GREETING, { description: 'A fixed greeting (bare JSON string)' }) } },
-  }, (_request, reply) => {
-    sendJsonText(reply, 200, GREETING_JSON);
+  }, (request, reply) => {
+    // The tablets' ping: the answer never changes, so a client holding it is answered 304.
+    if (!unchanged(request, reply, GREETING_TAG)) sendJsonText(reply, 200, GREETING_JSON);
   });
 
   app.get('/base-currency', {

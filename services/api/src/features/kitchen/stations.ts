@@ -6,7 +6,8 @@ import { Type } from 'typebox';
 import { Confirmation, Conflict, EmptyList, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale, sendList } from '../../http/resources.js';
 import { Headers, IdParams, OptionalPagination, PAGED_BY_CHOICE, commonErrors, withHeaders } from '../../http/schemas.js';
 import { arrayPage } from '../../http/pages.js';
-import { ifMatch, newResourceId, setEtag, writeContext } from '../../http/write-context.js';
+import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+import { unchanged, versionTag } from '../../plugins/revalidation.js';
 
 const Station = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -45,7 +46,7 @@ export default async function stationRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const station = (await all()).find((s) => s.id === request.params.id);
     if (!station) throw notFound();
-    setEtag(reply, station.version);
+    if (unchanged(request, reply, versionTag(station.version))) return reply;
     return view(station);
   });
 

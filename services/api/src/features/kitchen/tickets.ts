@@ -10,6 +10,7 @@ import { IdempotencyHeaders } from '../../http/resources.js';
 import { newResourceId, writeContext } from '../../http/write-context.js';
 import { KitchenTicketSchema, ticketResponse } from './views.js';
 import { Course } from '../order-lines/lines.js';
+import { unchanged } from '../../plugins/revalidation.js';
 
 const tags = ['kitchen'];
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'The line was cancelled by the waiter; or the Idempotency-Key was used for another request' }) };
@@ -34,6 +35,7 @@ const Fired = Type.Object({
 export default async function kitchenRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<KitchenTicketView>(KITCHEN_TICKETS);
+  const boardTag = app.collectionsTag([KITCHEN_TICKETS]);
   const { commands } = app.deps;
 
   app.post('/orders/:id/fire', {
@@ -68,6 +70,7 @@ export default async function kitchenRoutes(fastify: FastifyInstance) {
     },
   }, async (request, reply) => {
     const q = request.query;
+    if (unchanged(request, reply, await boardTag())) return reply;
     const status = q.status ?? 'open';
     const filter = { status, ...(q.station_id ? { station_id: q.station_id } : {}) };
     const { items } = status === 'open'

@@ -1,7 +1,7 @@
 import { ALLERGENS, type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
 import { DISHES, type DishView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { resourceReads } from '../../http/resource-reads.js';
 import { storedAs } from '../../http/representation.js';
@@ -9,6 +9,7 @@ import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '
 import { sendJsonString, sendNoContent } from '../../http/replies.js';
 import { Headers, IdParams, Price, commonErrors, withHeaders } from '../../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 const Dish = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -75,7 +76,8 @@ export default async function dishRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/dishes/:id', {
-    config: { permission: 'menu:write', representation: storedAs(app, DISHES, view) },
+    config: { permission: 'menu:write' },
+    preValidation: readOnlyFields(Body, storedAs(app, DISHES, view)),
     schema: {
       tags, summary: 'Change a dish', description: 'Orders already placed keep the price they were taken at.',
       headers: IfMatchHeaders, params: IdParams, body: Body,

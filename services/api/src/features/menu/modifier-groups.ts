@@ -9,6 +9,7 @@ import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '
 import { menuRemoval } from './menu-removal.js';
 import { IdParams, commonErrors } from '../../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 const PriceDelta = Type.Number({
   minimum: -9_999_999.99, maximum: 9_999_999.99,
@@ -79,7 +80,8 @@ export default async function modifierGroupRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/modifier-groups/:id', {
-    config: { permission: 'menu:write', representation: storedAs(app, MODIFIER_GROUPS, view) },
+    config: { permission: 'menu:write' },
+    preValidation: readOnlyFields(Body, storedAs(app, MODIFIER_GROUPS, view)),
     schema: {
       tags, summary: 'Change a modifier group',
       description: 'Replaces name, bounds and options: an option given with its id keeps it, one without is new, one left out is gone. Lines already taken keep the modifiers as they were priced. 400 (at options, naming the dish) when the cheapest choice the group would allow takes a portion of a dish carrying it below zero.',

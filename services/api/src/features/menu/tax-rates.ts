@@ -9,6 +9,7 @@ import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '
 import { menuRemoval } from './menu-removal.js';
 import { IdParams, commonErrors } from '../../http/schemas.js';
 import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 const TaxRate = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), rate: Type.Number({ description: 'percent' }) }, {
   examples: [{ id: '2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f', name: 'IVA', rate: 16 }],
@@ -51,7 +52,8 @@ export default async function taxRateRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/tax-rates/:id', {
-    config: { permission: 'menu:write', representation: storedAs(app, TAX_RATES, view) },
+    config: { permission: 'menu:write' },
+    preValidation: readOnlyFields(Body, storedAs(app, TAX_RATES, view)),
     schema: {
       tags, summary: 'Change a tax rate', description: 'Tickets already issued keep the rate they were issued at.',
       headers: IfMatchHeaders, params: IdParams, body: Body,

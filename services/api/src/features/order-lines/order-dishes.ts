@@ -5,19 +5,26 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Headers, IdParams, OptionalPagination, Price, commonErrors, withHeaders } from '../../http/schemas.js';
-import type { Representation } from '../../plugins/read-only-fields.js';
+import type { Representation } from '../../http/read-only-fields.js';
 import { paramOf } from '../../http/representation.js';
 import { arrayPage } from '../../http/pages.js';
 import { writeContext } from '../../http/write-context.js';
 import { linesFrom } from '@comanda/workflows';
 import { Course, NewOrderDish, Quantity, Seat, dishRequests, lineIds } from './lines.js';
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
+import { revisionTag, unchanged } from '../../plugins/revalidation.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
 const VoidQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200, description: 'why a fired line is voided (or X-Approval-Reason)' })) });
 const exceptions = "A price other than the menu's (`price_at_order`, or a new price on PUT) is a price override: managers and admins set one on their own session, a waiter only with a manager's approval and a reason in the request's X-Approval-* headers (403 `Needs a manager's approval: price override` otherwise). Each override is recorded with who, who approved, why, the menu's price and the new one (GET /audit).";
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready)' }) };
 const rule = 'Dishes may change only while the order is open: pending, preparing or ready (409 otherwise). The total is recomputed in integer cents on every change.';
+
+const LineChange = Type.Object({
+  price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })),
+  quantity: Type.Optional(Quantity()), course: Type.Optional(Course()), seat: Type.Optional(Seat()),
+}, { minProperties: 1, examples: [{ notes: 'sin cebolla' }, { quantity: 3 }] });
 
 /** The dishes of an order (its lines). Adding commutes: concurrent waiters never lose a line. */
 export default async function orderDishRoutes(fastify: FastifyInstance) {
@@ -34,6 +41,7 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const o = await orders.get(request.params.id);
     if (!o) throw notFound();
+    if (unchanged(request, reply, revisionTag(o))) return reply;
     return arrayPage(reply, o.lines, request.query, null).map((l) => lineResponse(o.id, l, o.kitchen_status));
   });
 
@@ -63,14 +71,12 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
   };
 
   app.put('/orders/:id/dishes/:dishId', {
-    config: { permission: 'orders:write', representation: storedLine },
+    config: { permission: 'orders:write' },
+    preValidation: readOnlyFields(LineChange, storedLine),
     schema: {
       tags: ['order dishes'], summary: 'Change the price, notes, quantity, course or seat of one line',
       description: `${rule} A line already sent to the kitchen keeps its quantity, course and seat (409: remove it and add a new one). ${exceptions}`, headers: ApprovedWriteHeaders, params: LineParams,
-      body: Type.Object({
-        price_at_order: Type.Optional(Price('The new price of the line', { positiveInSchema: false })), notes: Type.Optional(Type.String({ maxLength: 500 })),
-        quantity: Type.Optional(Quantity()), course: Type.Optional(Course()), seat: Type.Optional(Seat()),
-      }, { minProperties: 1, examples: [{ notes: 'sin cebolla' }, { quantity: 3 }] }),
+      body: LineChange,
       response: { 200: Type.Object({ message: Type.Literal('Order dish updated successfully'), id: Type.String() }), ...errors },
     },
   }, async (request) => {

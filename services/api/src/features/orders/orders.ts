@@ -8,10 +8,12 @@ import { Headers, IdParams, MAX_EXACT_TOTAL, Pagination, commonErrors, withHeade
 import { storedAs } from '../../http/representation.js';
 import { findPage } from '../../http/pages.js';
 import { sendNoContent } from '../../http/replies.js';
-import { ifMatch, newResourceId, setEtag, writeContext } from '../../http/write-context.js';
+import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
 import { NewOrderDish, type NewOrderDishBody, dishRequests, lineIds } from '../order-lines/lines.js';
 import { ApprovedWriteHeaders, authorityOf } from '../../auth/approvals.js';
 import { OrderDishSchema, OrderPaymentSchema, OrderSchema, lineResponse, orderResponse } from './views.js';
+import { revisionTag, unchanged, versionTag } from '../../plugins/revalidation.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 const OrderBody = Type.Object({
   user_id: Type.String({ format: 'uuid', description: "the member of staff the order is for: who signed in, or another member (a transfer: a manager's call)" }),
@@ -37,6 +39,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const orders = app.deps.readStore.collection<OrderView>(ORDERS);
   const { commands } = app.deps;
+  const ordersTag = app.collectionsTag([ORDERS]);
 
   async function place(request: FastifyRequest, body: OrderBodyT, dishes: NewOrderDishBody[]) {
     const context = writeContext(request);
@@ -50,31 +53,32 @@ export default async function orderRoutes(fastify: FastifyInstance) {
   }
 
   app.get('/orders', {
-    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    config: { permission: 'orders:read' },
     schema: { tags: ['orders'], summary: 'Orders, newest first', querystring: Pagination, response: { 200: withHeaders(Type.Array(OrderSchema), Headers.totalCount), 204: Type.Null({ description: 'no orders' }), ...errors } },
   }, async (request, reply) => {
+    if (unchanged(request, reply, await ordersTag())) return reply;
     const { items, total } = await findPage(reply, orders, {}, { sort: { placed_at: -1 } }, request.query);
     if (total === 0) return sendNoContent(reply);
     return items.map(orderResponse);
   });
 
   app.get('/orders/:id', {
-    config: { permission: 'orders:read', answerFrom: [ORDERS] },
-    schema: { tags: ['orders'], summary: 'One order, with its version as ETag', params: IdParams, response: { 200: withHeaders(OrderSchema, Headers.etag), ...errors } },
+    config: { permission: 'orders:read' },
+    schema: { tags: ['orders'], summary: 'One order, with its version as ETag (for If-Match and If-None-Match)', params: IdParams, response: { 200: withHeaders(OrderSchema, Headers.etag), ...errors } },
   }, async (request, reply) => {
     const o = await orders.get(request.params.id);
     if (!o) throw notFound();
-    setEtag(reply, o.version);
+    if (unchanged(request, reply, versionTag(o.version))) return reply;
     return orderResponse(o);
   });
 
   app.get('/orders/:id/complete', {
     config: { permission: 'orders:read' },
-    schema: { tags: ['orders'], summary: 'The order with its dishes', params: IdParams, response: { 200: withHeaders(Type.Object({ order: OrderSchema, dishes: Type.Array(OrderDishSchema), payments: Type.Array(OrderPaymentSchema) }), Headers.etag), ...errors } },
+    schema: { tags: ['orders'], summary: 'The order with its dishes', description: 'Its ETag is the revision of everything shown (the kitchen\'s progress on each dish included), for If-None-Match; it is not the order\'s version that If-Match takes (GET /orders/{id})', params: IdParams, response: { 200: withHeaders(Type.Object({ order: OrderSchema, dishes: Type.Array(OrderDishSchema), payments: Type.Array(OrderPaymentSchema) }), Headers.etag), ...errors } },
   }, async (request, reply) => {
     const o = await orders.get(request.params.id);
     if (!o) throw notFound();
-    setEtag(reply, o.version);
+    if (unchanged(request, reply, revisionTag(o))) return reply;
     return { order: orderResponse(o), dishes: o.lines.map((l) => lineResponse(o.id, l, o.kitchen_status)), payments: o.payments };
   });
 
@@ -102,7 +106,8 @@ export default async function orderRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/orders/:id', {
-    config: { permission: 'orders:status', representation: storedAs(app, ORDERS, orderResponse) },
+    config: { permission: 'orders:status' },
+    preValidation: readOnlyFields(OrderBody, storedAs(app, ORDERS, orderResponse)),
     schema: {
       tags: ['orders'],
       summary: 'Update an order (waiter, user, table, status)',

@@ -2,11 +2,12 @@ import { BASE_CURRENCY, ORDER_STATUSES, dayRange, fromCents, isCalendarDate, isO
 import { ORDERS, type OrderView } from '@comanda/read-models';
 import type { Filter } from '@comanda/read-store';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Headers, type PageQuery, Pagination, commonErrors, withHeaders } from '../../http/schemas.js';
 import { findPage } from '../../http/pages.js';
 import { OrderSchema, orderResponse } from './views.js';
+import { unchanged } from '../../plugins/revalidation.js';
 
 const list = { 200: withHeaders(Type.Array(OrderSchema, { description: 'newest first; empty when none match' }), Headers.totalCount), ...commonErrors };
 const Day = Type.String({ description: 'YYYY-MM-DD, a day in the restaurant time zone (COMANDA_TIMEZONE)' });
@@ -21,29 +22,34 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const orders = app.deps.readStore.collection<OrderView>(ORDERS);
   const tz = app.deps.config.timezone;
-  const find = async (reply: FastifyReply, filter: Filter, query: PageQuery) => (await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query)).items.map(orderResponse);
+  const ordersTag = app.collectionsTag([ORDERS]);
+  // Each query's own checks come first (a bad date is a 400 whatever tag the client holds).
+  const find = async (request: FastifyRequest, reply: FastifyReply, filter: Filter, query: PageQuery) => {
+    if (unchanged(request, reply, await ordersTag())) return reply;
+    return (await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query)).items.map(orderResponse);
+  };
 
   app.get('/orders/user/:userId', {
-    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    config: { permission: 'orders:read' },
     schema: { tags: ['orders'], summary: "A user's orders", params: Type.Object({ userId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
-  }, async (request, reply) => find(reply, { user_id: request.params.userId }, request.query));
+  }, async (request, reply) => find(request, reply, { user_id: request.params.userId }, request.query));
 
   app.get('/orders/table/:tableId', {
-    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    config: { permission: 'orders:read' },
     schema: { tags: ['orders'], summary: "A table's orders", params: Type.Object({ tableId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
-  }, async (request, reply) => find(reply, { table_id: request.params.tableId }, request.query));
+  }, async (request, reply) => find(request, reply, { table_id: request.params.tableId }, request.query));
 
   app.get('/orders/status/:status', {
-    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    config: { permission: 'orders:read' },
     schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.Enum([...ORDER_STATUSES]) }), querystring: Pagination, response: list },
   }, async (request, reply) => {
     const { status } = request.params;
     if (!isOrderStatus(status)) throw validationFailed([{ field: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
-    return find(reply, { status }, request.query);
+    return find(request, reply, { status }, request.query);
   });
 
   app.get('/orders/date-range', {
-    config: { permission: 'orders:read', answerFrom: [ORDERS] },
+    config: { permission: 'orders:read' },
     schema: {
       tags: ['orders'],
       summary: 'Orders created between two days, both inclusive',
@@ -55,11 +61,11 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
     const start = calendarDate(q.start_date, 'start_date');
     const end = calendarDate(q.end_date, 'end_date');
     if (start > end) throw validationFailed([{ field: 'start_date', message: 'must not be after end_date' }]);
-    return find(reply, { placed_at: { $gte: dayRange(start, tz).start, $lt: dayRange(end, tz).end } }, q);
+    return find(request, reply, { placed_at: { $gte: dayRange(start, tz).start, $lt: dayRange(end, tz).end } }, q);
   });
 
   app.get('/orders/total-sales/:date', {
-    config: { permission: 'sales:read', answerFrom: [ORDERS] },
+    config: { permission: 'sales:read' },
     schema: {
       tags: ['orders'],
       summary: 'Sales of a day: the totals of the orders completed that day',
@@ -69,6 +75,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const date = calendarDate(request.params.date, 'date');
     const { start, end } = dayRange(date, tz);
+    if (unchanged(request, reply, await ordersTag())) return reply;
     const completed = await orders.find({ status: 'completed', completed_at: { $gte: start, $lt: end } });
     const cents = completed.reduce((sum, o) => sum + o.total_cents, 0);
     return reply.send({ date, total_sales: fromCents(cents), orders: completed.length, currency_id: BASE_CURRENCY.id });

@@ -5,7 +5,6 @@ import { type Static, Type } from 'typebox';
 import { type SignedIn, staffSessions } from '../../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../../plugins/auth.js';
 import { Headers, withHeaders } from '../../http/schemas.js';
-import { readCookie } from '../../http/cookies.js';
 
 const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: Type.Enum([...ROLES]) });
 /** Name and PIN: the body of every sign-in with them (cookies or bearer tokens). */
@@ -89,7 +88,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const signed = await sessions.refresh(request, readCookie(request, 'refreshToken'));
+    const signed = await sessions.refresh(request, request.cookies.refreshToken);
     if (!signed) {
       clear(request, reply);
       throw unauthorized();
@@ -107,7 +106,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       response: { 200: withHeaders(Type.Object({ message: Type.Literal('Logout successful') }), Headers.setCookie) },
     },
   }, async (request, reply) => {
-    await sessions.end(request, readCookie(request, 'refreshToken'));
+    await sessions.end(request, request.cookies.refreshToken);
     clear(request, reply);
     return { message: 'Logout successful' as const };
   });

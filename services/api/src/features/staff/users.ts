@@ -8,7 +8,9 @@ import { hashSecret } from '../../auth/pin.js';
 import { Headers, IdParams, OptionalPagination, commonErrors, withHeaders } from '../../http/schemas.js';
 import { storedAs } from '../../http/representation.js';
 import { findPage } from '../../http/pages.js';
-import { ifMatch, newResourceId, setEtag, writeContext } from '../../http/write-context.js';
+import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
+import { unchanged, versionTag } from '../../plugins/revalidation.js';
+import { readOnlyFields } from '../../http/read-only-fields.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', description: '1–64 characters, unique ignoring case' });
 const Pin = Type.String({ pattern: '^[0-9]{4,12}$', description: '4–12 digits' });
@@ -20,6 +22,8 @@ const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dupli
 const view = (u: UserView) => ({ id: u.id, name: u.name, role: u.role, created_at: u.created_at });
 
 /** Staff accounts: admins and managers only; responses never carry PIN hashes or tokens. */
+const ChangeBody = Type.Object({ name: Type.Optional(Name), pin: Type.Optional(Pin), role: Type.Optional(RoleSchema) });
+
 export default async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = app.deps.readStore.collection<UserView>(USERS);
@@ -33,7 +37,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   app.get('/users/:id', { config: { permission: 'users:manage' }, schema: { tags: ['users'], summary: 'One member of staff, with its version as ETag', params: IdParams, response: { 200: withHeaders(User, Headers.etag), ...errors } } }, async (request, reply) => {
     const user = await users.get(request.params.id);
     if (!user) throw notFound();
-    setEtag(reply, user.version);
+    if (unchanged(request, reply, versionTag(user.version))) return reply;
     return view(user);
   });
 
@@ -50,13 +54,14 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/users/:id', {
-    config: { permission: 'users:manage', representation: storedAs(app, USERS, view) },
+    config: { permission: 'users:manage' },
+    preValidation: readOnlyFields(ChangeBody, storedAs(app, USERS, view)),
     schema: {
       tags: ['users'],
       summary: 'Rename, change PIN or role',
       description: 'A rename needs the PIN as well: the user name is part of the PIN salt, so the PIN is hashed again.',
       params: IdParams,
-      body: Type.Object({ name: Type.Optional(Name), pin: Type.Optional(Pin), role: Type.Optional(RoleSchema) }),
+      body: ChangeBody,
       response: { 200: Confirmation, ...errors },
     },
   }, async (request) => {

@@ -2,7 +2,6 @@ import { walletLogStream, walletActivity, walletUnlockOpen } from '@comanda/doma
 import type { NodeClient } from '@comanda/lightning';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import { readCookie } from '../../http/cookies.js';
 import { HttpError } from '../../http/http-error.js';
 import { NODE_UNAVAILABLE } from './node-failures.js';
 
@@ -31,7 +30,7 @@ export const nodeOf = (app: FastifyInstance) => (): NodeClient => {
 export function walletUnlocked(app: FastifyInstance): onRequestAsyncHookHandler {
   // openapi.ts finds this guard on a route by its name, to list the wallet cookie among its security.
   const walletUnlocked: onRequestAsyncHookHandler = async (request) => {
-    const claims = app.readToken(readCookie(request, WALLET_COOKIE), 'wallet');
+    const claims = app.readToken(request.cookies[WALLET_COOKIE], 'wallet');
     if (!claims || claims.sub !== request.staff?.id) throw new HttpError(401, { message: 'Wallet authentication required' });
     const { state } = await app.deps.commands.state(walletActivity, walletLogStream(request.staff!.id));
     const sessionId = typeof claims.wid === 'string' ? claims.wid : undefined;
