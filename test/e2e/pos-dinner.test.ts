@@ -9,6 +9,7 @@ import { posRestaurant } from '../src/pos-setup.js';
 import { kitchenScreens } from '../src/kitchen-screens.js';
 import { payInvoice } from '../src/simulated-wallet.js';
 import { startStandalone } from '../src/standalone-process.js';
+import { traffic } from '../src/traffic-recorder.js';
 
 type ShiftReport = { sales: number; tips: number; refunds: number; net: number; open: number; cash_float: number; expected_cash: number; counted_cash: number | null; difference: number | null };
 
@@ -44,7 +45,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await look(marisol, 'floor');
 
   // The manager opens the till on her own tablet before the first table sits.
-  const lupita = await tablet(chromium.browser, pos.url, log, 'lupita');
+  const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
   await signIn(lupita, 'Lupita', '1357');
   await press(lupita, '#nav-cashier');
   await waitText(lupita, /No shift open/, 'main');
@@ -307,5 +308,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   }, 'the Z report on screen is GET /shifts/{id}');
   t.same([report.sales, report.tips, report.expected_cash, report.difference], [1060, 10.5, 1155, 0], 'sales 880 + 180, a 10.50 tip, 500 + 655 in the drawer, nothing missing');
   t.comment(`screenshots in ${SHOTS}`);
+  // COMANDA_RECORD_TRAFFIC=<file>: the dinner's requests, for the pos-traffic bench (test/src/bench/traffic/).
+  if (traffic) t.comment(`traffic profile in ${await traffic.save(pos.url, 'COMANDA_RECORD_TRAFFIC=<file> tap e2e/pos-dinner.test.ts (test/src/traffic-recorder.ts)')}`);
   t.same(problems, [], 'every screen: targets of 44 px at least, nothing wider than a phone');
 });

@@ -1,6 +1,7 @@
 import type { Browser } from 'puppeteer-core';
 import { Client } from './http-client.js';
 import { press, tablet } from './pos-browser.js';
+import { traffic } from './traffic-recorder.js';
 
 /**
  * The kitchen's two screens, the line's and the bar's (one tablet each, in one browser context signed
@@ -8,7 +9,7 @@ import { press, tablet } from './pos-browser.js';
  * screen of its station, then the ticket's header to bump it.
  */
 export async function kitchenScreens(browser: Browser, url: string, log: string[], stations: { kitchen: string; bar: string }) {
-  const kitchen = await tablet(browser, url, log, 'kitchen');
+  const kitchen = await tablet(browser, url, log, 'kitchen', 'kitchen-screen');
   await kitchen.goto(`${url}/kitchen?station=${stations.kitchen}`);
   await kitchen.waitForSelector('#login:not([hidden])');
   await kitchen.type('#name', 'chef');
@@ -16,6 +17,7 @@ export async function kitchenScreens(browser: Browser, url: string, log: string[
   await press(kitchen, '#login button[type=submit]');
   await kitchen.waitForSelector('#station:not([hidden])');
   const barScreen = await kitchen.browserContext().newPage();
+  await traffic?.watch(barScreen, 'bar', 'kitchen-screen');
   await barScreen.setViewport({ width: 1280, height: 800 });
   await barScreen.goto(`${url}/kitchen?station=${stations.bar}`);
   await barScreen.waitForSelector('#station:not([hidden])');

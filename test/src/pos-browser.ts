@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
+import { type ClientKind, traffic } from './traffic-recorder.js';
 
 /** Where the screens' screenshots go (looked at before a screen is called done). */
 export const SHOTS = process.env.POS_SCREENSHOTS ?? join(tmpdir(), 'comanda-pos-screens');
@@ -11,10 +12,14 @@ export const LANDSCAPE = { width: 1280, height: 800, hasTouch: true };
 // The same touch and mobile flags on both: changing them makes puppeteer reload the page.
 export const PORTRAIT = { width: 390, height: 844, hasTouch: true };
 
-/** A tablet of its own: a browser context (its own cookies, its own remembered name), 1280×800. */
-export async function tablet(browser: Browser, url: string, log: string[], who: string): Promise<Page> {
+/**
+ * A tablet of its own: a browser context (its own cookies, its own remembered name), 1280×800. Its
+ * requests are recorded as a client of kind `kind` when COMANDA_RECORD_TRAFFIC is set.
+ */
+export async function tablet(browser: Browser, url: string, log: string[], who: string, kind: ClientKind = 'tablet'): Promise<Page> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
+  await traffic?.watch(page, who, kind);
   await page.setViewport(LANDSCAPE);
   page.on('console', (m) => log.push(`${who} console ${m.type()}: ${m.text()}`));
   page.on('pageerror', (err) => log.push(`${who} pageerror: ${err}`));
