@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CDPSession, Page } from 'puppeteer-core';
-import { type ClientKind, type RecordedRequest, profileOf } from './bench/traffic/profile.js';
+import { type ClientKind, type RecordedRequest, profileOf, profileText } from './bench/traffic/profile.js';
 
 export type { ClientKind };
 
@@ -117,7 +117,7 @@ class TrafficRecorder {
         return 'unknown';
       }
     })();
-    writeFileSync(file, `${JSON.stringify(profileOf(requests, `${how}; build ${commit}, ${new Date().toISOString().slice(0, 16)}Z`), null, 1)}\n`);
+    writeFileSync(file, profileText(profileOf(requests, `${how}; build ${commit}, ${new Date().toISOString().slice(0, 16)}Z`)));
     await Promise.all(this.sessions.map((s) => s.detach().catch(() => undefined)));
     return file;
   }

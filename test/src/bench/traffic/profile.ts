@@ -113,6 +113,24 @@ function roleOf(sample: RecordedRequest, perClient: number[], everyS: number | n
   return (median(perClient) ?? 0) >= 4 && everyS !== null && everyS <= 15 ? 'poll' : 'read';
 }
 
+/**
+ * The profile as written, to be read by people too: a kind of request on one line, a step on one line
+ * (every list of plain values, and every object from a kind down, on one line).
+ */
+export function profileText(profile: TrafficProfile): string {
+  const write = (value: unknown, depth: number): string => {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
+    if (entries.every(([, v]) => v === null || typeof v !== 'object') || (!Array.isArray(value) && depth >= 4)) {
+      return JSON.stringify(value).replace(/,(?=["[{\d-]|null|true|false)/g, ', ').replace(/":/g, '": ');
+    }
+    const pad = ' '.repeat(depth + 1);
+    const items = entries.map(([k, v]) => `${pad}${Array.isArray(value) ? '' : `${JSON.stringify(k)}: `}${write(v, depth + 1)}`);
+    return Array.isArray(value) ? `[\n${items.join(',\n')}\n${' '.repeat(depth)}]` : `{\n${items.join(',\n')}\n${' '.repeat(depth)}}`;
+  };
+  return `${write(profile, 0)}\n`;
+}
+
 /** The profile of a recording: `how` says how it was made (the command, the build). */
 export function profileOf(all: RecordedRequest[], how: string): TrafficProfile {
   const seen = all.filter((r) => !r.fromCache && r.method !== '');
