@@ -19,7 +19,7 @@ export const startProduct = (dataDir: string, logFile: string, env: Record<strin
  * headers of its 304 to a client holding the ETag. The bare server is given the same, so the two send
  * the same bytes and the comparison is what the product does to decide them.
  */
-interface Answer { url: string; body: string; etag: string | null; headers: Record<string, string>; notModified: Record<string, string> }
+export interface Answer { url: string; body: string; etag: string | null; headers: Record<string, string>; notModified: Record<string, string> }
 
 const FRAMING = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 const chosenHeaders = (res: Response) => {
@@ -30,7 +30,7 @@ const chosenHeaders = (res: Response) => {
   return chosen;
 };
 
-async function answersOf(product: Server, paths: string[], cookie: string): Promise<Answer[]> {
+export async function answersOf(product: Server, paths: string[], cookie: string): Promise<Answer[]> {
   return Promise.all(paths.map(async (url) => {
     const res = await fetch(product.url + url, { headers: { cookie } });
     if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
@@ -42,7 +42,7 @@ async function answersOf(product: Server, paths: string[], cookie: string): Prom
   }));
 }
 
-async function startBare(dir: string, answers: Answer[], name: string): Promise<Server> {
+export async function startBare(dir: string, answers: Answer[], name: string): Promise<Server> {
   const file = join(dir, `${name}.answers.json`);
   writeFileSync(file, JSON.stringify(answers));
   return startProcess('test/dist/bench/bare-server.js', [file], {}, join(dir, `${name}.bare.log`));

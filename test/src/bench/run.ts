@@ -25,6 +25,7 @@ import { rawEventsDatabase, singleLineWrites } from './writes.js';
 import { thisBesideBaseline } from './versions.js';
 import { appendsBesideEmmett } from './appends-beside-emmett.js';
 import { floorContention } from './floor-contention.js';
+import { posTraffic } from './pos-traffic.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -221,9 +222,11 @@ async function pgAppends() {
   }
 }
 
-// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor runs some parts (all by default);
+// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor,pos-traffic runs some parts
+// (all by default; `npm run bench -- pos-traffic board` names them too);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
-const only = process.env.BENCH_ONLY?.split(',');
+const named = process.argv.slice(2).flatMap((a) => a.split(',')).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(',') ?? (named.length ? named : undefined);
 const part = (name: string) => !only || only.includes(name);
 try {
   if (part('reads')) await readsAndWrites();
@@ -251,6 +254,9 @@ try {
   if (part('dist-history')) await distributedHistory((process.env.COMANDA_BENCH_DIST_HISTORY ?? '10000,100000').split(',').map(Number));
   // COMANDA_BENCH_FLOOR_CYCLES=10000 for issue 43's full run.
   if (part('floor')) results.push(...(await floorContention(Number(process.env.COMANDA_BENCH_FLOOR_CYCLES ?? 2000))));
+  // Issue 58: the e2e dinner's recorded traffic at 40 tablets, 10 kitchen screens, 2 report pages
+  // (BENCH_POS_* to scale it; COMANDA_BENCH_BASELINE=<another built checkout> serves it beside this build).
+  if (part('pos-traffic')) results.push(...(await posTraffic(dir)));
   if (only?.includes('versions')) {
     const baseline = process.env.COMANDA_BENCH_BASELINE;
     if (!baseline) throw new Error('BENCH_ONLY=versions needs COMANDA_BENCH_BASELINE: the root of another built checkout');
