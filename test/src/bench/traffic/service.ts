@@ -20,6 +20,8 @@ export class Service {
   private waiting: Array<() => void> = [];
   stopped = false;
   tally = new Map<string, KindTally>();
+  /** The sign-in under way: the screens sign in one after another (see Session.login). */
+  signingIn: Promise<unknown> = Promise.resolve();
 
   constructor(readonly name: string, readonly url: string) {}
 
@@ -105,8 +107,15 @@ export class Session {
     return answer;
   }
 
+  /**
+   * Signs in, after the sign-in under way: staff arrive one by one, and sign-ins in flight at once count
+   * against the throttle (at most five per name and fifty per address are checked before a lock: ten
+   * kitchen screens signing in as the cook at once would be refused).
+   */
   async login(name: string, pin: string): Promise<void> {
-    const answer = await this.call('POST /auth/login', 'POST', '/auth/login', { body: { name, pin } });
+    const turn = this.service.signingIn.then(() => this.call('POST /auth/login', 'POST', '/auth/login', { body: { name, pin } }));
+    this.service.signingIn = turn.catch(() => undefined);
+    const answer = await turn;
     if (answer.status !== 200) throw new Error(`${name} could not sign in: ${answer.status}`);
   }
 
