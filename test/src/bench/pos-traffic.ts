@@ -5,7 +5,7 @@ import { type Server, f0, login, startProcess } from './load.js';
 import { answersOf, compare, startBare } from './reads.js';
 import type { ClientKind, Role, TrafficProfile } from './traffic/profile.js';
 import { type DiningRoom, diningRoom } from './traffic/restaurant.js';
-import { kitchenScreen, managerPage } from './traffic/screens.js';
+import { COOK_SECONDS, kitchenScreen, managerPage } from './traffic/screens.js';
 import { type KindTally, Service } from './traffic/service.js';
 import { tablet } from './traffic/tablet.js';
 import type { BenchResult } from './webhooks.js';
@@ -112,12 +112,14 @@ export async function posTraffic(dir: string): Promise<BenchResult[]> {
     if (baselineRoot) builds.push(await open(dir, profile, 'baseline', baselineRoot));
     for (const b of builds) {
       // Signed in, the kitchen's streams open, nothing asked: what the server spends on its own.
+      for (let last: unknown; last !== b.service.signingIn;) await (last = b.service.signingIn);
       await sleep(2000);
       const cpu = b.server.cpuMs();
       await sleep(3000);
       b.idleMsPerS = (b.server.cpuMs() - cpu) / 3;
-      // The tablets catch up with their first dinners (joined part-way) and the JIT with the traffic.
-      await round(b, WARMUP_SECONDS, false);
+      // The tablets catch up with their first dinners (joined part-way: the dishes fired in the catch-up
+      // are cooked, and the orders closed, before the rounds) and the JIT with the traffic.
+      await round(b, WARMUP_SECONDS + COOK_SECONDS / PACE, false);
     }
     for (let r = 0; r < ROUNDS; r++) for (const b of builds) await round(b, ROUND_SECONDS, true);
     for (const b of builds) b.rssMiB = b.server.rssMiB();

@@ -4,7 +4,7 @@ import { type Service, Session } from './service.js';
 import { acceptOf, polls, urlOf } from './tablet.js';
 
 /** How long a dish takes once its ticket is on the screen, in s of service (divided by the pace). */
-const COOK_SECONDS = Number(process.env.BENCH_POS_COOK_SECONDS ?? 3);
+export const COOK_SECONDS = Number(process.env.BENCH_POS_COOK_SECONDS ?? 3);
 
 interface KitchenTicket { id: string; status: string; lines: Array<{ line_id: string; kitchen_status: string }> }
 
