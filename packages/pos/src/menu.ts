@@ -27,6 +27,9 @@ export const menu = signal<Menu>({ categories: [], dishes: [], groups: {}, dishB
 export async function loadMenu(): Promise<void> {
   const all = { params: { query: { all: true } } };
   const [categories, dishes, groups] = await Promise.all([api.GET('/categories', all), api.GET('/dishes', all), api.GET('/modifier-groups', all)]);
+  // A read that failed (offline, a token being renewed) keeps the menu the tablet has: an empty menu
+  // would leave a waiter nothing to add. An empty list is a 204 (no data, no error).
+  if (categories.error !== undefined || dishes.error !== undefined || groups.error !== undefined || !categories.response.ok || !dishes.response.ok || !groups.response.ok) return;
   const list = dishes.data ?? [];
   menu.set({
     categories: categories.data ?? [],
