@@ -153,7 +153,8 @@ export class MemoryReadStore implements ReadStore {
     let c = this.collections.get(name);
     if (!c) this.collections.set(name, (c = new MemoryCollection()));
     if (indexes.length) c.addIndexes(indexes);
-    return c as unknown as Collection<T>;
+    // One map holds every collection as documents of any shape: the caller names its own.
+    return c as Collection<T>;
   }
 
   generation(name: string): number {

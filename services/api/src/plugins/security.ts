@@ -75,6 +75,7 @@ export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, s
     removeHeader: (name: string) => { delete set[name.toLowerCase()]; },
   };
   let failure: unknown;
+  // Kept: a stand-in for the two methods helmet calls; a real ServerResponse needs a socket and a request.
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => { failure = error; });
   if (failure) throw failure;
   return Object.freeze(set);
