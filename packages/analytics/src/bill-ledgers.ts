@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import { type BillLedger, type TicketEvent, billTaxes, keptCents, keptCharge, keptTaxes, ledgerAfter, lineTotal, openLedger, refundOfBill } from '@comanda/domain';
 import { streamId } from './report.js';
 
@@ -14,12 +14,13 @@ export interface BillChange { ticketId: string; before: BillLedger | undefined; 
  */
 export function followBill(ledgers: Map<string, BillLedger>, event: ReplayedEvent): BillChange {
   const ticketId = streamId(event.stream);
-  const e = event as unknown as TicketEvent;
   const before = ledgers.get(ticketId);
+  // Another event of the ticket moves nothing (as `ledgerAfter` answers for any it does not read).
+  if (!isOneOf<TicketEvent>(event, BILL_EVENTS)) return { ticketId, before, after: before };
   let after: BillLedger | undefined;
-  if (e.type === 'TicketIssued') after = openLedger(e.data);
-  else if (e.type === 'TicketCancelled') after = undefined;
-  else after = before && ledgerAfter(before, e);
+  if (event.type === 'TicketIssued') after = openLedger(event.data);
+  else if (event.type === 'TicketCancelled') after = undefined;
+  else after = before && ledgerAfter(before, event);
   if (after) ledgers.set(ticketId, after);
   else ledgers.delete(ticketId);
   return { ticketId, before, after };

@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import type { MenuEvent } from '@comanda/domain';
 
 export const MENU_NAME_EVENTS = ['CategoryAdded', 'CategoryRenamed', 'DishAdded', 'DishUpdated', 'StationAdded', 'StationRenamed'] as const;
@@ -13,7 +13,8 @@ export class MenuNames {
   readonly stations = new Map<string, string>();
 
   apply(event: ReplayedEvent): void {
-    const e = event as unknown as MenuEvent;
+    if (!isOneOf<MenuEvent>(event, MENU_NAME_EVENTS)) return;
+    const e = event;
     switch (e.type) {
       case 'CategoryAdded':
       case 'CategoryRenamed':

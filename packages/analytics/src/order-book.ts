@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import { type OrderEvent, lineTotal } from '@comanda/domain';
 import { streamId } from './report.js';
 
@@ -62,7 +62,9 @@ export class OrderBook {
 
   private update(event: ReplayedEvent): BookOrder | undefined {
     const id = streamId(event.stream);
-    const e = event as unknown as OrderEvent;
+    // Any other event changes nothing the book holds: the order as it is.
+    if (!isOneOf<OrderEvent>(event, ORDER_BOOK_EVENTS)) return this.orders.get(id);
+    const e = event;
     if (e.type === 'OrderPlaced') {
       const o: BookOrder = { userId: e.data.userId, waiter: e.data.waiter, tableId: e.data.tableId, lines: new Map(), totalCents: 0 };
       this.orders.set(id, o);
@@ -129,7 +131,8 @@ export class OrderBook {
   }
 
   private forget(event: ReplayedEvent): Closed | undefined {
-    const { data } = event as unknown as Extract<OrderEvent, { type: 'OrderStatusChanged' }>;
+    if (!isOneOf<Extract<OrderEvent, { type: 'OrderStatusChanged' }>>(event, ['OrderStatusChanged'])) return undefined;
+    const { data } = event;
     if (data.to !== 'completed' && data.to !== 'cancelled') return undefined;
     const id = streamId(event.stream);
     const order = this.orders.get(id);

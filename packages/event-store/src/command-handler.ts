@@ -61,10 +61,16 @@ export class StreamContended extends Error {
  * Load → decide → append with the expected revision. On a concurrency conflict the command is decided
  * again on the fresh state, so commuting commands (two waiters adding dishes) both land and
  * non-commuting ones are re-validated; only a client-pinned revision (If-Match) turns into 412.
- * Folded states are cached per stream, so a command reads only the events it has not seen.
+ * Folded states are cached per decider and stream (two deciders may read one stream, each with its
+ * own state), so a command reads only the events it has not seen. Deciders are told apart by
+ * identity: make each once (a module constant), never one per command, or nothing is cached.
  */
 export class CommandHandler {
+  /** Keyed by `cacheKey(decider, stream)`. */
   private readonly cache = new Map<string, Cached<unknown>>();
+  /** A number per decider seen, for the cache's keys; deciders are module constants, so it stays small. */
+  private readonly deciders = new WeakMap<object, number>();
+  private decidersSeen = 0;
   /** The last command queued on each stream in this process. */
   private readonly queues = new Map<string, QueueEntry>();
 
@@ -80,7 +86,8 @@ export class CommandHandler {
   }
 
   async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): Promise<Cached<S>> {
-    const cached = this.cache.get(stream) as Cached<S> | undefined;
+    const key = this.cacheKey(decider, stream);
+    const cached = this.cache.get(key) as Cached<S> | undefined;
     const start = cached ?? (await startingPoint(this.store, decider as Decider<unknown, unknown, S>, stream));
     let { state, revision } = start;
     // Only ever grows with recorded facts, so sharing it with a command in flight is safe.
@@ -102,7 +109,7 @@ export class CommandHandler {
       }
     }
     const loaded = { revision, state, keys, snapshotAt: start.snapshotAt };
-    if (fresh.length > 0 || !cached) this.remember(stream, loaded);
+    if (fresh.length > 0 || !cached) this.remember(key, loaded);
     // Only a state read from the store may be saved; a cached one can be speculative (see handle).
     if (!cached) await this.snapshot(decider, stream, loaded);
     return loaded;
@@ -163,6 +170,7 @@ export class CommandHandler {
     handOver: () => void,
     tries: { n: number },
   ): Promise<CommandResult<E, S>> {
+    const key = this.cacheKey(decider, stream);
     for (let attempt = 1; ; attempt++) {
       tries.n = attempt;
       const loaded = await this.load(decider, stream);
@@ -195,7 +203,7 @@ export class CommandHandler {
       for (const e of events) next = decider.evolve(next, e);
       const appending = this.store.append(stream, toAppend, revision === -1 ? 'no_stream' : revision);
       // Speculative until the append resolves: the next queued command decides on it (see handle).
-      this.remember(stream, { revision: revision + events.length, state: next, keys, snapshotAt: loaded.snapshotAt });
+      this.remember(key, { revision: revision + events.length, state: next, keys, snapshotAt: loaded.snapshotAt });
       handOver();
       try {
         const result = await appending;
@@ -204,16 +212,16 @@ export class CommandHandler {
         }
         const written = { revision: result.nextRevision, state: next, keys, snapshotAt: loaded.snapshotAt };
         // A command queued behind this one may already have remembered the state after its own events.
-        const current = this.cache.get(stream);
-        if (!current || current.revision <= written.revision) this.remember(stream, written);
+        const current = this.cache.get(key);
+        if (!current || current.revision <= written.revision) this.remember(key, written);
         await this.snapshot(decider, stream, written);
         return { events, state: next, revision: result.nextRevision, position: result.position, replayed: false };
       } catch (error) {
         // What was remembered never happened. Without pipelining, what this attempt decided on was
         // written or read (never speculative), so the next attempt reads only the events after it (a
         // long stream's fold is not redone at every conflict); pipelined, the stream is read again.
-        if (this.store.soleWriter) this.cache.delete(stream);
-        else this.remember(stream, loaded);
+        if (this.store.soleWriter) this.cache.delete(key);
+        else this.remember(key, loaded);
         if (!(error instanceof WrongExpectedRevision)) throw error;
         this.observer.conflict(stream);
         if (context.expectedRevision !== undefined) throw preconditionFailed();
@@ -240,9 +248,9 @@ export class CommandHandler {
    * that nothing was appended after it. Undefined otherwise: the caller awaits `state`. It spares a
    * signed-in request's check of its session and the roster two awaits and a read.
    */
-  currentState<C, E extends DomainEvent, S>(_decider: Decider<C, E, S>, stream: string): { state: S; revision: number } | undefined {
+  currentState<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, stream: string): { state: S; revision: number } | undefined {
     if (this.queues.has(stream)) return undefined;
-    const cached = this.cache.get(stream) as Cached<S> | undefined;
+    const cached = this.cache.get(this.cacheKey(decider, stream)) as Cached<S> | undefined;
     if (!cached || !this.store.knownToEndAt?.(stream, cached.revision)) return undefined;
     return { state: cached.state, revision: cached.revision };
   }
@@ -256,9 +264,16 @@ export class CommandHandler {
     }
   }
 
-  private remember(stream: string, value: Cached<unknown>): void {
-    this.cache.delete(stream);
-    this.cache.set(stream, value);
+  /** One decider's fold of one stream: the same stream folded by another decider is another entry. */
+  private cacheKey(decider: object, stream: string): string {
+    let id = this.deciders.get(decider);
+    if (id === undefined) this.deciders.set(decider, (id = this.decidersSeen++));
+    return `${id}:${stream}`;
+  }
+
+  private remember(key: string, value: Cached<unknown>): void {
+    this.cache.delete(key);
+    this.cache.set(key, value);
     if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
   }
 }

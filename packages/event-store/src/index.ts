@@ -1,4 +1,5 @@
 export * from './types.js';
+export { isOneOf, type Recorded, type Replayed } from './typed-events.js';
 export { MemoryEventStore } from './memory.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite.js';
 export { readSqliteLog, sqliteLogHead, sqliteLogMix } from './sqlite-log-reader.js';

@@ -246,3 +246,24 @@ t.test('two replicas: after a conflict a command reads only the events it has no
   t.same(reads, [11, 11], 'the news before deciding, then only the news after the conflict (B\'s line), not the stream from 0');
   t.same((await a.state(tab, 'tab-1')).state.lines, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 99]);
 });
+
+/** A second view of tab streams: another state, another fold. Issue 58: the cache was keyed by stream alone. */
+const total: Decider<never, Event, { cents: number; events: number }> = {
+  initialState: () => ({ cents: 0, events: 0 }),
+  decide: () => [],
+  evolve: (state, event) => ({ cents: state.cents + (event.type === 'LineAdded' ? event.data.cents : 0), events: state.events + 1 }),
+};
+
+t.test('two deciders on one stream: each folds its own state from its own initial state, never the other one\'s', async (t) => {
+  const store = new MemoryEventStore();
+  const handler = new CommandHandler(store);
+  await handler.handle(tab, 'tab-1', { type: 'open', tab: 'T1' });
+  await handler.handle(tab, 'tab-1', { type: 'add', cents: 300 });
+  t.same((await handler.state(total, 'tab-1')).state, { cents: 300, events: 2 }, 'the second decider does not start from the first one\'s fold');
+  await handler.handle(tab, 'tab-1', { type: 'add', cents: 50 });
+  t.same((await handler.state(total, 'tab-1')).state, { cents: 350, events: 3 }, 'nor catch up on top of it');
+  t.same((await handler.state(tab, 'tab-1')).state, { open: true, lines: [300, 50] }, 'and the first keeps its own');
+  await new Promise((r) => setImmediate(r));
+  t.same(handler.currentState(total, 'tab-1'), { state: { cents: 350, events: 3 }, revision: 2 });
+  t.same(handler.currentState(tab, 'tab-1'), { state: { open: true, lines: [300, 50] }, revision: 2 });
+});

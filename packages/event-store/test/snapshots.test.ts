@@ -13,12 +13,18 @@ type Event = { type: 'Added'; data: { cents: number } };
 type Command = { type: 'add'; cents: number };
 type State = { lines: number; total: number };
 
-const till = (version: number): Decider<Command, Event, State> => ({
-  initialState: () => ({ lines: 0, total: 0 }),
-  decide: (command) => [{ type: 'Added', data: { cents: command.cents } }],
-  evolve: (state, event) => ({ lines: state.lines + 1, total: state.total + event.data.cents }),
-  snapshot: { name: 'till', version },
-});
+/** One decider per schema version, made once: the handler caches folds by decider (and stream). */
+const tills = new Map<number, Decider<Command, Event, State>>();
+const till = (version: number): Decider<Command, Event, State> => {
+  const made = tills.get(version) ?? {
+    initialState: () => ({ lines: 0, total: 0 }),
+    decide: (command) => [{ type: 'Added', data: { cents: command.cents } }],
+    evolve: (state, event) => ({ lines: state.lines + 1, total: state.total + event.data.cents }),
+    snapshot: { name: 'till', version },
+  };
+  tills.set(version, made);
+  return made;
+};
 
 /** Counts the events a handler reads back from the log. */
 function counting(store: EventStore) {

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@comanda/event-store';
+import { type Recorded, type RecordedEvent, isOneOf } from '@comanda/event-store';
 import { type Collection, type Doc, type IndexSpec, type ReadStore, positionKey } from '@comanda/read-store';
 
 /**
@@ -21,18 +21,13 @@ export interface Projection {
   apply(event: RecordedEvent, store: ReadStore): Promise<void>;
 }
 
-/** A domain event as the log recorded it: its own type and data, with the log's position, stream and time. */
-export type Recorded<E extends { type: string; data: unknown }> = RecordedEvent & E;
+// The events' narrowing lives with the log's types (the reports and reactions use it too); still exported here.
+export { isOneOf, type Recorded } from '@comanda/event-store';
 
 /** A projection written against the union of the events it handles: `apply` is handed only those, typed. */
 export interface ProjectionOf<E extends { type: string; data: unknown }> extends Omit<Projection, 'handles' | 'apply'> {
   handles: readonly E['type'][];
   apply(event: Recorded<E>, store: ReadStore): Promise<void>;
-}
-
-/** Whether a recorded event is one of `types`, narrowing it to their union. */
-export function isOneOf<E extends { type: string; data: unknown }>(event: RecordedEvent, types: readonly E['type'][]): event is Recorded<E> {
-  return types.some((type) => type === event.type);
 }
 
 /** A projection typed by its events; the projector's events are narrowed by type before `apply` sees them. */

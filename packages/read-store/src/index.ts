@@ -1,5 +1,4 @@
 export * from './types.js';
-export type { Admission, AttemptRule } from './attempts.js';
 export { MemoryReadStore } from './memory.js';
 // MongoReadStore is not re-exported: importing it loads MongoDB's driver; openReadStore loads it on demand.
 // PostgresReadStore is at '@comanda/read-store/postgres' (it loads pg); openReadStore loads it on demand.

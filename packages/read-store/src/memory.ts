@@ -1,6 +1,5 @@
 import { Query } from 'mingo';
 import { type Entry, type Plan, SortedIndex, sortOrder } from './memory-index.js';
-import { type Admission, type AttemptCounter, type AttemptRule, admit, refund } from './attempts.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 /** Answers kept per collection until its next write; beyond this many, the oldest make room. */
@@ -149,26 +148,13 @@ class MemoryCollection<T extends Doc> implements Collection<T> {
 export class MemoryReadStore implements ReadStore {
   private readonly collections = new Map<string, MemoryCollection<Doc>>();
   private readonly checkpoints = new Map<string, bigint>();
-  private readonly attempts = new Map<string, AttemptCounter>();
-
-  // One synchronous step each: nothing else runs between the read and the write.
-  async admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
-    const { admission, next } = admit(this.attempts.get(key) ?? null, rule, now);
-    if (next) this.attempts.set(key, next);
-    return admission;
-  }
-
-  async settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
-    const next = how === 'forget' ? null : refund(this.attempts.get(key) ?? null, rule);
-    if (next) this.attempts.set(key, next);
-    else this.attempts.delete(key);
-  }
 
   collection<T extends Doc = Doc>(name: string, indexes: IndexSpec[] = []): Collection<T> {
     let c = this.collections.get(name);
     if (!c) this.collections.set(name, (c = new MemoryCollection()));
     if (indexes.length) c.addIndexes(indexes);
-    return c as unknown as Collection<T>;
+    // One map holds every collection as documents of any shape: the caller names its own.
+    return c as Collection<T>;
   }
 
   generation(name: string): number {

@@ -1,11 +1,9 @@
 import { MongoClient, type Db } from 'mongodb';
-import { type Admission, type AttemptCounter, type AttemptRule, admit, refund } from './attempts.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 const CHECKPOINTS = '_checkpoints';
+/** The login attempt counters' collection (@comanda/attempts) in the same database: not the read models'. */
 const ATTEMPTS = '_attempts';
-
-type StoredCounter = AttemptCounter & { _id: string };
 
 /** Read models in MongoDB through the official driver; every projector and API replica shares them. */
 export class MongoReadStore implements ReadStore {
@@ -61,46 +59,13 @@ export class MongoReadStore implements ReadStore {
       .replaceOne({ _id: name }, { position: position.toString() }, { upsert: true });
   }
 
-  /**
-   * Compare-and-set on the key's counter: an update that finds the counter changed (or an insert that
-   * finds it created) since it was read decides again. Each step that lands is atomic.
-   */
-  async admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
-    return this.compareAndSet(key, (counter) => admit(counter, rule, now));
-  }
-
-  async settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
-    if (how === 'forget') await this.db.collection<StoredCounter>(ATTEMPTS).deleteOne({ _id: key });
-    else await this.compareAndSet(key, (counter) => ({ admission: undefined, next: refund(counter, rule) }));
-  }
-
-  private async compareAndSet<R>(key: string, step: (counter: AttemptCounter | null) => { admission: R; next: AttemptCounter | null }): Promise<R> {
-    const c = this.db.collection<StoredCounter>(ATTEMPTS);
-    for (;;) {
-      const stored = await c.findOne({ _id: key });
-      const counter = stored ? { count: stored.count, windowStart: stored.windowStart, lockedUntil: stored.lockedUntil } : null;
-      const { admission, next } = step(counter);
-      if (!next || (counter && next.count === counter.count && next.windowStart === counter.windowStart && next.lockedUntil === counter.lockedUntil)) return admission;
-      if (!counter) {
-        try {
-          await c.insertOne({ _id: key, ...next });
-          return admission;
-        } catch (error) {
-          if ((error as { code?: number }).code === 11000) continue;
-          throw error;
-        }
-      }
-      const r = await c.updateOne({ _id: key, ...counter }, { $set: next });
-      if (r.modifiedCount === 1) return admission;
-    }
-  }
-
   async drop(name: string): Promise<void> {
     await this.db.collection(name).deleteMany({});
   }
 
+  /** Every read model and checkpoint; the attempt counters sharing the database are not the log's to rebuild. */
   async clear(): Promise<void> {
-    for (const c of await this.db.collections()) await c.deleteMany({});
+    for (const c of await this.db.collections()) if (c.collectionName !== ATTEMPTS) await c.deleteMany({});
   }
 
   async ping(): Promise<void> {

@@ -76,8 +76,6 @@ class Batch {
       },
       getCheckpoint: async (name) => this.checkpoints.get(name) ?? reading().getCheckpoint(name),
       setCheckpoint: async (name, position) => void this.checkpoints.set(name, position),
-      admitAttempt: (key, rule, now) => host.reader.admitAttempt(key, rule, now),
-      settleAttempt: (key, rule, how) => host.reader.settleAttempt(key, rule, how),
       drop: async (name) => (await this.begun()).drop(name),
       clear: async () => (await this.begun()).clear(),
       ping: () => host.reader.ping(),

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inTransaction, listen, openPool } from '@comanda/postgres';
 import type pg from 'pg';
-import { ATTEMPTS_TABLE, type Admission, type AttemptRule, POSTGRES_DIALECT, admitParams, admitSql, attemptsDdl, refundSql } from './attempts.js';
 import { batchTransaction } from './postgres-batch.js';
 import { BatchedGets, getOne } from './postgres-gets.js';
 import { SqlParams, indexColumns, orderBy, where } from './postgres-filter.js';
@@ -27,10 +26,7 @@ const SET_CHECKPOINTS = `WITH up AS (${CHECKPOINTS_SQL.upsert('$1', '$2')}) ${CH
 /** Bumped when `indexColumns` changes what an index holds. */
 const INDEX_LAYOUT = 2;
 
-const CORE_TABLES = [`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`, attemptsDdl('bigint')];
-
-const ADMIT_SQL = admitSql(ATTEMPTS_TABLE, POSTGRES_DIALECT);
-const REFUND_SQL = refundSql(POSTGRES_DIALECT);
+const CORE_TABLES = [`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name text PRIMARY KEY, position text NOT NULL)`];
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -219,21 +215,6 @@ export class PostgresReadStore implements ReadStore {
       onListening: listening,
       onError: (e) => this.onError?.(e),
     });
-  }
-
-  /** One upsert: PostgreSQL's row lock on the key orders attempts from every replica. */
-  async admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
-    await this.schema.checkpointTable();
-    const r = await this.db.query<{ attempts: string }>(ADMIT_SQL, admitParams(key, rule, now));
-    if (r.rows[0]) return { admitted: true, count: Number(r.rows[0].attempts) };
-    const locked = await this.db.query<{ locked_until: string }>(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = $1`, [key]);
-    return { admitted: false, retryAfterMs: Number(locked.rows[0]?.locked_until ?? now) - now };
-  }
-
-  async settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
-    await this.schema.checkpointTable();
-    if (how === 'forget') await this.db.query(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = $1`, [key]);
-    else await this.db.query(REFUND_SQL, [key, rule.limit]);
   }
 
   /**

@@ -1,15 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Sqlite, type Database, type Statement } from '@comanda/sqlite';
-import { ATTEMPTS_TABLE, type Admission, type AttemptRule, SQLITE_DIALECT, admitParams, admitSql, attemptsDdl, named, refundSql } from './attempts.js';
 import { sqliteOrderBy, sqliteWhere } from './sqlite-filter.js';
 import { CHECKPOINTS, Connection, PREFIX, Schema, isMissingTable, quote, tableName } from './sqlite-schema.js';
 import type { Collection, Doc, Filter, FindOptions, IndexSpec, ReadStore } from './types.js';
 
 type Pending = Map<string, Map<string, Doc | null>>;
-
-const ADMIT_SQL = admitSql(ATTEMPTS_TABLE, SQLITE_DIALECT);
-const REFUND_SQL = refundSql(SQLITE_DIALECT);
 
 /** Where a collection reads and writes: committed state (the reader), or inside a transaction. */
 interface Access {
@@ -116,7 +112,6 @@ export class SqliteReadStore implements ReadStore {
     writer.pragma('cache_size = -8000');
     this.writer = new Connection(writer);
     this.schema = new Schema(this.writer);
-    writer.exec(attemptsDdl('INTEGER'));
     // ':memory:' (tests) is one database per connection: then reads share the writer.
     this.reader = options.filename === ':memory:' ? this.writer : new Connection(new Sqlite(options.filename, { readonly: true, fileMustExist: true }));
     this.reader.db.pragma('cache_size = -16000');
@@ -212,23 +207,6 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
-  /** One statement on the only writer, once no transaction holds it. */
-  admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission> {
-    return this.exclusive(() => {
-      const row = this.writer.prepare(ADMIT_SQL).get(named(admitParams(key, rule, now))) as { attempts: number } | undefined;
-      if (row) return { admitted: true, count: row.attempts };
-      const locked = this.writer.prepare(`SELECT locked_until FROM ${ATTEMPTS_TABLE} WHERE key = ?`).get(key) as { locked_until: number };
-      return { admitted: false, retryAfterMs: locked.locked_until - now };
-    });
-  }
-
-  settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void> {
-    return this.exclusive(() => {
-      if (how === 'forget') this.writer.prepare(`DELETE FROM ${ATTEMPTS_TABLE} WHERE key = ?`).run(key);
-      else this.writer.prepare(REFUND_SQL).run(named([key, rule.limit]));
-    });
-  }
-
   /** Empties one collection (a projection rebuilt from the start of the log). */
   async drop(name: string): Promise<void> {
     await this.exclusive(() => {
@@ -285,14 +263,6 @@ class TransactionView implements ReadStore {
 
   transaction<R>(work: (store: ReadStore) => Promise<R>): Promise<R> {
     return work(this);
-  }
-
-  async admitAttempt(): Promise<Admission> {
-    throw new Error('attempts are not counted inside a read-store transaction');
-  }
-
-  async settleAttempt(): Promise<void> {
-    throw new Error('attempts are not counted inside a read-store transaction');
   }
 
   async drop(): Promise<void> {

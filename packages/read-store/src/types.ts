@@ -1,5 +1,3 @@
-import type { Admission, AttemptRule } from './attempts.js';
-
 /** A read-model document; `_id` is its key in its collection. */
 export type Doc = { _id: string } & Record<string, unknown>;
 
@@ -51,13 +49,6 @@ export interface ReadStore {
    * other processes write, leave it out.
    */
   generation?(collection: string): number;
-  /**
-   * Admits and counts one attempt against `key` unless the key is locked at `now`, as one atomic step
-   * whatever else runs at once (in every replica of the distributed shape): see `attempts.ts`.
-   */
-  admitAttempt(key: string, rule: AttemptRule, now: number): Promise<Admission>;
-  /** After a success: `forget` drops the key's counter (a streak ends), `refund` gives its attempt back (a windowed count). */
-  settleAttempt(key: string, rule: AttemptRule, how: 'forget' | 'refund'): Promise<void>;
   /** Removes every document of one collection (a projection rebuilt from the start of the log). */
   drop(name: string): Promise<void>;
   /** Removes every document and checkpoint: a replay starts from nothing. */

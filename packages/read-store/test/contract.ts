@@ -166,34 +166,9 @@ export function readStoreContract(name: string, open: () => Promise<ReadStore>):
       await store.drop(`never_${randomUUID().slice(0, 8)}`);
     });
 
-    t.test('attempts: a burst is admitted up to the limit at once, however many arrive together', async (t) => {
-      const key = `pair:${randomUUID()}`;
-      const streak = { limit: 5, baseLockMs: 60_000, maxLockMs: 3_600_000 };
-      const now = 1_000_000;
-      const burst = await Promise.all(Array.from({ length: 100 }, () => store.admitAttempt(key, streak, now)));
-      const admitted = burst.filter((a) => a.admitted);
-      t.equal(admitted.length, 5, 'five admitted, the rest refused while those are in flight');
-      t.same(admitted.map((a) => (a.admitted ? a.count : 0)).sort(), [1, 2, 3, 4, 5]);
-      t.ok(burst.every((a) => a.admitted || a.retryAfterMs === 60_000), 'the refused wait out the lock set by the fifth');
-      t.match(await store.admitAttempt(key, streak, now + 60_000), { admitted: true, count: 6 }, 'after the lock, one more');
-      t.same(await store.admitAttempt(key, streak, now + 60_001), { admitted: false, retryAfterMs: 119_999 }, 'and the lock doubles');
-      await store.settleAttempt(key, streak, 'forget');
-      t.match(await store.admitAttempt(key, streak, now + 60_002), { admitted: true, count: 1 }, 'a success starts the streak again');
-      const long = `pair:${randomUUID()}`;
-      for (let i = 0; i < 40; i++) await store.admitAttempt(long, streak, now + i * 4_000_000);
-      t.same(await store.admitAttempt(long, streak, now + 39 * 4_000_000 + 1), { admitted: false, retryAfterMs: 3_599_999 }, 'locks stop at their cap');
-    });
-
-    t.test('attempts: a windowed count starts again with its window, and a refund unlocks', async (t) => {
-      const key = `address:${randomUUID()}`;
-      const window = { limit: 3, baseLockMs: 0, maxLockMs: 0, windowMs: 60_000 };
-      const now = 5_000_000;
-      for (let i = 1; i <= 3; i++) t.match(await store.admitAttempt(key, window, now + i), { admitted: true, count: i });
-      t.same(await store.admitAttempt(key, window, now + 10), { admitted: false, retryAfterMs: 59_991 }, 'locked until the window, begun by the first, ends');
-      await store.settleAttempt(key, window, 'refund');
-      t.match(await store.admitAttempt(key, window, now + 11), { admitted: true, count: 3 }, 'a refunded attempt frees its place');
-      t.match(await store.admitAttempt(key, window, now + 60_001), { admitted: true, count: 1 }, 'a new window');
-      await store.settleAttempt(`address:${randomUUID()}`, window, 'refund');
+    t.test('holds only what the log rebuilds: no login attempt counters (issue 58: their own port, @comanda/attempts)', async (t) => {
+      t.notOk('admitAttempt' in store, 'no admitAttempt');
+      t.notOk('settleAttempt' in store, 'no settleAttempt');
     });
 
     t.test('checkpoints keep bigints exactly', async (t) => {

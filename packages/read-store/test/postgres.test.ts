@@ -75,22 +75,19 @@ if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
     t.equal(await watcher.getCheckpoint(b), 7n);
   });
 
-  t.test('a batch (the projector\'s transaction) answers like the store: its checkpoints, attempts, a dropped collection, a ping', async (t) => {
+  t.test('a batch (the projector\'s transaction) answers like the store: its checkpoints, a dropped collection, a ping', async (t) => {
     const store = PostgresReadStore.open(url);
     t.teardown(() => store.close());
     const name = `batch_${randomUUID().slice(0, 8)}`;
     const docs = store.collection(name);
     await docs.upsert({ _id: 'old' });
     await store.setCheckpoint(name, 3n);
-    const rule = { limit: 3, baseLockMs: 1000, maxLockMs: 1000 };
     await store.transaction(async (tx) => {
       await tx.ping();
       t.equal(await tx.getCheckpoint(name), 3n, 'the committed checkpoint until the batch sets one');
       await tx.setCheckpoint(name, 4n);
       t.equal(await tx.getCheckpoint(name), 4n, 'then its own');
       t.equal(await store.getCheckpoint(name), 3n, 'which nobody else sees before the commit');
-      t.same(await tx.admitAttempt(`k-${name}`, rule, 0), { admitted: true, count: 1 }, 'attempts are counted at once, outside the batch');
-      await tx.settleAttempt(`k-${name}`, rule, 'forget');
       await tx.drop(name);
       t.equal(await tx.collection(name).get('old'), null, 'a drop in a batch is seen by it');
       await tx.collection(name).upsert({ _id: 'new' });

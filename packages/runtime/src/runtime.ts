@@ -1,3 +1,4 @@
+import { type AttemptCounter, openAttemptCounter } from '@comanda/attempts';
 import { type Bus, openBus } from '@comanda/bus';
 import { type Config, persistentSecret } from '@comanda/config';
 import { CommandHandler, type EventStore, type Position, openEventStore } from '@comanda/event-store';
@@ -32,6 +33,8 @@ export interface Runtime {
   readonly logStream?: DestinationStream;
   readonly store: EventStore;
   readonly readStore: ReadStore;
+  /** Login attempt counters: beside the read models (same database or data dir), not in them. */
+  readonly attempts: AttemptCounter;
   readonly bus: Bus;
   readonly commands: CommandHandler;
   readonly metrics: Metrics;
@@ -98,8 +101,8 @@ export interface RunningRuntime {
 }
 
 /**
- * The one composition root. Opens the adapters configuration names (event store, read store, bus,
- * Lightning node), builds the command handler and the metrics registry, then starts the parts in
+ * The one composition root. Opens the adapters configuration names (event store, read store, attempt
+ * counter, bus, Lightning node), builds the command handler and the metrics registry, then starts the parts in
  * the order given, serves HTTP, and stops everything in reverse order. Every process (standalone,
  * api, projector, wallet bridge) is this function with a different list of parts.
  */
@@ -138,13 +141,15 @@ async function start(
   cleanups.push(() => store.close());
   const readStore = await openReadStore(config, storeError);
   cleanups.push(() => readStore.close());
+  const attempts = await openAttemptCounter(config, storeError);
+  cleanups.push(() => attempts.close());
   const bus = instrumentBus(await openBus(config), metrics);
   cleanups.push(() => bus.close());
   const followers = new Map<string, Follower>();
   const plugins: Array<[FastifyPluginAsync<never>, object]> = [];
   let app: FastifyInstance | undefined;
   const runtime: Runtime = {
-    config, logger, announcements, store, readStore, bus, metrics,
+    config, logger, announcements, store, readStore, attempts, bus, metrics,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     commands: new CommandHandler(store, undefined, commandObserver(metrics)),
     ...(config.nodeUrl ? { node: lightningNode({ url: config.nodeUrl, password: config.nodePassword ?? '' }) } : {}),
@@ -216,7 +221,9 @@ export const lightningNode = (access: { url: string; password: string }): Lightn
  * Not async: returning a (thenable) Fastify instance from an async function would boot it early.
  */
 function bareServer(logger: Logger, checks: HealthCheck[]): FastifyInstance {
-  const server = Fastify({ loggerInstance: logger as unknown as FastifyBaseLogger });
+  // Typed as Fastify's logger, so the instance is the FastifyInstance every part is written against.
+  const loggerInstance: FastifyBaseLogger = logger;
+  const server = Fastify({ loggerInstance });
   void server.register(healthRoutes, { checks });
-  return server as unknown as FastifyInstance;
+  return server;
 }

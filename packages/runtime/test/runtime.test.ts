@@ -1,7 +1,8 @@
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SqliteAttemptCounter } from '@comanda/attempts';
 import { loadConfig } from '@comanda/config';
 import { FileCheckpoint, type Part, createRuntime } from '../src/index.js';
 
@@ -25,6 +26,8 @@ t.test('parts start in order, stop in reverse, and /health covers every part the
   const running = await createRuntime(config, [part('a'), part('b')]);
   t.same(log, ['prepare a', 'prepare b', 'start a', 'start b', 'listening a true', 'listening b true']);
   t.type(running.runtime.checkpoint('relay'), FileCheckpoint, 'no read store configured: checkpoints are files in the data dir');
+  t.type(running.runtime.attempts, SqliteAttemptCounter, 'and login attempts are counted in a file of their own there');
+  t.ok(existsSync(join(dataDir, 'attempts.db')));
 
   const health = async (path: string) => {
     const res = await fetch(`${running.url}${path}`);

@@ -1,4 +1,5 @@
 import type { LiveReports } from '@comanda/analytics';
+import type { AttemptCounter } from '@comanda/attempts';
 import type { Bus } from '@comanda/bus';
 import type { Config } from '@comanda/config';
 import type { NodeClient } from '@comanda/lightning';
@@ -21,6 +22,8 @@ export interface AppDeps {
   config: Config;
   store: EventStore;
   readStore: ReadStore;
+  /** The login and wallet-password throttles' counters (shared by every replica where the read models are). */
+  attempts: AttemptCounter;
   bus: Bus;
   commands: CommandHandler;
   gate: ConsistencyGate;

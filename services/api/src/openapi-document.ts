@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { MemoryAttemptCounter } from '@comanda/attempts';
 import { InProcessBus } from '@comanda/bus';
 import { loadConfig } from '@comanda/config';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
@@ -13,7 +14,7 @@ export async function openApiDocument(): Promise<unknown> {
   const store = new MemoryEventStore();
   const app = await buildApp(
     {
-      config: loadConfig({ LOG_LEVEL: 'silent', COMANDA_RATES: 'USD=1' }), store, readStore: new MemoryReadStore(), bus: new InProcessBus(),
+      config: loadConfig({ LOG_LEVEL: 'silent', COMANDA_RATES: 'USD=1' }), store, readStore: new MemoryReadStore(), attempts: new MemoryAttemptCounter(), bus: new InProcessBus(),
       commands: new CommandHandler(store), gate: { waitFor: async () => true }, health: [], masterKey: 'openapi-document-only'.padEnd(64, '.'),
     },
     { logStream: new Writable({ write: (_chunk, _encoding, done) => done() }) },

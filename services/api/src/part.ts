@@ -66,7 +66,7 @@ export const api = (options: ApiOptions = {}): Part => ({
   name: 'api',
   usesNode: true,
   async start(rt) {
-    const { config, store, readStore, bus, commands, metrics } = rt;
+    const { config, store, readStore, attempts, bus, commands, metrics } = rt;
     let gate = rt.readModels;
     let checkpoints: CheckpointWatch | undefined;
     if (!gate) {
@@ -92,7 +92,7 @@ export const api = (options: ApiOptions = {}): Part => ({
     const masterKey = rt.secret('master-key', config.masterKey);
     await bootstrapFirstAdmin(commands, masterKey, config, firstAdminAnnouncer(rt.announcements, config.dataDir));
     const app = await buildApp(
-      { config, store, readStore, bus, commands, gate, health: rt.health, masterKey, metrics, ...(checkpoints ? { checkpoints } : {}), ...(node ? { node: node.client } : {}), ...(options.reports?.live ? { reports: options.reports.live } : {}) },
+      { config, store, readStore, attempts, bus, commands, gate, health: rt.health, masterKey, metrics, ...(checkpoints ? { checkpoints } : {}), ...(node ? { node: node.client } : {}), ...(options.reports?.live ? { reports: options.reports.live } : {}) },
       rt.logStream ? { logStream: rt.logStream } : {},
     );
     rt.useApp(app);

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import pino from 'pino';
+import { MemoryAttemptCounter } from '@comanda/attempts';
 import { InProcessBus } from '@comanda/bus';
 import { loadConfig, type Config } from '@comanda/config';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
@@ -30,6 +31,7 @@ export async function testApp(
   const metrics = extraDeps.metrics;
   const store = metrics ? instrumentStore(log, metrics) : log;
   const readStore = new MemoryReadStore();
+  const attempts = new MemoryAttemptCounter();
   const bus = new InProcessBus();
   const newProjector = () => new Projector({ store, readStore, projections: allProjections, logger: pino({ level: 'silent' }) });
   let projector = newProjector();
@@ -52,7 +54,7 @@ export async function testApp(
   };
   const app = await buildApp(
     {
-      config, store, readStore, bus, commands, gate, masterKey, now: () => clock.now,
+      config, store, readStore, attempts, bus, commands, gate, masterKey, now: () => clock.now,
       health: [{ name: 'projector', check: async () => projector.state }],
       reports,
       ...extraDeps,
@@ -84,7 +86,7 @@ export async function testApp(
     return sessions.get(role)!;
   };
   return {
-    app, store, readStore, bus, projector, logs, config, clock, commands, login, as, announced, pauseProjector, resumeProjector,
+    app, store, readStore, attempts, bus, projector, logs, config, clock, commands, login, as, announced, pauseProjector, resumeProjector,
     close: async () => {
       await app.close();
       await projector.stop();

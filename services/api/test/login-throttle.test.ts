@@ -1,6 +1,7 @@
 import t from 'tap';
 import pino from 'pino';
 import { CommandHandler } from '@comanda/event-store';
+import { MemoryReadStore } from '@comanda/read-store';
 import { buildApp } from '../src/index.js';
 import { ADMIN, testApp } from './harness.js';
 
@@ -60,11 +61,18 @@ t.test('X-Forwarded-For counts only from a trusted proxy', async (t) => {
   t.equal((await attempt(proxied.app, 'admin', ADMIN.pin, '10.0.0.2', { 'x-forwarded-for': '198.51.100.2' })).statusCode, 200, 'another client behind the same proxy is not locked');
 });
 
-t.test('counters are shared by every replica through the read store', async (t) => {
+/**
+ * Issue 58: the counters are not read models (nothing in the log rebuilds them), so they live behind
+ * their own port; replicas share them through it, whatever read store each one reads.
+ */
+t.test('counters are shared by every replica through the attempt counter, not the read store', async (t) => {
   const h = await testApp();
   t.teardown(h.close);
   const replica = await buildApp(
-    { config: h.config, store: h.store, readStore: h.readStore, bus: h.bus, commands: new CommandHandler(h.store), gate: h.projector, masterKey: 'k'.repeat(64), now: () => h.clock.now, health: [] },
+    {
+      config: h.config, store: h.store, readStore: new MemoryReadStore(), attempts: h.attempts, bus: h.bus, commands: new CommandHandler(h.store),
+      gate: h.projector, masterKey: 'k'.repeat(64), now: () => h.clock.now, health: [],
+    },
     { logStream: pino.destination('/dev/null') },
   );
   t.teardown(() => replica.close());

@@ -1,6 +1,7 @@
 import t from 'tap';
 import pino from 'pino';
 import parsePrometheus from 'parse-prometheus-text-format';
+import { MemoryAttemptCounter } from '@comanda/attempts';
 import { loadConfig } from '@comanda/config';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { InProcessBus } from '@comanda/bus';
@@ -95,7 +96,7 @@ t.test('/health/ready answers 503 until the read models have caught up; /health/
     projections: [{ name: 'slow', handles: ['Slow'], apply: () => held }],
   });
   const app = await buildApp({
-    config: loadConfig({ LOG_LEVEL: 'silent' }), store, readStore, bus: new InProcessBus(), commands: new CommandHandler(store),
+    config: loadConfig({ LOG_LEVEL: 'silent' }), store, readStore, attempts: new MemoryAttemptCounter(), bus: new InProcessBus(), commands: new CommandHandler(store),
     gate: projector, masterKey: 'k'.repeat(64), health: [{ name: 'projector', check: async () => projector.state }],
   });
   t.teardown(async () => (await app.close(), await projector.stop()));

@@ -1,5 +1,5 @@
 import { type KitchenTicketEvent, kitchenTicketStream } from '@comanda/domain';
-import type { EventStore, RecordedEvent } from '@comanda/event-store';
+import { type EventStore, type Recorded, isOneOf } from '@comanda/event-store';
 import { KITCHEN_TICKET_EVENTS, type TicketFields, nextTicketView, ticketForScreens } from '@comanda/read-models';
 import type { Publish } from './relay.js';
 
@@ -16,18 +16,17 @@ const KEEP = 5_000;
  */
 export function kitchenPublications(store: EventStore): Publish {
   const tickets = new Map<string, { revision: number; view: TicketFields }>();
-  const kitchen = new Set<string>(KITCHEN_TICKET_EVENTS);
 
-  async function viewAt(e: RecordedEvent, ticketId: string): Promise<TicketFields | undefined> {
+  async function viewAt(e: Recorded<KitchenTicketEvent>, ticketId: string): Promise<TicketFields | undefined> {
     const known = tickets.get(ticketId);
     if (known && known.revision === e.revision - 1) {
-      const view = nextTicketView(known.view, e as unknown as KitchenTicketEvent);
+      const view = nextTicketView(known.view, e);
       return view && remember(ticketId, e.revision, view);
     }
     let view: TicketFields | undefined;
     for (const past of await store.readStream(kitchenTicketStream(ticketId))) {
       if (past.revision > e.revision) break;
-      view = nextTicketView(view ?? null, past as unknown as KitchenTicketEvent);
+      if (isOneOf<KitchenTicketEvent>(past, KITCHEN_TICKET_EVENTS)) view = nextTicketView(view ?? null, past);
     }
     return view && remember(ticketId, e.revision, view);
   }
@@ -40,9 +39,8 @@ export function kitchenPublications(store: EventStore): Publish {
   }
 
   return async (e) => {
-    if (!kitchen.has(e.type)) return [];
-    const { ticketId } = e.data as { ticketId: string };
-    const view = await viewAt(e, ticketId);
+    if (!isOneOf<KitchenTicketEvent>(e, KITCHEN_TICKET_EVENTS)) return [];
+    const view = await viewAt(e, e.data.ticketId);
     if (!view) return [];
     return [{
       subject: kitchenSubject(view.station_id, e.type),

@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import type { Approval, OrderEvent, ShiftEvent, StaffEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, compareText, eventTime, inRange, money, streamId } from '../report.js';
@@ -127,18 +127,18 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
   }
 }
 
-const ORDER_TYPES = new Set(['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted']);
+const ORDER_TYPES = ['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted'] as const;
+const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted'] as const;
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
   version: 1,
   title: 'Audit trail',
-  handles: [...ORDER_TYPES, 'PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted'],
+  handles: [...ORDER_TYPES, ...OTHER_TYPES],
   init: (clock) => ({ clock, entries: [], names: new Map() }),
   apply(s, event) {
-    // The log's payloads are the domain's own event types (the `handles` list narrows them).
-    if (ORDER_TYPES.has(event.type)) applyOrder(s, event, event as unknown as OrderEvent);
-    else applyOther(s, event, event as unknown as TicketEvent | ShiftEvent | StaffEvent);
+    if (isOneOf<OrderEvent>(event, ORDER_TYPES)) applyOrder(s, event, event);
+    else if (isOneOf<TicketEvent | ShiftEvent | StaffEvent>(event, OTHER_TYPES)) applyOther(s, event, event);
   },
   query(s, range) {
     const name = (id: string | null) => (id === null ? null : (s.names.get(id) ?? null));

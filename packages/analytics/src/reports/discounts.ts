@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import type { Discount, OrderEvent, StaffEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, bucket, compareText, eventTime, inRange, money } from '../report.js';
@@ -31,14 +31,17 @@ const count = (t: Tally, g: Given) => {
  * manager's) and by day. A discount taken off counts nothing; an order cancelled keeps its discounts
  * here, as the cancellations report keeps the order.
  */
+const DISCOUNT_EVENTS = ['OrderPlaced', 'OrderDetailsChanged', 'DiscountGiven', 'DiscountRemoved', 'UserCreated', 'UserRenamed'] as const;
+
 export const discountsReport: ReportDefinition<DiscountsState> = {
   name: 'discounts',
   version: 2,
   title: 'Discounts and comps',
-  handles: ['OrderPlaced', 'OrderDetailsChanged', 'DiscountGiven', 'DiscountRemoved', 'UserCreated', 'UserRenamed'],
+  handles: DISCOUNT_EVENTS,
   init: (clock) => ({ clock, given: new Map(), names: new Map() }),
   apply(s, event: ReplayedEvent) {
-    const e = event as unknown as OrderEvent | StaffEvent;
+    if (!isOneOf<OrderEvent | StaffEvent>(event, DISCOUNT_EVENTS)) return;
+    const e = event;
     switch (e.type) {
       case 'UserCreated':
       case 'UserRenamed':

@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import type { KitchenTicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { MENU_NAME_EVENTS, MenuNames } from '../menu-names.js';
@@ -27,6 +27,9 @@ function append(to: number[], from: readonly number[]): void {
   for (const x of from) to.push(x);
 }
 
+/** The kitchen's events it times (the menu's names it also reads are MenuNames'). */
+const KITCHEN_EVENTS = ['KitchenTicketOpened', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenLineCancelled'] as const;
+
 const newDay = (): KitchenDay => ({ stations: new Map(), dishes: new Map(), late: new Map() });
 
 /**
@@ -39,10 +42,14 @@ export const kitchenReport: ReportDefinition<KitchenState> = {
   name: 'kitchen',
   version: 1,
   title: 'Kitchen times',
-  handles: [...MENU_NAME_EVENTS, 'KitchenTicketOpened', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenLineCancelled'],
+  handles: [...MENU_NAME_EVENTS, ...KITCHEN_EVENTS],
   init: (clock) => ({ clock, menu: new MenuNames(), dishNames: new Map(), open: new Map(), days: new Map() }),
   apply(s, event: ReplayedEvent) {
-    const e = event as unknown as KitchenTicketEvent;
+    if (!isOneOf<KitchenTicketEvent>(event, KITCHEN_EVENTS)) {
+      s.menu.apply(event);
+      return;
+    }
+    const e = event;
     const done = (t: OpenTicket, lineId: string, at: number) => {
       const dishId = t.lines.get(lineId);
       if (dishId === undefined) return;
@@ -97,7 +104,6 @@ export const kitchenReport: ReportDefinition<KitchenState> = {
         return;
       }
       default:
-        s.menu.apply(event);
     }
   },
   query(s, range) {

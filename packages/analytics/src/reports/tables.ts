@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from '@comanda/event-store';
+import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
 import type { FloorEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, bucket, compareText, daysIn, eventTime, round2 } from '../report.js';
@@ -21,14 +21,17 @@ const minutes = (ms: number) => round2(ms / 60_000);
  * by hand), dated on the day guests sat down. Floor events carry no time of their own: the time they
  * were written is when it happened.
  */
+const TABLE_EVENTS = ['SpaceCreated', 'SpaceRenamed', 'TableAdded', 'TableUpdated', 'TableOccupied', 'TableReleased', 'TableMadeAvailable', 'TableRemoved'] as const;
+
 export const tablesReport: ReportDefinition<TablesState> = {
   name: 'tables',
   version: 1,
   title: 'Table turns',
-  handles: ['SpaceCreated', 'SpaceRenamed', 'TableAdded', 'TableUpdated', 'TableOccupied', 'TableReleased', 'TableMadeAvailable', 'TableRemoved'],
+  handles: TABLE_EVENTS,
   init: (clock) => ({ clock, spaces: new Map(), tables: new Map(), seated: new Map(), days: new Map() }),
   apply(s, event: ReplayedEvent) {
-    const e = event as unknown as FloorEvent;
+    if (!isOneOf<FloorEvent>(event, TABLE_EVENTS)) return;
+    const e = event;
     switch (e.type) {
       case 'SpaceCreated':
       case 'SpaceRenamed':

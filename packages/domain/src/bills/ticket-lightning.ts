@@ -86,3 +86,25 @@ export function splitPayment(invoice: LightningInvoice, valueCents: number, dueC
     ? { amountCents, tipCents: askedTip + extra, overpaidCents: 0 }
     : { amountCents, tipCents: askedTip, overpaidCents: extra };
 }
+
+export type LightningEvent =
+  | { type: 'LightningInvoiceCreated'; data: LightningInvoice }
+  /** For the manager's list; beside the PaymentTaken that records the money, or alone when no invoice of ours was paid. */
+  | { type: 'LightningPaymentFlagged'; data: { paymentHash: string; amountSat: number; reason: LightningFlag; receivedAt: number } }
+  | { type: 'LightningRefundRequested'; data: LightningRefund }
+  | { type: 'LightningRefundSent'; data: { refundId: string; feesSat: number; at: number } }
+  | { type: 'LightningRefundFailed'; data: { refundId: string; reason: string; at: number } };
+
+export const LIGHTNING_EVENTS: ReadonlyArray<LightningEvent['type']> = [
+  'LightningInvoiceCreated', 'LightningPaymentFlagged', 'LightningRefundRequested', 'LightningRefundSent', 'LightningRefundFailed',
+];
+
+export type LightningCommand =
+  /** Checkout made an invoice at the node; recorded unless a live one for the same bill and tip won the race. */
+  | { type: 'recordLightningInvoice'; invoice: LightningInvoice; at: number }
+  /** Sats arrived for this ticket (the bridge, exactly once by payment hash). */
+  | { type: 'settleLightningPayment'; paymentId: string; paymentHash: string; amountSat: number; receivedAt: number; shiftId: string | null }
+  /** Recorded BEFORE the node is asked to pay, reserving the amount: a retry reconciles instead of paying again. */
+  | { type: 'requestLightningRefund'; refund: LightningRefund }
+  | { type: 'recordLightningRefundSent'; refundId: string; feesSat: number; shiftId: string | null; at: number }
+  | { type: 'recordLightningRefundFailed'; refundId: string; reason: string; at: number };

@@ -2,21 +2,9 @@ import { conflict, validationFailed } from '../errors.js';
 import type { Cents } from '../money.js';
 import { billTaxes } from './taxes.js';
 import { ticketCharge } from './service-charge.js';
-import type { Ticket, TicketEvent, TicketIssue } from './ticket.js';
+import { type RemoveServiceCharge, TICKET_STATUS, type Ticket, type TicketEvent, type TicketIssue } from './ticket-types.js';
 
-/** Who took a bill's service charge off, why and when, and what the bill asks less for it. */
-export interface ServiceChargeRemoval {
-  /** What the ticket's subtotal went down by: the charge, and its tax when taxes are added to the bill. */
-  amountCents: Cents;
-  /** The ticket's charge as it was (a part of an even split: its share). */
-  chargeCents: Cents;
-  reason: string;
-  by: string | null;
-  at: number;
-}
-
-export type RemoveServiceCharge = { type: 'removeServiceCharge'; reason: string; by: string | null; at: number };
-export type ServiceChargeRemoved = { type: 'ServiceChargeRemoved'; data: ServiceChargeRemoval };
+export type { RemoveServiceCharge, ServiceChargeRemoval, ServiceChargeRemoved } from './ticket-types.js';
 
 /** The bill as it is now: without its service charge once a manager has taken it off. */
 export const chargedIssue = (t: Pick<Ticket, 'serviceChargeRemoved'> & { issue: TicketIssue }): TicketIssue =>
@@ -30,7 +18,7 @@ export const chargedIssue = (t: Pick<Ticket, 'serviceChargeRemoved'> & { issue: 
 export function removeServiceCharge(
   t: Ticket & { issue: TicketIssue }, command: RemoveServiceCharge, applied: Cents, subtotal: Cents,
 ): TicketEvent[] {
-  if (t.status !== 1) throw conflict(`Only a bill still to be paid loses its service charge; this one is ${t.status === 2 ? 'paid (refund instead)' : 'cancelled'}`);
+  if (t.status !== TICKET_STATUS.pending) throw conflict(`Only a bill still to be paid loses its service charge; this one is ${t.status === TICKET_STATUS.paid ? 'paid (refund instead)' : 'cancelled'}`);
   const reason = command.reason.trim();
   if (!reason) throw validationFailed([{ field: 'reason', message: 'is required' }]);
   const voided = new Set(Object.keys(t.voided));

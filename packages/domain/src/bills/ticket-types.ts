@@ -3,12 +3,15 @@ import type { RecordedLine } from '../order/lines.js';
 import type { PaymentDetails, PaymentMethod, TillMethod } from './payment-methods.js';
 import type { ServiceCharge } from './service-charge.js';
 import type { IssuedRate } from './taxes.js';
-import type { TicketLightning } from './ticket-lightning.js';
-import type { LightningCommand, LightningEvent } from './ticket-lightning-decide.js';
-import type { RemoveServiceCharge, ServiceChargeRemoval, ServiceChargeRemoved } from './ticket-service-charge.js';
-import type { TicketStatus } from './ticket.js';
+import type { LightningCommand, LightningEvent, TicketLightning } from './ticket-lightning.js';
 
-// A ticket's state, events and commands, apart from its decider (ticket.ts, which re-exports them).
+// A ticket's state, events and commands, apart from its decider (ticket.ts, which re-exports them): a
+// leaf of the ticket's modules, which all import it and which it imports none of (issue 58).
+
+/** The seed's numeric states. */
+export const TICKET_STATUS = { pending: 1, paid: 2, cancelled: 3 } as const;
+export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
+export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATUS> = { 1: 'pending', 2: 'paid', 3: 'cancelled' };
 
 /**
  * A ticket carries its order's lines as they were billed (tickets issued before quantities read as one
@@ -63,6 +66,20 @@ export interface TicketIssue {
   issuedAt: number;
   issuedBy: string | null;
 }
+
+/** Who took a bill's service charge off, why and when, and what the bill asks less for it (ticket-service-charge.ts). */
+export interface ServiceChargeRemoval {
+  /** What the ticket's subtotal went down by: the charge, and its tax when taxes are added to the bill. */
+  amountCents: Cents;
+  /** The ticket's charge as it was (a part of an even split: its share). */
+  chargeCents: Cents;
+  reason: string;
+  by: string | null;
+  at: number;
+}
+
+export type RemoveServiceCharge = { type: 'removeServiceCharge'; reason: string; by: string | null; at: number };
+export type ServiceChargeRemoved = { type: 'ServiceChargeRemoved'; data: ServiceChargeRemoval };
 
 export interface Ticket {
   issue: TicketIssue | null;

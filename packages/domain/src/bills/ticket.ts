@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.js';
-import { conflict, notFound, validationFailed } from '../errors.js';
+import { conflict, validationFailed } from '../errors.js';
 import { versionAfter } from '../versions.js';
 import { billTaxes } from './taxes.js';
 import { type Cents, fromCents } from '../money.js';
@@ -7,9 +7,12 @@ import { PAYMENT_METHODS, type PaymentDetails } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund } from './ticket-lightning.js';
 import { decideLightning, evolveLightning, refundableCents } from './ticket-lightning-decide.js';
 import { chargedIssue, removeServiceCharge } from './ticket-service-charge.js';
-import type { Ticket, TicketCommand, TicketEvent, TicketIssue, TicketPayment } from './ticket-types.js';
+import { live, payable, settles, sum, ticketFigures } from './ticket-figures.js';
+import { TICKET_STATUS, type Ticket, type TicketCommand, type TicketEvent, type TicketIssue, type TicketPayment, type TicketStatus } from './ticket-types.js';
 
-export type { Ticket, TicketCommand, TicketEvent, TicketIssue, TicketLine, TicketPayment, TicketRefund } from './ticket-types.js';
+export type { Ticket, TicketCommand, TicketEvent, TicketIssue, TicketLine, TicketPayment, TicketRefund, TicketStatus } from './ticket-types.js';
+export { TICKET_STATUS, TICKET_STATUS_NAMES } from './ticket-types.js';
+export { live, payable, settles, ticketFigures } from './ticket-figures.js';
 export type { LightningFlag, LightningInvoice, LightningRefund };
 
 /**
@@ -19,43 +22,9 @@ export type { LightningFlag, LightningInvoice, LightningRefund };
  */
 export const ticketStream = (ticketId: string) => `ticket-${ticketId}`;
 
-/** The seed's numeric states. */
-export const TICKET_STATUS = { pending: 1, paid: 2, cancelled: 3 } as const;
-export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
-export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATUS> = { 1: 'pending', 2: 'paid', 3: 'cancelled' };
-
-const sum = <T>(items: Iterable<T>, f: (item: T) => number) => { let s = 0; for (const i of items) s += f(i); return s; };
-
-/** The figures a ticket shows, all in cents. */
-export function ticketFigures(t: Ticket) {
-  const subtotal = (t.issue?.subtotalCents ?? 0) - sum(Object.values(t.voided), (v) => v.amountCents) - (t.serviceChargeRemoved?.amountCents ?? 0);
-  const payments = Object.values(t.payments);
-  const applied = sum(payments, (p) => p.amountCents);
-  const tip = sum(payments, (p) => p.tipCents);
-  const received = sum(payments, (p) => p.amountCents + p.tipCents + p.overpaidCents);
-  const refunded = sum(t.refunds, (r) => r.amountCents);
-  const due = t.status === TICKET_STATUS.pending ? Math.max(0, subtotal - applied) : 0;
-  return { subtotal, tip, total: subtotal + tip, paid: received - refunded, refunded, due };
-}
-
 const money = (cents: Cents) => fromCents(cents).toFixed(2);
 
-export function live(t: Ticket): Ticket & { issue: TicketIssue; status: TicketStatus } {
-  if (!t.issue || !t.status) throw notFound();
-  return t as Ticket & { issue: TicketIssue; status: TicketStatus };
-}
-
-export function payable(t: Ticket & { status: TicketStatus }): void {
-  if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is cancelled');
-  if (t.status === TICKET_STATUS.paid) throw conflict('The ticket is already paid');
-}
-
 const noOpenShift = () => conflict('No open shift', { reason: 'cash must be counted: open a shift first' });
-
-export function settles(t: Ticket & { issue: TicketIssue }, appliedCents: Cents, at: number): TicketEvent[] {
-  const before = sum(Object.values(t.payments), (p) => p.amountCents);
-  return t.status === TICKET_STATUS.pending && before + appliedCents >= ticketFigures(t).subtotal ? [{ type: 'TicketPaid', data: { at } }] : [];
-}
 
 function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, command: Extract<TicketCommand, { type: 'voidLine' }>): TicketEvent[] {
   if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is cancelled');

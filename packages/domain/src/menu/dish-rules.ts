@@ -3,7 +3,7 @@ import { nameErrors } from '../names.js';
 import { allergenErrors, allergenSet } from './allergens.js';
 import { portionFloorError } from './modifier-groups.js';
 import { taxRateErrors } from './tax-rates.js';
-import type { Dish, DishDetails, Menu } from './menu.js';
+import type { Dish, DishDetails, Menu } from './menu-state.js';
 
 export function stationErrors(state: Menu, stationId: string | null | undefined): FieldError[] {
   return stationId && !state.stations[stationId] ? [{ field: 'station_id', message: 'must reference an existing kitchen station' }] : [];

@@ -1,6 +1,6 @@
 import { conflict } from '../errors.js';
 import { sameName } from '../names.js';
-import type { Menu, Station } from './menu.js';
+import type { Menu, Station } from './menu-state.js';
 
 /** Finding things on the menu: stations (and the default one) and free names. */
 export function stationNameFree(state: Menu, name: string, except?: string): void {

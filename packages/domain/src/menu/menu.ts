@@ -1,13 +1,16 @@
 import type { Decider } from '../decider.js';
-import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
+import { conflict, notFound, validationFailed } from '../errors.js';
 import type { Cents } from '../money.js';
-import { nameErrors, sameName } from '../names.js';
+import { nameErrors } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
-import { type Allergen, allergenSet } from './allergens.js';
+import { allergenSet } from './allergens.js';
 import { dishData, sameDetails, stationErrors, validDish } from './dish-rules.js';
 import { categoryNameFree, defaultStation, stationNameFree } from './lookups.js';
-import { type TaxRate, type TaxRateCommand, type TaxRateEvent, decideTaxRate, evolveTaxRates, taxRateErrors } from './tax-rates.js';
-import { type ModifierGroup, type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
+import { type TaxRateCommand, type TaxRateEvent, decideTaxRate, evolveTaxRates, taxRateErrors } from './tax-rates.js';
+import { type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
+import type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
+
+export type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
 
 /**
  * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
@@ -17,67 +20,6 @@ import { type ModifierGroup, type ModifierGroupCommand, type ModifierGroupEvent,
  * be removed, a station that a category or dish routes to cannot be removed.
  */
 export const MENU_STREAM = 'menu';
-
-export interface Category {
-  id: string;
-  name: string;
-  /** The kitchen station its dishes are cooked at; null: the default station. */
-  stationId: string | null;
-  /** The tax rate of its dishes (a dish may override it); null: untaxed. */
-  taxRateId: string | null;
-  version: number;
-}
-
-/** A kitchen station (Grill, Bar, Cold): one screen on the kitchen wall. */
-export interface Station {
-  id: string;
-  name: string;
-  /** Creation order: the default station is the first one created unless another is chosen. */
-  seq: number;
-  version: number;
-}
-
-export interface Dish {
-  id: string;
-  name: string;
-  price: Cents;
-  categoryId: string;
-  /** Overrides the category's station; null: the category decides. */
-  stationId: string | null;
-  /** The modifier groups a waiter chooses from for this dish ([] before modifiers existed). */
-  modifierGroupIds: string[];
-  /** Of the EU's 14, in their list's order ([] before allergens were kept). */
-  allergens: Allergen[];
-  /** Overrides the category's tax rate; null: the category's. */
-  taxRateId: string | null;
-  version: number;
-}
-
-export interface Menu {
-  categories: Record<string, Category>;
-  dishes: Record<string, Dish>;
-  stations: Record<string, Station>;
-  /** The station chosen as default; null: the first one created (see defaultStation). */
-  defaultStationId: string | null;
-  stationSeq: number;
-  modifierGroups: Record<string, ModifierGroup>;
-  taxRates: Record<string, TaxRate>;
-}
-
-/** What a dish is, as the kitchen and the bill see it. */
-export interface DishDetails {
-  name: string;
-  price: Cents;
-  categoryId: string;
-  /** Absent in events written before stations existed, and in commands that keep the current one. */
-  stationId?: string | null;
-  /** Absent: none (events written before modifiers, and dishes without any). */
-  modifierGroupIds?: string[];
-  /** Absent: none declared. */
-  allergens?: string[];
-  /** Absent: the category's rate (on a change: unchanged); null: the category's. */
-  taxRateId?: string | null;
-}
 
 export type MenuEvent =
   | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null } }

@@ -3,23 +3,14 @@ import { type Cents, MAX_AMOUNT_CENTS, showCents } from '../money.js';
 import { nameErrors, sameName } from '../names.js';
 import type { LineModifier } from '../order/lines.js';
 import { unchangedSince, versionAfter } from '../versions.js';
-import type { Dish, Menu } from './menu.js';
+import type { Dish, Menu, ModifierGroup, ModifierGroupDetails } from './menu-state.js';
 
 /**
  * Modifier groups ("Salsa: choose 1", "Extras: up to 3") live in the menu stream beside the dishes
  * that carry them, so "a group a dish uses is not deleted" and "a dish names groups that exist" are
  * checked against the whole menu in one append.
  */
-export interface ModifierOption { id: string; name: string; priceDeltaCents: Cents }
-
-export interface ModifierGroupDetails {
-  name: string;
-  minChoices: number;
-  maxChoices: number;
-  options: ModifierOption[];
-}
-
-export interface ModifierGroup extends ModifierGroupDetails { id: string; version: number }
+export type { ModifierGroup, ModifierGroupDetails, ModifierOption } from './menu-state.js';
 
 /** At most this many options in one group: a waiter's screen shows them all. */
 export const MAX_OPTIONS = 50;

@@ -1,7 +1,7 @@
 import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
 import { nameErrors, sameName } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
-import type { Menu } from './menu.js';
+import type { Menu, TaxRate, TaxRateDetails } from './menu-state.js';
 
 /**
  * Tax rates ("IVA 16 %", "Reduced 8 %", New York City's "8.875 %") live in the menu stream, beside the
@@ -9,8 +9,7 @@ import type { Menu } from './menu.js';
  * menu in one append. A rate is kept in parts per million (16 % = 160,000; 8.875 % = 88,750): a
  * percent with up to four decimals, exact, as money is in cents.
  */
-export interface TaxRateDetails { name: string; ratePpm: number }
-export interface TaxRate extends TaxRateDetails { id: string; version: number }
+export type { TaxRate, TaxRateDetails } from './menu-state.js';
 
 /**
  * A rate as an event carries it. Events written before issue 57 carry basis points (`rateBp`,

@@ -1,8 +1,7 @@
 import { notFound, validationFailed } from '../errors.js';
-import type { FiredLine, Order, OrderEvent } from './order.js';
+import type { FireLines, Order, OrderEvent } from './order-types.js';
 
-/** Sends lines to the kitchen: named lines, or (none named) every unfired line of the order or of one course. */
-export type FireLines = { type: 'fireLines'; firingId: string; lines: FiredLine[]; at: number; course?: number };
+export type { FireLines } from './order-types.js';
 
 /**
  * The lines a "fire" sends when the waiter names none: every line not fired yet, or only those of

@@ -2,13 +2,16 @@ import type { Decider } from '../decider.js';
 import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
-import { type FireLines, decideFiring } from './firing.js';
-import { type Discount, type DiscountCommand, type DiscountEvent, decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
-import { type PaymentFlag, paymentFlag } from './payment-flags.js';
-import { type LineChanges, type OrderLine, type PriceOverride, type RecordedLine, checkLines, completeLine, keepPortionAboveZero, lineChanges } from './lines.js';
-import { type Billing, type BillingCommand, type BillingEvent, decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
-import { type LineVoid, type NewLine, type OrderTransfer, priceLines, repriced, transferOf, voidOf } from './exceptions.js';
-import type { Authority } from '../staff/approval.js';
+import { decideFiring } from './firing.js';
+import { decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
+import { paymentFlag } from './payment-flags.js';
+import { checkLines, completeLine, keepPortionAboveZero, lineChanges } from './lines.js';
+import { decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
+import { priceLines, repriced, transferOf, voidOf } from './exceptions.js';
+import { ORDER_STATUSES, type Order, type OrderCommand, type OrderEvent, type OrderStatus } from './order-types.js';
+
+export type { FiredLine, Order, OrderCommand, OrderEvent, OrderStatus } from './order-types.js';
+export { ORDER_STATUSES } from './order-types.js';
 
 /**
  * One order (`order-<id>`): its lines, its state in the kitchen's lifecycle and its table. Every rule
@@ -16,9 +19,6 @@ import type { Authority } from '../staff/approval.js';
  * dishes at once both land (the handler decides again after a conflict) and no line is lost.
  */
 export const orderStream = (orderId: string) => `order-${orderId}`;
-
-export const ORDER_STATUSES = ['pending', 'preparing', 'ready', 'completed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
  * The lifecycle: forward through the kitchen, or cancelled before completion; the ends are final. A
@@ -40,84 +40,6 @@ export const isOpen = (o: Pick<Order, 'orderId' | 'deleted' | 'status'>): boolea
   o.orderId !== null && !o.deleted && o.status !== null && isActive(o.status);
 /** A dinner goes course by course: dessert is ordered when the mains are ready. */
 const dishesMayChange = (status: OrderStatus) => status === 'pending' || status === 'preparing' || status === 'ready';
-
-/** A line sent to the kitchen: the station it went to and the kitchen ticket that carries it. */
-export interface FiredLine {
-  lineId: string;
-  firingId: string;
-  dishId: string;
-  stationId: string;
-  ticketId: string;
-  /** The dish's name when fired, so the ticket never depends on a menu that may change. */
-  dishName: string;
-  /** The dish's allergens when fired (absent on lines fired before allergens were kept). */
-  allergens?: string[];
-}
-
-export interface Order {
-  orderId: string | null;
-  status: OrderStatus | null;
-  deleted: boolean;
-  userId: string | null;
-  tableId: string | null;
-  waiter: string;
-  placedAt: number;
-  /** The order's number of its business day; null for orders placed before numbers. */
-  number: number | null;
-  lines: Record<string, OrderLine>;
-  /** Lightning payments received for this order, by payment hash. */
-  payments: Record<string, { amountSat: number; receivedAt: number }>;
-  /** Discounts and comps given, by id (discounts.ts). */
-  discounts: Record<string, Discount>;
-  /** Lines on live tickets (bills): see billing.ts. Not part of `version`: billing never makes a waiter's If-Match stale. */
-  billing: Billing;
-  /** Lines sent to the kitchen (kept after a line is removed: the kitchen must see it cancelled). */
-  fired: Record<string, FiredLine>;
-  /** The time each firing happened, by firing id. */
-  firings: Record<string, number>;
-  version: number;
-}
-
-export type OrderEvent =
-  /** `number`: the order's number of its business day (absent on orders placed before numbers). */
-  /** `transfer`: placed by a manager in another member's name (absent: placed by its own waiter, or before transfers). */
-  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer } }
-  | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
-  /** quantity, course and seat: only when the update changed them (never on events written before them). */
-  /** `override`: the price changed, with who, who approved and why (absent: the price stayed, or events before overrides). */
-  | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string; override?: PriceOverride } & LineChanges }
-  /**
-   * `void`: the kitchen had the line, so it was voided with a manager's approval (absent on an unfired
-   * line, and on voids written before approvals); `reason`: why (kept for the kitchen's readers).
-   */
-  | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string; void?: LineVoid } }
-  /** `void`: the fired lines among them, as one void (see OrderLineRemoved). */
-  | { type: 'OrderLinesCleared'; data: { lineIds: string[]; void?: LineVoid } }
-  | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
-  | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
-  /** `transfer`: the order was handed to another waiter, with who, who approved and why (absent on events before transfers). */
-  | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string; transfer?: OrderTransfer } }
-  | { type: 'OrderDeleted'; data: { tableId: string | null } }
-  | { type: 'OrderPaymentReceived'; data: { paymentHash: string; amountSat: number; receivedAt: number; flag?: PaymentFlag } }
-  | BillingEvent
-  | DiscountEvent
-  /** `course`: the course fired, when the waiter fired one (absent: the lines named, or every unfired line). */
-  | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
-
-export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: NewLine[]; number?: number; authority: Authority }
-  | { type: 'addDishes'; lines: NewLine[]; authority: Authority }
-  | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string; authority: Authority } & LineChanges)
-  | { type: 'removeLine'; lineId: string; authority: Authority }
-  | { type: 'clearLines'; authority: Authority }
-  | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
-  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number; authority: Authority }
-  | { type: 'deleteOrder' }
-  /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
-  | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
-  | BillingCommand
-  | DiscountCommand
-  | FireLines;
 
 /** What the order comes to: its lines in menu prices, after discounts. */
 export const orderTotal = (order: Pick<Order, 'lines' | 'discounts'>): Cents => discountedTotal(order.lines, order.discounts);

@@ -1,10 +1,6 @@
-import type { Order } from './order.js';
+import type { Order, PaymentFlag } from './order-types.js';
 
-/**
- * Why a received payment needs a manager's eye: it arrived for an order that had already ended, was
- * deleted, or had already been paid. The money is recorded on the order all the same.
- */
-export type PaymentFlag = 'order_completed' | 'order_cancelled' | 'order_deleted' | 'order_already_paid';
+export type { PaymentFlag } from './order-types.js';
 
 export function paymentFlag(state: Order): PaymentFlag | undefined {
   if (state.deleted) return 'order_deleted';

@@ -24,7 +24,7 @@ export function staffSessions(app: FastifyInstance): ReturnType<typeof makeSessi
 const made = new WeakMap<object, ReturnType<typeof makeSessions>>();
 
 async function makeSessions(app: FastifyInstance) {
-  const throttle = new LoginThrottle(app.deps.readStore, 'login', app.now);
+  const throttle = new LoginThrottle(app.deps.attempts, 'login', app.now);
   // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
   const { commands } = app.deps;

@@ -1,4 +1,4 @@
-import type { AttemptRule, ReadStore } from '@comanda/read-store';
+import type { AttemptCounter, AttemptRule } from '@comanda/attempts';
 
 export interface ThrottleRules {
   /** Consecutive attempts of one (address, name) pair: the one reaching this locks the pair. */
@@ -20,13 +20,13 @@ export const DEFAULT_RULES: ThrottleRules = {
 };
 
 /**
- * An attempt is counted before its secret is checked, in one atomic step of the read store (shared by
- * every replica), so attempts still in flight hold their place: however many arrive at once, at most
+ * An attempt is counted before its secret is checked, in one atomic step of the attempt counter (shared
+ * by every replica), so attempts still in flight hold their place: however many arrive at once, at most
  * five are checked per pair before the lock. A success gives its attempt back.
  */
 export class LoginThrottle {
   constructor(
-    private readonly readStore: ReadStore,
+    private readonly attempts: AttemptCounter,
     private readonly scope: string,
     private readonly now: () => number,
     private readonly rules: ThrottleRules = DEFAULT_RULES,
@@ -40,19 +40,19 @@ export class LoginThrottle {
   /** Counts an attempt: 0 when it may go on to check its secret, else the seconds to wait. */
   async admit(address: string, name: string): Promise<number> {
     const now = this.now();
-    const ip = await this.readStore.admitAttempt(this.addressKey(address), this.rules.address, now);
+    const ip = await this.attempts.admit(this.addressKey(address), this.rules.address, now);
     if (!ip.admitted) return Math.max(1, Math.ceil(ip.retryAfterMs / 1000));
-    const pair = await this.readStore.admitAttempt(this.pairKey(address, name), this.rules.pair, now);
+    const pair = await this.attempts.admit(this.pairKey(address, name), this.rules.pair, now);
     if (pair.admitted) return 0;
-    await this.readStore.settleAttempt(this.addressKey(address), this.rules.address, 'refund');
+    await this.attempts.settle(this.addressKey(address), this.rules.address, 'refund');
     return Math.max(1, Math.ceil(pair.retryAfterMs / 1000));
   }
 
   /** A success ends its pair's streak; the address ceiling counts failures only. */
   async succeed(address: string, name: string): Promise<void> {
     await Promise.all([
-      this.readStore.settleAttempt(this.pairKey(address, name), this.rules.pair, 'forget'),
-      this.readStore.settleAttempt(this.addressKey(address), this.rules.address, 'refund'),
+      this.attempts.settle(this.pairKey(address, name), this.rules.pair, 'forget'),
+      this.attempts.settle(this.addressKey(address), this.rules.address, 'refund'),
     ]);
   }
 }

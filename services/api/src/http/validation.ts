@@ -2,8 +2,9 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
-// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS: imported from ESM, its default is `module.exports`, the plugin itself,
+// which carries the plugin again as `.default` (how TypeScript types a CommonJS default here).
+const addFormats = addFormatsModule.default;
 
 const common: Options = { useDefaults: true, allErrors: true, strict: false, addUsedSchema: false };
 

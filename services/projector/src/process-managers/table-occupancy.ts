@@ -1,6 +1,6 @@
 import { type FloorEvent, type OrderEvent, isActive, order, orderStream } from '@comanda/domain';
 import { releaseTableUnlessSeated } from '@comanda/workflows';
-import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
+import { type CommandHandler, type RecordedEvent, isOneOf } from '@comanda/event-store';
 import type { Reaction } from '../reactor.js';
 
 /**
@@ -26,13 +26,14 @@ export function tableOccupancy(commands: CommandHandler, now: () => number = Dat
       return Number(event.metadata.occurredAt ?? event.recordedAt) + graceMs - now();
     },
     async react(event) {
-      if (event.type === 'TableOccupied') {
-        const { tableId, orderId } = (event as unknown as Extract<FloorEvent, { type: 'TableOccupied' }>).data;
+      if (isOneOf<Extract<FloorEvent, { type: 'TableOccupied' }>>(event, ['TableOccupied'])) {
+        const { tableId, orderId } = event.data;
         if (!orderId) return;
         return settle(tableId, orderId, event);
       }
+      if (!isOneOf<OrderEvent>(event, ['OrderStatusChanged', 'OrderDeleted', 'OrderMovedToTable'])) return;
       const orderId = event.stream.slice('order-'.length);
-      const e = event as unknown as OrderEvent;
+      const e = event;
       if (e.type === 'OrderStatusChanged' && isActive(e.data.to)) return;
       if (e.type === 'OrderDeleted') return settle(e.data.tableId, orderId, event);
       if (e.type === 'OrderMovedToTable') return settle(e.data.from, orderId, event);

@@ -36,7 +36,7 @@ const IDEMPOTENT = 'Accepts Idempotency-Key: a retry with the same key never pay
  */
 export default async function walletRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const throttle = new LoginThrottle(app.deps.readStore, 'wallet', app.now);
+  const throttle = new LoginThrottle(app.deps.attempts, 'wallet', app.now);
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
   const walletDeps = { commands: app.deps.commands, now: app.now, sending: new Set<string>() };
   /** Pays through the wallet workflow; the node's failures become HTTP answers. */

@@ -1,24 +1,12 @@
+import type { Admission, AttemptRule } from './types.js';
+
 /**
- * Counted attempts (the login throttles): one atomic step admits an attempt and counts it, so attempts
- * still in flight hold their place. A check followed by a later count let a burst of guesses all pass
- * the check before the first failure was written.
+ * The rule every adapter applies, in one atomic step per call: see `AttemptCounter`. The memory and
+ * MongoDB adapters call `admit` and `refund`; the SQL adapters run the same thing as one statement.
  */
 
-/** A throttle's rule for one key. */
-export interface AttemptRule {
-  /** The attempt that brings the count to `limit` locks the key (it is still admitted itself). */
-  limit: number;
-  /** Streak locks (no window): `baseLockMs` at the limit, doubled by every attempt beyond it, at most `maxLockMs`. */
-  baseLockMs: number;
-  maxLockMs: number;
-  /** Counting per fixed window instead: the count starts again after `windowMs`, a lock lasts until its window ends. */
-  windowMs?: number;
-}
-
-export type Admission = { admitted: true; count: number } | { admitted: false; retryAfterMs: number };
-
 /** A key's counter as every adapter stores it. */
-export interface AttemptCounter {
+export interface Counter {
   count: number;
   windowStart: number;
   lockedUntil: number;
@@ -29,9 +17,9 @@ const MAX_DOUBLINGS = 30;
 
 /**
  * The rule in one pure step: the SQL adapters compute the same thing in one statement, the memory and
- * MongoDB adapters call this (tested together by the ReadStore contract).
+ * MongoDB adapters call this (tested together by the AttemptCounter contract).
  */
-export function admit(counter: AttemptCounter | null, rule: AttemptRule, now: number): { admission: Admission; next: AttemptCounter | null } {
+export function admit(counter: Counter | null, rule: AttemptRule, now: number): { admission: Admission; next: Counter | null } {
   if (counter && counter.lockedUntil > now) return { admission: { admitted: false, retryAfterMs: counter.lockedUntil - now }, next: counter };
   const windowEnded = !counter || (rule.windowMs !== undefined && now >= counter.windowStart + rule.windowMs);
   const count = windowEnded ? 1 : counter.count + 1;
@@ -46,7 +34,7 @@ export function admit(counter: AttemptCounter | null, rule: AttemptRule, now: nu
 }
 
 /** A success gives its attempt back: the count drops by one and a lock it no longer reaches ends. */
-export function refund(counter: AttemptCounter | null, rule: AttemptRule): AttemptCounter | null {
+export function refund(counter: Counter | null, rule: AttemptRule): Counter | null {
   if (!counter || counter.count <= 0) return counter;
   const count = counter.count - 1;
   return { count, windowStart: counter.windowStart, lockedUntil: count >= rule.limit ? counter.lockedUntil : 0 };
@@ -83,7 +71,7 @@ export function admitSql(table: string, sql: SqlDialect): string {
     RETURNING attempts`;
 }
 
-/** The table both SQL adapters keep counters in (apart from the read models: a rebuild keeps it). */
+/** The table both SQL adapters keep counters in (the name the read store used for them before issue 58). */
 export const ATTEMPTS_TABLE = 'comanda_attempts';
 export const attemptsDdl = (bigint: string) =>
   `CREATE TABLE IF NOT EXISTS ${ATTEMPTS_TABLE} (key TEXT PRIMARY KEY, attempts ${bigint} NOT NULL, window_start ${bigint} NOT NULL, locked_until ${bigint} NOT NULL)`;
