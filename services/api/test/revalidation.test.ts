@@ -135,6 +135,34 @@ t.test('the POS\'s polled reads revalidate: an order\'s bills and one bill', asy
   t.equal((await s.request('/kitchen/tickets', kitchen, { 'if-none-match': board.headers.get('etag')! })).status, 304, 'the kitchen board');
 });
 
+t.test("an open state's list moves with its own orders only, not with every write to the orders", async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const manager = await s.as('manager');
+  const users = await (await s.request('/users', await s.as('admin'))).json() as Array<{ id: string; name: string }>;
+  const me = users.find((u) => u.name === 'manager-1')!;
+  const place = async () => (await (await s.request('/orders', manager, {}, 'POST', { user_id: me.id, table_id: null, waiter: 'manager-1' })).json() as { id: string }).id;
+  const first = await place();
+  const second = await place();
+  const tagOf = async (status: string) => (await s.request(`/orders/status/${status}?all=true`, manager)).headers.get('etag')!;
+  const pending = await tagOf('pending');
+  const ready = await tagOf('ready');
+  const order = await (await s.request(`/orders/${second}`, manager)).json() as { id: string };
+  t.ok(order.id);
+  const moved = await s.request(`/orders/${second}`, manager, {}, 'PUT', { user_id: me.id, table_id: null, waiter: 'manager-1', status: 'preparing' });
+  t.equal(moved.status, 200);
+  t.equal((await s.request('/orders/status/ready?all=true', manager, { 'if-none-match': ready })).status, 304, 'a write to an order that is not ready leaves the ready list alone');
+  const left = await s.request('/orders/status/pending?all=true', manager, { 'if-none-match': pending });
+  t.equal(left.status, 200, 'an order that left the pending list moves its tag');
+  t.same((await left.json() as Array<{ id: string }>).map((o) => o.id), [first]);
+  const preparing = await tagOf('preparing');
+  const stillPending = left.headers.get('etag')!;
+  await s.request(`/orders/${first}`, manager, {}, 'PUT', { user_id: me.id, table_id: null, waiter: 'manager-1', status: 'cancelled' });
+  t.equal((await s.request('/orders/status/preparing?all=true', manager, { 'if-none-match': preparing })).status, 304);
+  const empty = await s.request('/orders/status/pending?all=true', manager, { 'if-none-match': stillPending });
+  t.same([empty.status, await empty.json()], [200, []], 'the last one left: empty');
+});
+
 t.test('validation comes first: whatever tag the client holds, what validation refuses is a 400', async (t) => {
   const s = await served();
   t.teardown(s.close);

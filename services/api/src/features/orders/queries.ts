@@ -9,7 +9,7 @@ import { findPage } from '../../http/pages.js';
 import { OrderSchema, orderResponse } from './views.js';
 import { unchanged } from '../../plugins/revalidation.js';
 
-const list = { 200: withHeaders(Type.Array(OrderSchema, { description: 'newest first; empty when none match' }), Headers.totalCount), ...commonErrors };
+const listed = { 200: withHeaders(Type.Array(OrderSchema, { description: 'newest first; empty when none match' }), Headers.totalCount), ...commonErrors };
 const Day = Type.String({ description: 'YYYY-MM-DD, a day in the restaurant time zone (COMANDA_TIMEZONE)' });
 
 function calendarDate(value: string, field: string) {
@@ -24,28 +24,31 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
   const tz = app.deps.config.timezone;
   const ordersTag = app.collectionsTag([ORDERS]);
   // Each query's own checks come first (a bad date is a 400 whatever tag the client holds).
+  const list = async (reply: FastifyReply, filter: Filter, query: PageQuery) => (await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query)).items.map(orderResponse);
   const find = async (request: FastifyRequest, reply: FastifyReply, filter: Filter, query: PageQuery) => {
     if (unchanged(request, reply, await ordersTag())) return reply;
-    return (await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query)).items.map(orderResponse);
+    return list(reply, filter, query);
   };
 
   app.get('/orders/user/:userId', {
     config: { permission: 'orders:read' },
-    schema: { tags: ['orders'], summary: "A user's orders", params: Type.Object({ userId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
+    schema: { tags: ['orders'], summary: "A user's orders", params: Type.Object({ userId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: listed },
   }, async (request, reply) => find(request, reply, { user_id: request.params.userId }, request.query));
 
   app.get('/orders/table/:tableId', {
     config: { permission: 'orders:read' },
-    schema: { tags: ['orders'], summary: "A table's orders", params: Type.Object({ tableId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: list },
+    schema: { tags: ['orders'], summary: "A table's orders", params: Type.Object({ tableId: Type.String({ format: 'uuid' }) }), querystring: Pagination, response: listed },
   }, async (request, reply) => find(request, reply, { table_id: request.params.tableId }, request.query));
 
   app.get('/orders/status/:status', {
     config: { permission: 'orders:read' },
-    schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.Enum([...ORDER_STATUSES]) }), querystring: Pagination, response: list },
+    schema: { tags: ['orders'], summary: 'Orders in one state', description: `status: ${ORDER_STATUSES.join(', ')}; anything else is 400`, params: Type.Object({ status: Type.Enum([...ORDER_STATUSES]) }), querystring: Pagination, response: listed },
   }, async (request, reply) => {
     const { status } = request.params;
     if (!isOrderStatus(status)) throw validationFailed([{ field: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
-    return find(request, reply, { status }, request.query);
+    // The floor's tablets poll the open states: tagged by the orders in this state alone.
+    if (unchanged(request, reply, await app.matchingTag(ORDERS, { status }))) return reply;
+    return list(reply, { status }, request.query);
   });
 
   app.get('/orders/date-range', {
@@ -54,7 +57,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
       tags: ['orders'],
       summary: 'Orders created between two days, both inclusive',
       querystring: Type.Intersect([Type.Object({ start_date: Day, end_date: Day }), Pagination]),
-      response: list,
+      response: listed,
     },
   }, async (request, reply) => {
     const q = request.query;
