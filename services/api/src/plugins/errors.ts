@@ -1,6 +1,6 @@
 import { DomainError } from '@comanda/domain';
 import { StreamContended } from '@comanda/event-store';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
 import { sendJsonString } from '../http/replies.js';
@@ -31,9 +31,14 @@ function messageOf(error: { keyword?: string; message?: string; params?: Record<
  * without internals (logged with the request id).
  */
 export default fp(async function errors(app: FastifyInstance) {
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
-  });
+  };
+  app.setNotFoundHandler(notFound);
+  // Answered before any body is read: an unknown route is 404 whatever the request carries (a JSON
+  // content type with no body, broken JSON, a form, a malformed Content-Type), never a complaint
+  // about a body nobody reads.
+  app.addHook('onRequest', (request, reply, done) => (request.is404 ? notFound(request, reply) : done()));
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     // A tag set by revalidation (plugins/revalidation.ts) names an answer, never a failure.

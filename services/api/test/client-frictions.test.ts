@@ -1,0 +1,34 @@
+import t from 'tap';
+import { testApp } from './harness.js';
+
+/** Issue 58, client frictions: what ordinary HTTP clients send, over a real connection. */
+
+async function served() {
+  const s = await testApp();
+  const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
+  const admin = await s.as('admin');
+  const send = async (method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) => {
+    const res = await fetch(base + path, { method, headers: { cookie: admin, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch { /* not JSON */ }
+    return { status: res.status, body };
+  };
+  const json = (method: string, path: string, value: unknown) => send(method, path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+  return { ...s, base, send, json };
+}
+
+t.test('an unknown route answers 404 whatever the headers, a JSON content type without a body included', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const json = { 'content-type': 'application/json' };
+  t.match(await s.send('DELETE', '/no-such-route', { headers: json }), { status: 404, body: { message: 'Route DELETE /no-such-route not found' } });
+  t.match(await s.send('POST', '/no-such-route', { headers: json }), { status: 404 }, 'a POST likewise');
+  t.match(await s.send('POST', '/no-such-route', { headers: json, body: '{"broken":' }), { status: 404 }, 'a broken body on no route: the route is what is missing');
+  t.match(await s.send('POST', '/no-such-route', { body: 'hello' }), { status: 404 }, 'a text body');
+  t.match(await s.send('PUT', '/no-such-route', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }), { status: 404 }, 'a form');
+  t.match(await s.send('POST', '/no-such-route', { headers: { 'content-type': 'not a media type' }, body: 'x' }), { status: 404 }, 'a malformed Content-Type');
+  t.match(await s.send('DELETE', '/no-such-route'), { status: 404 }, 'no headers at all, as before');
+});
