@@ -32,3 +32,12 @@ t.test('an unknown route answers 404 whatever the headers, a JSON content type w
   t.match(await s.send('POST', '/no-such-route', { headers: { 'content-type': 'not a media type' }, body: 'x' }), { status: 404 }, 'a malformed Content-Type');
   t.match(await s.send('DELETE', '/no-such-route'), { status: 404 }, 'no headers at all, as before');
 });
+
+t.test('a value outside a closed set is one error listing the allowed values', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const chef = await s.json('POST', '/users', { name: 'Chef', pin: '2580', role: 'chef' });
+  t.same(chef, { status: 400, body: { message: 'Validation failed', errors: [{ field: 'role', message: 'must be one of admin, manager, waiter, kitchen' }] } });
+  const table = await s.json('POST', '/tables', { name: 'T9', status: 'dirty', space_id: '00000000-0000-4000-8000-000000000000' });
+  t.same(table.body, { message: 'Validation failed', errors: [{ field: 'status', message: 'must be one of available, occupied, reserved' }] }, 'an enum, as before');
+});
