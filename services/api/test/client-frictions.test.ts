@@ -41,3 +41,14 @@ t.test('a value outside a closed set is one error listing the allowed values', a
   const table = await s.json('POST', '/tables', { name: 'T9', status: 'dirty', space_id: '00000000-0000-4000-8000-000000000000' });
   t.same(table.body, { message: 'Validation failed', errors: [{ field: 'status', message: 'must be one of available, occupied, reserved' }] }, 'an enum, as before');
 });
+
+t.test('a JSON body sent as text/plain (fetch with a string body) is 415, saying what to send', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const plain = await s.send('POST', '/spaces', { body: JSON.stringify({ name: 'Barra' }) });
+  t.equal(plain.status, 415);
+  t.match(plain.body, { message: /send the body as application\/json/i });
+  t.match(await s.send('POST', '/spaces', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Barra' }), { status: 415, body: { message: /application\/json/ } }, 'a form likewise');
+  t.equal((await s.json('POST', '/spaces', { name: 'Barra' })).status, 201, 'JSON as JSON is fine');
+  t.equal((await s.send('POST', '/auth/logout', { body: '' })).status, 200, 'an empty text body is no body');
+});
