@@ -52,3 +52,23 @@ t.test('a JSON body sent as text/plain (fetch with a string body) is 415, saying
   t.equal((await s.json('POST', '/spaces', { name: 'Barra' })).status, 201, 'JSON as JSON is fine');
   t.equal((await s.send('POST', '/auth/logout', { body: '' })).status, 200, 'an empty text body is no body');
 });
+
+t.test('null for an optional field is taken as the field left out; a field that may be null keeps its null', async (t) => {
+  const s = await served();
+  t.teardown(s.close);
+  const space = await s.json('POST', '/spaces', { name: 'Terraza' });
+  t.equal(space.status, 201, JSON.stringify(space.body));
+  const spaceId = (space.body as { id: string }).id;
+  const table = await s.json('POST', '/tables', { name: 'T1', status: null, space_id: spaceId, order_id: null });
+  t.equal(table.status, 201, JSON.stringify(table.body));
+  const got = await s.send('GET', `/tables/${(table.body as { id: string }).id}`);
+  t.match(got.body, { status: 'available', order_id: null }, 'status took its default; order_id (nullable) kept null');
+  const user = await s.json('POST', '/users', { name: 'Rosa', pin: '2580', role: 'waiter' });
+  t.equal(user.status, 201, JSON.stringify(user.body));
+  const userId = (user.body as { id: string }).id;
+  const promoted = await s.json('PUT', `/users/${userId}`, { name: null, pin: null, role: 'manager' });
+  t.equal(promoted.status, 200, JSON.stringify(promoted.body));
+  t.match((await s.send('GET', `/users/${userId}`)).body, { name: 'Rosa', role: 'manager' }, 'null left the name (and the PIN) as they were');
+  const required = await s.json('POST', '/tables', { name: null, space_id: spaceId });
+  t.match(required, { status: 400, body: { message: 'Validation failed', errors: [{ field: 'name' }] } }, 'a required field is still required');
+});
