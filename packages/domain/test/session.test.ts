@@ -1,9 +1,9 @@
 import t from 'tap';
-import { type SessionEvent, session } from '../src/index.js';
+import { REFRESH_REUSE_GRACE_MS, type SessionEvent, session } from '../src/index.js';
 import { given } from './given.js';
 
 const started: SessionEvent = { type: 'SessionStarted', data: { sessionId: 's1', userId: 'u1', expiresAt: 1000 } };
-const refreshed: SessionEvent = { type: 'SessionRefreshed', data: { generation: 1, expiresAt: 2000 } };
+const refreshed: SessionEvent = { type: 'SessionRefreshed', data: { generation: 1, expiresAt: 2000, at: 10 } };
 const unauthorized = { error: { kind: 'unauthorized', message: 'Unauthorized' } };
 
 t.test('a session starts once', async (t) => {
@@ -14,14 +14,25 @@ t.test('a session starts once', async (t) => {
 t.test('a refresh moves the generation on and the expiry out', async (t) => {
   t.same(given(session, [started]).when({ type: 'refreshSession', generation: 0, now: 10, expiresAt: 2000 }), { events: [refreshed] });
   t.same(given(session, [started, refreshed]).when({ type: 'refreshSession', generation: 1, now: 1500, expiresAt: 3000 }), {
-    events: [{ type: 'SessionRefreshed', data: { generation: 2, expiresAt: 3000 } }],
+    events: [{ type: 'SessionRefreshed', data: { generation: 2, expiresAt: 3000, at: 1500 } }],
   }, 'the refreshed expiry counts, not the first one');
 });
 
 t.test('a refresh token presented twice (a stolen copy) revokes the whole session', async (t) => {
-  t.same(given(session, [started, refreshed]).when({ type: 'refreshSession', generation: 0, now: 10, expiresAt: 2000 }), {
-    events: [{ type: 'SessionRevoked', data: { reason: 'refresh token reused' } }],
-  });
+  const reused = { events: [{ type: 'SessionRevoked', data: { reason: 'refresh token reused' } }] };
+  const lasting: SessionEvent = { type: 'SessionRefreshed', data: { generation: 1, expiresAt: 100_000, at: 10 } };
+  t.same(given(session, [started, lasting]).when({ type: 'refreshSession', generation: 0, now: 11 + REFRESH_REUSE_GRACE_MS, expiresAt: 200_000 }), reused, 'after the grace');
+  const twice: SessionEvent = { type: 'SessionRefreshed', data: { generation: 2, expiresAt: 3000, at: 20 } };
+  t.same(given(session, [started, refreshed, twice]).when({ type: 'refreshSession', generation: 0, now: 21, expiresAt: 2000 }), reused, 'two rotations back, grace or not');
+  const older: SessionEvent = { type: 'SessionRefreshed', data: { generation: 1, expiresAt: 2000 } };
+  t.same(given(session, [started, older]).when({ type: 'refreshSession', generation: 0, now: 11, expiresAt: 2000 }), reused, 'a rotation recorded before the grace existed has none');
+});
+
+t.test('the token just rotated out, presented again within the grace (two tabs, a retry): nothing changes', async (t) => {
+  const lasting: SessionEvent = { type: 'SessionRefreshed', data: { generation: 1, expiresAt: 100_000, at: 10 } };
+  t.same(given(session, [started, lasting]).when({ type: 'refreshSession', generation: 0, now: 10 + REFRESH_REUSE_GRACE_MS, expiresAt: 200_000 }), { events: [] });
+  t.same(given(session, [started, lasting]).when({ type: 'refreshSession', generation: 0, now: 5, expiresAt: 200_000 }), { events: [] }, 'a replica whose clock is behind');
+  t.same(session.evolve(session.evolve(session.initialState(), started), refreshed).rotatedAt, 10, 'the rotation time is kept, to sign the same pair again');
 });
 
 t.test('no refresh on a session that is unknown, expired or revoked', async (t) => {

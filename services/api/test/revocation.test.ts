@@ -1,4 +1,5 @@
 import t from 'tap';
+import { REFRESH_REUSE_GRACE_MS } from '@comanda/domain';
 import { ADMIN, cookieHeader, testApp } from './harness.js';
 
 /** Issue 18, items 2 and 3: revocation takes effect on the next request, and refresh cannot be replayed. */
@@ -36,25 +37,27 @@ t.test('a deleted user is out at once; a demoted one loses the rights at once', 
 });
 
 t.test('a session revoked by a reused refresh token ends its access tokens too', async (t) => {
-  const { app, close, login } = await testApp();
+  const { app, close, login, clock } = await testApp();
   t.teardown(close);
   const first = await login('admin', ADMIN.pin);
   const rotated = await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie: first } });
   t.equal(rotated.statusCode, 200);
   const current = cookieHeader(rotated.cookies);
   t.equal((await app.inject({ method: 'GET', url: '/users', headers: { cookie: current } })).statusCode, 200);
-  t.equal((await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie: first } })).statusCode, 401, 'the stolen copy');
+  clock.now += REFRESH_REUSE_GRACE_MS + 1_000;
+  t.equal((await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie: first } })).statusCode, 401, 'the stolen copy, past the grace');
   t.equal((await app.inject({ method: 'GET', url: '/users', headers: { cookie: current } })).statusCode, 401, 'the live access token is revoked with its session');
 });
 
 t.test('refresh and logout ignore Idempotency-Key: a rotated-out token plus its old key still revokes', async (t) => {
-  const { app, close, login } = await testApp();
+  const { app, close, login, clock } = await testApp();
   t.teardown(close);
   const first = await login('admin', ADMIN.pin);
   const key = { 'idempotency-key': 'refresh-1' };
   const rotated = await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie: first, ...key } });
   t.equal(rotated.statusCode, 200);
   const current = cookieHeader(rotated.cookies);
+  clock.now += REFRESH_REUSE_GRACE_MS + 1_000;
   const replay = await app.inject({ method: 'POST', url: '/auth/refresh', headers: { cookie: first, ...key } });
   t.same([replay.statusCode, replay.json()], [401, { message: 'Unauthorized' }], 'not answered as a retry');
   t.notOk(replay.cookies.some((c) => c.value !== ''), 'no tokens handed out');

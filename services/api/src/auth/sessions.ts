@@ -12,7 +12,8 @@ export type SignIn = SignedIn | { retryAfter: number } | null;
 /**
  * What every way of holding a session shares, cookies for browsers and bearer tokens for other clients:
  * sign in with name and PIN (throttled), refresh with rotation (a refresh token presented twice revokes
- * the session), and end. Each step meets the session decider; the tokens are the same JWTs either way.
+ * the session, but for a grace of seconds after its rotation), and end. Each step meets the session
+ * decider; the tokens are the same JWTs either way.
  */
 export function staffSessions(app: FastifyInstance): ReturnType<typeof makeSessions> {
   // One per app: the cookie routes and the token routes share it (and its decoy hash, a PBKDF2 run made once at start).
@@ -28,10 +29,19 @@ async function makeSessions(app: FastifyInstance) {
   // Unknown names still pay for a PBKDF2 run, so timing does not tell which names exist.
   const decoyHash = await hashSecret('decoy', app.deps.masterKey, '\u0000decoy');
   const { commands } = app.deps;
-  const tokens = (member: Member, sid: string, gen: number): SignedIn => ({
+  /**
+   * A generation's pair, issued at `issuedAt` (ms). Nothing of a token is stored: a token is its claims
+   * signed with the key derived from the master key, and the claims are the session id, the
+   * generation, the member, and the time its rotation recorded (SessionRefreshed `at`). So a
+   * reuse of the token just rotated out, within the grace (REFRESH_REUSE_GRACE_MS), is answered
+   * the pair the rotation issued by signing the same claims again: byte for byte the same on any
+   * replica, with no token (nor a hash of one) in the log, the logs or memory. Only the access token's
+   * role can differ, when the member's role changed in those seconds (the roster decides anyway).
+   */
+  const tokens = (member: Member, sid: string, gen: number, issuedAt?: number): SignedIn => ({
     member,
-    access: app.signToken({ sub: member.id, role: member.role, sid, typ: 'access' }, ACCESS_TTL_S),
-    refresh: app.signToken({ sub: member.id, sid, gen, typ: 'refresh' }, REFRESH_TTL_S),
+    access: app.signToken({ sub: member.id, role: member.role, sid, typ: 'access' }, ACCESS_TTL_S, issuedAt),
+    refresh: app.signToken({ sub: member.id, sid, gen, typ: 'refresh' }, REFRESH_TTL_S, issuedAt),
   });
   const sessionContext = (request: FastifyRequest, claims: Record<string, unknown>) => ({
     userId: typeof claims.sub === 'string' ? claims.sub : null,
@@ -68,7 +78,11 @@ async function makeSessions(app: FastifyInstance) {
       return tokens(member, sid, 0);
     },
 
-    /** Rotated tokens for a valid refresh token, or null (invalid, expired, reused: the session is then revoked). */
+    /**
+     * Rotated tokens for a valid refresh token, or null (invalid, expired, reused: the session is then
+     * revoked). The token just rotated out, presented again within the grace (two tabs, a retry), is
+     * answered the pair its rotation issued; the decider then records nothing.
+     */
     async refresh(request: FastifyRequest, refreshToken: string | undefined): Promise<SignedIn | null> {
       const claims = app.readToken(refreshToken, 'refresh');
       if (!claims || typeof claims.sid !== 'string' || typeof claims.gen !== 'number') return null;
@@ -82,7 +96,7 @@ async function makeSessions(app: FastifyInstance) {
         if (!member && !result.state.revoked) await commands.handle(session, sessionStream(claims.sid), { type: 'endSession' });
         return null;
       }
-      return tokens({ id: member.id, name: member.name, role: member.role }, claims.sid, result.state.generation);
+      return tokens({ id: member.id, name: member.name, role: member.role }, claims.sid, result.state.generation, result.state.rotatedAt ?? now);
     },
 
     /** Ends the session a refresh token names (nothing when it names none). */

@@ -32,7 +32,12 @@ declare module 'fastify' {
      * caller learns nothing about the input rules.
      */
     authenticate: onRequestHookHandler;
-    signToken(claims: Record<string, unknown>, ttlSeconds: number): string;
+    /**
+     * A signed JWT of the claims, issued now or at `issuedAt` (ms). HS256 is deterministic: the same
+     * claims issued at the same second give the same token, which lets a refresh within the grace
+     * hand out again the pair a rotation issued (auth/sessions.ts).
+     */
+    signToken(claims: Record<string, unknown>, ttlSeconds: number, issuedAt?: number): string;
     /** Verified claims of a token of the given type, or null. */
     readToken(token: string | undefined, type: string): Record<string, unknown> | null;
     setAuthCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, ttlSeconds: number): void;
@@ -58,8 +63,8 @@ export default fp(async function auth(app: FastifyInstance) {
   const verifySignature = createVerifier({ key: secret, algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true });
   const signedClaims = (token: string) => verifySignature(token) as Record<string, unknown>;
 
-  app.decorate('signToken', (claims: Record<string, unknown>, ttlSeconds: number) => {
-    const iat = Math.floor(now() / 1000);
+  app.decorate('signToken', (claims: Record<string, unknown>, ttlSeconds: number, issuedAt: number = now()) => {
+    const iat = Math.floor(issuedAt / 1000);
     return app.jwt.sign({ ...claims, iat, exp: iat + ttlSeconds });
   });
 

@@ -1,6 +1,6 @@
 import { DomainError } from '@comanda/domain';
 import { StreamContended } from '@comanda/event-store';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
 import { sendJsonString } from '../http/replies.js';
@@ -23,6 +23,45 @@ function messageOf(error: { keyword?: string; message?: string; params?: Record<
   return error.message ?? 'is invalid';
 }
 
+type SchemaError = { keyword?: string; instancePath?: string; schemaPath?: string; message?: string; params?: Record<string, unknown> };
+
+/**
+ * A union of literals (`Type.Union([Type.Literal('waiter'), …])`) is an `anyOf` of `const`s: a value
+ * outside it fails every branch, and AJV reports each branch (a `const`, often a `type` too) and then
+ * the `anyOf`. Such a failure becomes the one error an `enum` gives, naming the allowed values; an
+ * `anyOf` whose branches are anything else (objects, formats) is left as AJV reports it.
+ */
+export function collapseClosedSets<E extends SchemaError>(errors: readonly E[]): E[] {
+  // Each error of a closed set's failure, mapped to the one error that replaces them all.
+  const replaced = new Map<E, E>();
+  for (const error of errors) {
+    if (error.keyword !== 'anyOf' || !error.schemaPath?.endsWith('/anyOf')) continue;
+    const prefix = `${error.schemaPath}/`;
+    const branches = errors.filter((e) => e.instancePath === error.instancePath && e.schemaPath?.startsWith(prefix));
+    const values = new Map<string, unknown[]>();
+    let closed = branches.length > 0;
+    for (const branch of branches) {
+      const [index = '', keyword, ...deeper] = branch.schemaPath!.slice(prefix.length).split('/');
+      const listed = values.get(index) ?? [];
+      values.set(index, listed);
+      if (deeper.length > 0) closed = false;
+      else if (keyword === 'const') listed.push(branch.params?.allowedValue);
+      else if (keyword === 'enum' && Array.isArray(branch.params?.allowedValues)) listed.push(...branch.params.allowedValues);
+      else if (keyword === 'type' && branch.params?.type === 'null') listed.push(null);
+      else if (keyword !== 'type') closed = false;
+    }
+    if (!closed || [...values.values()].some((listed) => listed.length === 0)) continue;
+    const allowedValues = [...values.values()].flat();
+    const one: E = { ...error, keyword: 'enum', params: { allowedValues }, message: `must be one of ${allowedValues.join(', ')}` };
+    for (const member of [...branches, error]) replaced.set(member, one);
+  }
+  if (replaced.size === 0) return [...errors];
+  // The one error stands where the first report of its failure stood.
+  const out = new Set<E>();
+  for (const error of errors) out.add(replaced.get(error) ?? error);
+  return [...out];
+}
+
 /**
  * One mapping from failures to HTTP: schema and domain validation → 400 'Validation failed', a bad
  * path id → 400 "Missing or malformed ID", unknown resource → 404 "Resource not found", conflicts → 409,
@@ -31,9 +70,14 @@ function messageOf(error: { keyword?: string; message?: string; params?: Record<
  * without internals (logged with the request id).
  */
 export default fp(async function errors(app: FastifyInstance) {
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
-  });
+  };
+  app.setNotFoundHandler(notFound);
+  // Answered before any body is read: an unknown route is 404 whatever the request carries (a JSON
+  // content type with no body, broken JSON, a form, a malformed Content-Type), never a complaint
+  // about a body nobody reads.
+  app.addHook('onRequest', (request, reply, done) => (request.is404 ? notFound(request, reply) : done()));
 
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     // A tag set by revalidation (plugins/revalidation.ts) names an answer, never a failure.
@@ -74,9 +118,10 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     const e = error as FastifyError;
     if (e.validation) {
-      const errors = e.validation.map((v) => ({ field: fieldOf(v, e.validationContext ?? 'body'), message: messageOf(v) }));
+      const failures = collapseClosedSets(e.validation);
+      const errors = failures.map((v) => ({ field: fieldOf(v, e.validationContext ?? 'body'), message: messageOf(v) }));
       // A path id (or hash) is the seed's "Missing or malformed ID"; a closed path parameter (an order status) names itself.
-      if (e.validationContext === 'params' && !e.validation.some((v) => v.keyword === 'enum')) return sendJsonString(reply, 400, 'Missing or malformed ID');
+      if (e.validationContext === 'params' && !failures.some((v) => v.keyword === 'enum')) return sendJsonString(reply, 400, 'Missing or malformed ID');
       return reply.code(400).send({ message: 'Validation failed', errors });
     }
     if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e instanceof SyntaxError) {

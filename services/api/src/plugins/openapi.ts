@@ -79,11 +79,11 @@ export default fp(async function openapi(app: FastifyInstance) {
     }
     if (schema.body) {
       add(413, Type.Ref('Message', { description: 'Body over 1 MiB' }));
-      add(415, Type.Ref('Message', { description: 'Content-Type is not application/json' }));
+      add(415, Type.Ref('Message', { description: 'Content-Type is not application/json (a body sent as text/plain or a form): the message says what to send' }));
     }
     if (writes) {
       // plugins/origins.ts: a browser page of another origin.
-      addMessage(response, 403, "{message:'Cross-origin request refused'}: the request's Origin is neither this service nor in COMANDA_ALLOWED_ORIGINS");
+      addMessage(response, 403, "{message:'Origin … is not allowed: …'}: the request's Origin is neither this service's own (behind a proxy listed in COMANDA_TRUSTED_PROXIES, the host and scheme it forwards) nor in COMANDA_ALLOWED_ORIGINS; the message names both origins and the setting");
     }
     if (!methods.includes('GET')) {
       // A stream contended past every retry (services/api/src/plugins/errors.ts).

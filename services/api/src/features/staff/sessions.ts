@@ -81,7 +81,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['auth'],
       summary: 'New access token from the refresh cookie',
-      description: 'Rotates the refresh token. A refresh token presented a second time (a stolen copy) revokes the whole session. Idempotency-Key is ignored here.',
+      description: 'Rotates the refresh token. The same refresh token presented again within 10 s of its rotation (two tabs, a retry) is answered the same new cookies; presented later (a stolen copy) it revokes the whole session. Idempotency-Key is ignored here.',
       response: {
         200: withHeaders(Type.Object({ message: Type.Literal('Access token refreshed successfully') }), Headers.setCookie),
         401: withHeaders(Type.Object({ message: Type.Literal('Unauthorized') }, { description: 'No valid refresh token, or the session is revoked (a reused refresh token revokes it): both cookies are cleared' }), Headers.setCookie),

@@ -12,7 +12,7 @@ const TokenPair = Type.Object({
   token_type: Type.Literal('Bearer'),
   access_token: Type.String({ description: 'Send as `Authorization: Bearer <access_token>` on every request' }),
   expires_in: Type.Integer({ description: 'seconds the access token lives' }),
-  refresh_token: Type.String({ description: 'One use: POST /auth/token/refresh answers a new pair; presented twice, it revokes the session' }),
+  refresh_token: Type.String({ description: 'One use: POST /auth/token/refresh answers a new pair; presented again within 10 s of that it answers the same pair (two tabs, a retry), later it revokes the session' }),
   refresh_expires_in: Type.Integer({ description: 'seconds the refresh token lives' }),
   user: Type.Object({ id: Type.String(), name: Type.String(), role: Type.Enum([...ROLES]) }),
 }, {
@@ -54,7 +54,7 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
     config: { permission: 'anyone' },
     schema: {
       tags: ['auth'], summary: 'A new token pair for a refresh token (rotation)',
-      description: 'Each refresh token works once. One presented a second time (a stolen copy) revokes the whole session: every token of it stops working, and the client signs in again.',
+      description: 'Each refresh token works once. Presented again within 10 s of its rotation (two tabs, a retry after a lost answer) it is answered the same new pair; presented later (a stolen copy) it revokes the whole session: every token of it stops working, and the client signs in again.',
       body: Type.Object({ refresh_token: Token }),
       response: { 200: TokenPair, 401: Unauthorized },
     },
