@@ -10,6 +10,8 @@ export interface OrderOnExpo { id: string; tickets: KitchenTicket[] }
 export const EXPO = 'expo';
 /** How many bumped tickets a station's screen keeps, to recall. */
 const RECALLABLE = 10;
+/** How often a catch-up is put on the board while it arrives. */
+const CATCH_UP_MS = 100;
 
 /** Oldest fired first; the id breaks ties, so the order is the same on every screen. */
 export const byAge = (a: KitchenTicket, b: KitchenTicket) => Date.parse(a.fired_at) - Date.parse(b.fired_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -182,14 +184,16 @@ export class KitchenFeed {
   }
 
   /**
-   * Once per frame while live; a catch-up (thousands of tickets at first, what was missed after a
-   * reconnect) goes on the board in one pass at its end. A hidden tab gets no animation frames, so it
-   * keeps up on a timer.
+   * Once per frame while live. During a catch-up (thousands of tickets at first, what was missed after
+   * a reconnect) every few frames: the board fills while the rest is still on its way, without
+   * rendering it again for each frame's handful of tickets. A hidden tab gets no animation frames, so
+   * it keeps up on a timer.
    */
   private schedule(): void {
-    if (this.scheduled || !this.live) return;
+    if (this.scheduled) return;
     this.scheduled = true;
-    if (document.hidden) setTimeout(() => this.flush(), 50);
+    if (!this.live) setTimeout(() => this.flush(), CATCH_UP_MS);
+    else if (document.hidden) setTimeout(() => this.flush(), 50);
     else requestAnimationFrame(() => this.flush());
   }
 
