@@ -39,7 +39,7 @@ function Kitchen() {
     setMe(member);
   };
   useEffect(() => {
-    void api.GET('/auth/me').then((r) => start(r.data ?? null), () => setMe(null));
+    void api.GET('/auth/me').then((r) => start(r.data ?? null)).catch(() => setMe(null));
   }, []);
   useEffect(() => {
     if (ended === 0) return;
