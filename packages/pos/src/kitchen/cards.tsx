@@ -1,6 +1,6 @@
 import { Component } from 'preact';
 import type { KitchenTicket, OrderOnExpo } from './feed.js';
-import { clock, everySecond, ticking } from './ticker.js';
+import { clock } from './ticker.js';
 
 type Line = KitchenTicket['lines'][number];
 interface LineGroup { lines: Line[]; first: Line }
@@ -13,8 +13,7 @@ const minutes = (name: string, fallback: number) => {
 };
 const WARN_MS = minutes('warn', 10) * 60_000;
 const LATE_MS = minutes('late', 20) * 60_000;
-type Age = 'fresh' | 'warn' | 'late';
-const ageOf = (ms: number): Age => (ms >= LATE_MS ? 'late' : ms >= WARN_MS ? 'warn' : 'fresh');
+const ageOf = (ms: number) => (ms >= LATE_MS ? 'late' : ms >= WARN_MS ? 'warn' : 'fresh');
 
 const LABEL: Record<string, string> = { sent: 'NEW', in_progress: 'COOKING', done: 'DONE', cancelled: 'CANCELLED' };
 const finished = (l: Line) => l.kitchen_status === 'done' || l.kitchen_status === 'cancelled';
@@ -66,57 +65,59 @@ const lineText = (g: LineGroup, details: boolean) => {
   ];
 };
 
-/** The header's start: the order's number of the day (when it has one), the table, the timer, the waiter. */
-const tableAndTime = (t: KitchenTicket, fired: number) => [
+/**
+ * The header's start: the order's number of the day (when it has one), the table, the timer (written
+ * by `tickCards`), the waiter.
+ */
+const tableAndTime = (t: KitchenTicket) => [
   <span class="table">{t.order_number !== null && <span class="number">{`#${t.order_number} `}</span>}{tableLabel(t)}</span>,
-  <span class="timer" ref={ticking((now) => clock(now - fired))} />,
+  <span class="timer" data-fired={Date.parse(t.fired_at)} />,
   <span class="who">{t.waiter}</span>,
 ];
 
 /**
- * A card coloured by its age (fresh, warn, late), rendered again only when its age changes or `changed`
- * says its props did: a new ticket on a board of thousands renders one card. Taps are handled on the
- * board (one listener for every card).
+ * The timers, auto-bump countdowns and age colours (`data-age`: fresh, warn, late) of the cards under
+ * `root`, written in place: every second for all of them, after a render for the new ones (`fresh`,
+ * their timers still empty). One pass over the board, as a wall of thousands of timers needs; Preact
+ * renders these elements without that text or attribute, so it never undoes what is written here.
  */
-abstract class Card<P> extends Component<P, { age: Age }> {
-  private stop = () => undefined as void;
-  // Methods (on the prototype), not fields: `state` below needs `fired` before a subclass's fields exist.
-  abstract fired(props: P): number;
+export function tickCards(root: ParentNode, now: number, fresh = false): void {
+  for (const el of root.querySelectorAll<HTMLElement>(fresh ? '.timer:empty, .hint[data-auto]:empty' : '.timer, .hint[data-auto]')) {
+    const auto = el.dataset.auto;
+    const ms = auto ? Number(auto) - now : now - Number(el.dataset.fired);
+    const text = auto ? `auto-bump ${clock(ms)}` : clock(ms);
+    if (el.textContent !== text) el.textContent = text;
+    if (auto) continue;
+    const card = el.closest('article')!;
+    const age = ageOf(ms);
+    if (card.dataset.age !== age) card.dataset.age = age;
+  }
+}
+
+/**
+ * A card rendered again only when `changed` says its props did: a new ticket on a board of thousands
+ * renders one card. Taps are handled on the board (one listener for every card).
+ */
+abstract class Card<P> extends Component<P> {
   abstract changed(next: P): boolean;
-  override state = { age: ageOf(Date.now() - this.fired(this.props)) };
-  override componentDidMount() {
-    this.stop = everySecond((now) => {
-      const age = ageOf(now - this.fired(this.props));
-      if (age !== this.state.age) this.setState({ age });
-    });
-  }
-  override componentWillUnmount() {
-    this.stop();
-  }
-  override shouldComponentUpdate(next: P, state: { age: Age }) {
-    return state.age !== this.state.age || this.changed(next);
+  override shouldComponentUpdate(next: P) {
+    return this.changed(next);
   }
 }
 
 /** A station's ticket: the header (tap = bump) and its lines (tap = one more done). */
 export class TicketCard extends Card<{ t: KitchenTicket; autoBumpMs: number }> {
-  fired(p: { t: KitchenTicket }) {
-    return Date.parse(p.t.fired_at);
-  }
   changed(next: { t: KitchenTicket; autoBumpMs: number }) {
     return next.t.version !== this.props.t.version || next.t.id !== this.props.t.id || next.autoBumpMs !== this.props.autoBumpMs;
   }
   override render() {
     const { t, autoBumpMs } = this.props;
-    const { age } = this.state;
     const auto = autoBumpMs > 0 && t.status === 'open' && t.ready_at ? Date.parse(t.ready_at) + autoBumpMs : null;
     return (
-      <article class={`ticket${ticketReady(t) ? ' ready' : ''} ${age}`} data-ticket-id={t.id}>
+      <article class={`ticket${ticketReady(t) ? ' ready' : ''}`} data-ticket-id={t.id}>
         <button type="button" class="ticket-header" title="Tap to bump" data-action="bump">
-          {tableAndTime(t, this.fired(this.props))}
-          {auto
-            ? <span key="auto" class="hint" data-auto={String(auto)} ref={ticking((now) => `auto-bump ${clock(auto - now)}`)} />
-            : <span key="tap" class="hint">tap to bump</span>}
+          {tableAndTime(t)}
+          {auto ? <span key={`auto ${auto}`} class="hint" data-auto={auto} /> : <span key="tap" class="hint">tap to bump</span>}
         </button>
         <ul class="lines">
           {groupLines(t.lines).map((g) => {
@@ -140,21 +141,17 @@ const versions = (o: OrderOnExpo) => o.tickets.map((t) => `${t.id}:${t.version}`
 
 /** The expo screen's card: one order, each station's ticket in it; highlighted once every one is ready. */
 export class OrderCard extends Card<{ order: OrderOnExpo; stationName: (id: string) => string }> {
-  fired(p: { order: OrderOnExpo }) {
-    return Date.parse(p.order.tickets[0]!.fired_at);
-  }
   changed(next: { order: OrderOnExpo }) {
     return versions(next.order) !== versions(this.props.order);
   }
   override render() {
     const { order, stationName } = this.props;
-    const { age } = this.state;
     const readyCount = order.tickets.filter(ticketReady).length;
     const ready = readyCount === order.tickets.length;
     return (
-      <article class={`ticket order${ready ? ' ready' : ''} ${age}`} data-order-id={order.id}>
+      <article class={`ticket order${ready ? ' ready' : ''}`} data-order-id={order.id}>
         <button type="button" class="ticket-header" title={ready ? 'Tap when served: bumps every ticket' : 'Still cooking'} data-action={ready ? 'serve' : 'none'}>
-          {tableAndTime(order.tickets[0]!, this.fired(this.props))}
+          {tableAndTime(order.tickets[0]!)}
           <span class="hint">{ready ? 'READY · tap when served' : `${readyCount}/${order.tickets.length} stations ready`}</span>
         </button>
         {order.tickets.map((t) => (

@@ -1,12 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, useSignal, writing } from '../api.js';
 import { OfflineBanner } from '../banner.js';
-import { OrderCard, TicketCard, tableLabel } from './cards.js';
+import { OrderCard, TicketCard, tableLabel, tickCards } from './cards.js';
 import { AllDay, RecallDialog, UndoBar, useUndo } from './extras.js';
 import { EXPO, KitchenFeed } from './feed.js';
 import { SoundButton, chime, keepAwake } from './sound.js';
-import { Clock } from './ticker.js';
+import { Clock, everySecond } from './ticker.js';
 
 export interface Station { id: string; name: string; is_default: boolean }
 
@@ -57,6 +57,10 @@ export function Display(props: { station: string; stations: Station[]; onStation
   useSignal(feed.changed);
   const undo = useUndo(8);
   const [recalling, setRecalling] = useState(false);
+  const board = useRef<HTMLElement>(null);
+  // Timers and colours: the new cards' before they are painted, every card's each second.
+  useLayoutEffect(() => tickCards(board.current!, Date.now(), true));
+  useEffect(() => everySecond((now) => tickCards(board.current!, now)), []);
   useEffect(() => {
     localStorage.setItem('comanda.station', props.station);
     feed.onNewTicket = chime;
@@ -103,7 +107,7 @@ export function Display(props: { station: string; stations: Station[]; onStation
       </Bar>
       <OfflineBanner retrying="reconnecting; the tickets catch up by themselves" />
       {!feed.expo && <AllDay tickets={feed.board.list} />}
-      <main id="tickets" class={feed.expo ? 'expo' : undefined} aria-live="polite" onClick={(e) => void onTap(e)}>
+      <main id="tickets" ref={board} class={feed.expo ? 'expo' : undefined} aria-live="polite" onClick={(e) => void onTap(e)}>
         {feed.expo
           ? feed.orders.list.map((o) => <OrderCard key={o.id} order={o} stationName={stationName} />)
           : feed.board.list.map((t) => <TicketCard key={t.id} t={t} autoBumpMs={feed.autoBumpMs} />)}

@@ -1,4 +1,6 @@
-/** One interval for the whole screen: every timer on the board moves on the same second. */
+import { useEffect, useState } from 'preact/hooks';
+
+/** One interval for the whole screen: the clock and every timer on the board move on the same second. */
 const listeners = new Set<(now: number) => void>();
 let interval: ReturnType<typeof setInterval> | undefined;
 
@@ -26,23 +28,9 @@ export function clock(ms: number): string {
   return s >= 3600 ? `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}` : `${Math.floor(s / 60)}:${pad(s % 60)}`;
 }
 
-/**
- * A ref whose element's text follows the clock (`text(now)`), written in place each second: the
- * thousands of timers of a board move without rendering anything. Preact owns the element (rendered
- * without children), the ticker its text; the ref's cleanup stops it when the element goes.
- */
-export const ticking = (text: (now: number) => string) => (element: HTMLElement | null) => {
-  if (!element) return;
-  let shown = '';
-  return everySecond((now) => {
-    const next = text(now);
-    if (next !== shown) element.textContent = shown = next;
-  });
-};
-
-const timeOfDay = ticking((now) => new Date(now).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
-
 /** The time of day on the bar, hh:mm. */
 export function Clock() {
-  return <span id="clock" ref={timeOfDay} />;
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => everySecond(setNow), []);
+  return <span id="clock">{new Date(now).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</span>;
 }
