@@ -60,7 +60,7 @@ export function Display(props: { station: string; stations: Station[]; onStation
   const board = useRef<HTMLElement>(null);
   // Timers and colours: the new cards' before they are painted, every card's each second.
   useLayoutEffect(() => tickCards(board.current!, Date.now(), true));
-  useEffect(() => everySecond((now) => tickCards(board.current!, now)), []);
+  useEffect(() => everySecond((now) => board.current && tickCards(board.current, now)), []);
   useEffect(() => {
     localStorage.setItem('comanda.station', props.station);
     feed.onNewTicket = chime;
