@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { api, useSignal, writing } from '../api.js';
 import { OfflineBanner } from '../banner.js';
 import { OrderCard, TicketCard, tableLabel, tickCards } from './cards.js';
-import { AllDay, RecallDialog, UndoBar, useUndo } from './extras.js';
+import { AllDay, RecallDialog, UndoBar, type Undo } from './extras.js';
 import { EXPO, KitchenFeed } from './feed.js';
 import { SoundButton, chime, keepAwake } from './sound.js';
 import { Clock, everySecond } from './ticker.js';
@@ -50,12 +50,12 @@ const recall = (id: string) => api.POST('/kitchen/tickets/{id}/recall', { params
  * cards oldest first; tap a line = done, tap the header = bump (then Undo for a few seconds), "Recall"
  * lists the last bumped.
  */
-export function Display(props: { station: string; stations: Station[]; onStation: (id: string) => void; onSignOut: () => void }) {
+export function Display(props: { station: string; stations: Station[]; onStation: (id: string) => void; onSignOut: () => void; undo: Undo }) {
   const names = useMemo(() => new Map(props.stations.map((s) => [s.id, s.name])), [props.stations]);
   const stationName = (id: string) => names.get(id) ?? 'Station';
   const feed = useMemo(() => new KitchenFeed(props.station, stationName), [props.station]);
   useSignal(feed.changed);
-  const undo = useUndo(8);
+  const { undo } = props;
   const [recalling, setRecalling] = useState(false);
   const board = useRef<HTMLElement>(null);
   // Timers and colours: the new cards' before they are painted, every card's each second.

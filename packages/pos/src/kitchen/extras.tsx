@@ -4,7 +4,12 @@ import { tableLabel } from './cards.js';
 
 // What a line cook expects around the board: undo for a bump, the recall list, all-day counts.
 
-/** "Bumped T7 · Undo" for a few seconds after a bump; undo recalls the ticket. */
+export type Undo = ReturnType<typeof useUndo>;
+
+/**
+ * "Bumped T7 · Undo" for a few seconds after a bump; undo recalls the ticket. Held above the board, so
+ * it stays while the cook switches station.
+ */
 export function useUndo(seconds: number) {
   const [shown, setShown] = useState<{ id: string; label: string } | null>(null);
   useEffect(() => {

@@ -4,6 +4,7 @@ import { api, comanda, signedOut, useSignal } from '../api.js';
 import { OfflineBanner } from '../banner.js';
 import { Login, type Member } from '../login.js';
 import { Bar, Display, type Station } from './display.js';
+import { useUndo } from './extras.js';
 import { EXPO } from './feed.js';
 import { Clock } from './ticker.js';
 import '../base.css';
@@ -21,6 +22,7 @@ function Kitchen() {
   // A fresh sign-in each time the screen turns someone away (their PIN is not left on the pad).
   const [turnedAway, setTurnedAway] = useState(0);
   const ended = useSignal(signedOut);
+  const undo = useUndo(8);
 
   /** Who signed in may use this screen, and the kitchen has stations: the board, else the sign-in with why not. */
   const start = async (member: Member | null) => {
@@ -64,7 +66,7 @@ function Kitchen() {
       </>
     );
   }
-  return <Display key={station} station={station} stations={stations} onStation={setStation} onSignOut={() => void signOut()} />;
+  return <Display key={station} station={station} stations={stations} onStation={setStation} onSignOut={() => void signOut()} undo={undo} />;
 }
 
 render(<Kitchen />, document.getElementById('app')!);
