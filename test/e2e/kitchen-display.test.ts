@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
 import { kitchenRestaurant } from '../src/kitchen-setup.js';
+import { signIn } from '../src/pos-browser.js';
 import { startStandalone } from '../src/standalone-process.js';
 
 export const SCREENSHOT = process.env.KITCHEN_SCREENSHOT ?? join(tmpdir(), 'comanda-kitchen-display.png');
@@ -38,12 +39,17 @@ t.test('the kitchen display in a real browser: live tickets, tap to bump, catch-
       await new Promise((r) => setTimeout(r, 50));
     }
   };
+  // The page is a page of the POS's build: no-cache itself, its hashed assets under /kitchen/assets/ for a year.
+  const html = await fetch(`${pos.url}/kitchen`);
+  t.equal(html.headers.get('cache-control'), 'no-cache');
+  const script = (await html.text()).match(/<script type="module" crossorigin src="(\/kitchen\/assets\/kitchen-[\w-]+\.js)">/)?.[1];
+  t.ok(script, 'the built entry, under /kitchen/assets/');
+  const asset = await fetch(`${pos.url}${script}`);
+  t.same([asset.status, asset.headers.get('content-type'), asset.headers.get('cache-control')], [200, 'application/javascript; charset=utf-8', 'public, max-age=31536000, immutable']);
+  t.equal((await fetch(`${pos.url}/kitchen/assets/..%2F..%2Fpackage.json`)).status, 404, 'nothing outside the build');
+
   await page.goto(`${pos.url}/kitchen`);
-  await page.waitForSelector('#login:not([hidden])');
-  await page.type('#name', 'chef');
-  await page.type('#pin', '3690');
-  await page.click('#login button[type=submit]');
-  await page.waitForSelector('#station:not([hidden])');
+  await signIn(page, 'chef', '3690', '#station');
   t.equal(await page.$eval('#station', (s) => (s as HTMLSelectElement).value), r.grill, 'the default station is picked');
 
   // A ticket fired through the API shows on the screen. How fast is the bench's to say (kitchen
@@ -76,7 +82,7 @@ t.test('the kitchen display in a real browser: live tickets, tap to bump, catch-
   const chef = new Client(pos.url);
   await chef.login('chef', '3690');
   t.match((await chef.get(`/kitchen/tickets?station_id=${r.grill}&status=done`)).body, [{ id: ticket, status: 'done' }], 'bumped in the kitchen stream');
-  await page.waitForSelector('#recall:not([hidden])');
+  await page.waitForSelector('#recall');
   await page.click('#recall');
   await page.click(`#recall-list [data-ticket-id="${ticket}"]`);
   await page.waitForSelector(`[data-ticket-id="${ticket}"]`);
@@ -85,12 +91,12 @@ t.test('the kitchen display in a real browser: live tickets, tap to bump, catch-
   // The server restarts; meanwhile the screen says it is offline, then catches up without a reload.
   const port = new URL(pos.url).port;
   await pos.stop();
-  await page.waitForSelector('#offline:not([hidden])', { timeout: 10_000 });
+  await page.waitForSelector('#offline-banner', { timeout: 10_000 });
   t.pass('offline banner while the server is down');
   pos = await startStandalone({ ...env, PORT: port });
   const three = await (await kitchenRestaurantAgain(pos.url)).fire();
   await page.waitForSelector(`[data-ticket-id="${three}"]`, { timeout: 15_000 });
-  await gone('#offline:not([hidden])');
+  await gone('#offline-banner');
   t.equal(await page.$$eval('article.ticket', (cards) => cards.length), 3, 'the two open tickets and the one fired during the restart, no duplicates');
   t.same(await page.$$eval('article.ticket', (cards) => cards.map((c) => c.getAttribute('data-ticket-id'))), [ticket, second, three], 'oldest first');
 

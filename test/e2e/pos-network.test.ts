@@ -27,6 +27,11 @@ t.test('the POS on a bad network: sessions refresh and end cleanly, a payment wh
   const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234' });
   t.teardown(() => pos.stop());
   const r = await posRestaurant(pos.url);
+  // A new build reaches the tablets: the page is asked again every time, its hashed assets kept a year.
+  const html = await fetch(`${pos.url}/pos`);
+  t.equal(html.headers.get('cache-control'), 'no-cache', 'the page is revalidated');
+  const script = (await html.text()).match(/src="(\/pos\/assets\/[\w-]+\.js)"/)?.[1];
+  t.equal((await fetch(`${pos.url}${script}`)).headers.get('cache-control'), 'public, max-age=31536000, immutable', 'its assets are kept');
   const chromium = await openChromium();
   t.teardown(chromium.close);
   const log: string[] = [];

@@ -1,6 +1,6 @@
 import type { Browser } from 'puppeteer-core';
 import { Client } from './http-client.js';
-import { press, tablet } from './pos-browser.js';
+import { press, signIn, tablet } from './pos-browser.js';
 import { traffic } from './traffic-recorder.js';
 
 /**
@@ -11,16 +11,12 @@ import { traffic } from './traffic-recorder.js';
 export async function kitchenScreens(browser: Browser, url: string, log: string[], stations: { kitchen: string; bar: string }) {
   const kitchen = await tablet(browser, url, log, 'kitchen', 'kitchen-screen');
   await kitchen.goto(`${url}/kitchen?station=${stations.kitchen}`);
-  await kitchen.waitForSelector('#login:not([hidden])');
-  await kitchen.type('#name', 'chef');
-  await kitchen.type('#pin', '3690');
-  await press(kitchen, '#login button[type=submit]');
-  await kitchen.waitForSelector('#station:not([hidden])');
+  await signIn(kitchen, 'chef', '3690', '#station');
   const barScreen = await kitchen.browserContext().newPage();
   await traffic?.watch(barScreen, 'bar', 'kitchen-screen');
   await barScreen.setViewport({ width: 1280, height: 800 });
   await barScreen.goto(`${url}/kitchen?station=${stations.bar}`);
-  await barScreen.waitForSelector('#station:not([hidden])');
+  await barScreen.waitForSelector('#station');
   const screens = { [stations.kitchen]: kitchen, [stations.bar]: barScreen };
   const chef = new Client(url);
   await chef.login('chef', '3690');

@@ -28,14 +28,17 @@ export async function tablet(browser: Browser, url: string, log: string[], who: 
   return page;
 }
 
-/** Signs in on the PIN pad: the name, then the digits tapped one by one. */
-export async function signIn(page: Page, name: string, pin: string): Promise<void> {
+/**
+ * Signs in on the PIN pad (the POS's and the kitchen display's): the name, then the digits tapped one
+ * by one; done when `signedIn` (the POS's top bar by default) shows.
+ */
+export async function signIn(page: Page, name: string, pin: string, signedIn = 'header.top'): Promise<void> {
   await page.waitForSelector('#login-name');
   await page.$eval('#login-name', (e) => ((e as HTMLInputElement).value = ''));
   await page.type('#login-name', name);
   for (const digit of pin) await page.click(`.keypad [data-key="${digit}"]`);
   await page.click('.keypad .enter');
-  await page.waitForSelector('header.top');
+  await page.waitForSelector(signedIn);
 }
 
 /** Waits for what a person would tap to be there, then taps it. */

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, comanda, online, signedOut, useSignal, writesInFlight } from './api.js';
+import { api, comanda, signedOut, useSignal } from './api.js';
+import { OfflineBanner as Banner } from './banner.js';
 import { BillScreen } from './bill.js';
 import { Cashier } from './cashier.js';
 import { Floor } from './floor.js';
@@ -10,6 +11,7 @@ import { loadCurrency } from './money.js';
 import { OrderScreen } from './order.js';
 import { ReceiptScreen } from './receipt.js';
 import { go, useRoute } from './route.js';
+import './base.css';
 import './pos.css';
 
 function App() {
@@ -48,18 +50,6 @@ function App() {
         : screen === 'cashier' ? <Cashier me={me} />
         : <Floor me={me} />}
     </>
-  );
-}
-
-/** While the network is away: what is waiting, and that it will be sent. */
-function Banner() {
-  const up = useSignal(online);
-  const waiting = useSignal(writesInFlight);
-  if (up) return null;
-  return (
-    <div class="offline" id="offline-banner" role="status">
-      No connection to the POS — {waiting > 0 ? `${waiting} change${waiting === 1 ? '' : 's'} waiting, sent again as soon as it is back` : 'retrying'}
-    </div>
   );
 }
 

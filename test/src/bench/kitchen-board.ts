@@ -42,11 +42,11 @@ export async function kitchenBoard(dir: string): Promise<BoardResult[]> {
 
     const { page } = chromium;
     await page.goto(`${pos.url}/kitchen?station=${station}`);
-    await page.waitForSelector('#login:not([hidden])');
-    await page.type('#name', 'admin');
-    await page.type('#pin', '1234');
+    await page.waitForSelector('#login-name');
+    await page.type('#login-name', 'admin');
+    for (const digit of '1234') await page.click(`.keypad [data-key="${digit}"]`);
     const t0 = Date.now();
-    await page.click('#login button[type=submit]');
+    await page.click('.keypad .enter');
     await page.waitForSelector('body[data-painted]', { timeout: 60_000 });
     const firstPaint = Date.now() - t0;
     const inPage = await page.evaluate(() => performance.measure('paint', 'kitchen:connect', 'kitchen:painted').duration);

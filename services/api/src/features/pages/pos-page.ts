@@ -22,6 +22,7 @@ export default async function posPage(fastify: FastifyInstance) {
   }
   // Hashed file names: an asset never changes under its name, so a tablet keeps it for a year.
   await fastify.register(fastifyStatic, { root: `${POS}assets`, prefix: '/pos/assets/', index: false, immutable: true, maxAge: '365d' });
+  // The page itself is asked again every time (no-cache: sendFile would give it the assets' year).
   fastify.get('/pos', { schema: { hide: true } }, (_request, reply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', POS));
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', POS, { cacheControl: false }));
 }
