@@ -90,3 +90,23 @@ t.test('with the reactor behind the projector, a 200 shows the write\'s reaction
   t.equal((await s.chef('POST', `/kitchen/tickets/${o.bar}/bump`)).status, 200);
   t.equal((await s.waiter('GET', `/orders/${o.orderId}`)).body.status, 'ready', 'the last station bumped: the order is ready');
 });
+
+t.test('with the reactor held past the bound, the write answers 202 with where to read it, and in full once it is readable', async (t) => {
+  const s = await standalone(t, { COMANDA_CONSISTENCY_WAIT_MS: '300' }, 0);
+  const o = await s.firedOrder();
+  s.hold();
+  const key = { 'idempotency-key': `start-${o.grill}` };
+  const started = await s.chef('POST', `/kitchen/tickets/${o.grill}/start`, undefined, key);
+  t.match(started, { status: 202, location: '/kitchen/tickets?status=open', body: { message: /^Accepted/, location: '/kitchen/tickets?status=open' } }, 'a tap read back: 202, not a 200 its order would belie');
+  t.equal((await s.waiter('GET', `/orders/${o.orderId}`)).body.status, 'pending', 'the reaction has not run: the 202 promised nothing');
+  const removed = await s.admin('DELETE', `/orders/${o.orderId}/dishes/${o.extra}`, undefined, { 'idempotency-key': `void-${o.extra}` });
+  t.match(removed, { status: 202, location: `/orders/${o.orderId}/dishes`, body: { location: `/orders/${o.orderId}/dishes` } }, 'a write answered from its command: 202 too, at its nearest readable path');
+  t.not(await s.onTicket(o.grill, o.extra), 'cancelled', 'not struck through yet');
+
+  s.release();
+  const again = await s.chef('POST', `/kitchen/tickets/${o.grill}/start`, undefined, key);
+  t.match(again, { status: 200, body: { id: o.grill, started_at: String } }, 'the same key once the reactions are done: answered in full');
+  t.equal((await s.waiter('GET', `/orders/${o.orderId}`)).body.status, 'preparing');
+  t.equal((await s.admin('DELETE', `/orders/${o.orderId}/dishes/${o.extra}`, undefined, { 'idempotency-key': `void-${o.extra}` })).status, 200);
+  t.equal(await s.onTicket(o.grill, o.extra), 'cancelled');
+});
