@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
 import type { Member } from './login.js';
 import type { Order, Table } from './menu.js';
 import { age, money } from './money.js';
@@ -30,7 +30,11 @@ export function Floor(props: { me: Member }) {
   const open = (table: Table | null) => {
     if (table?.order_id) return go(`/order/${table.order_id}`);
     const body = { user_id: props.me.id, table_id: table?.id ?? null, waiter: props.me.name };
-    return w.run(async () => go(`/order/${(await ok(api.POST('/orders', { body, headers: { 'idempotency-key': newKey() } }))).id}`));
+    return w.run(async () => {
+      const placed = await ok(api.POST('/orders', { body, headers: { 'idempotency-key': newKey() } }));
+      // A 202 (recorded, not yet in the lists) says where the order will be read: its id is the last segment.
+      go(`/order/${accepted(placed) ? placed.location!.split('/').pop()! : placed.id}`);
+    });
   };
 
   return (

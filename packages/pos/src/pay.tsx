@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { ApiError, accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
 import type { paths } from '@comanda/client';
 import type { Ticket } from './menu.js';
 import { money, parseAmount, sats } from './money.js';
@@ -47,7 +47,10 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
     else props.onDone();
   });
   const invoice = () => run(async () => {
-    setCheckout(await ok(api.POST('/tickets/{id}/lightning', { params: { path: { id: t.id } }, body: { tip, ...(amount !== null && amount !== t.due ? { amount } : {}) }, headers: { 'idempotency-key': key } })));
+    const answer = await ok(api.POST('/tickets/{id}/lightning', { params: { path: { id: t.id } }, body: { tip, ...(amount !== null && amount !== t.due ? { amount } : {}) }, headers: { 'idempotency-key': key } }));
+    // A 202 carries no invoice: the same key (kept, as after any failure) answers it in full on the next tap.
+    if (accepted(answer)) throw new ApiError(202, 'The invoice is recorded but not ready to show yet: tap again');
+    setCheckout(answer);
   });
 
   if (change !== null) {

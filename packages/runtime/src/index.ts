@@ -4,3 +4,4 @@ export { CoalescedCheckpoint, FileCheckpoint, REACTIONS_APPENDED, REACTIONS_THRO
 export { DueQueue } from './due-queue.js';
 export { checkHealth, healthRoutes, type HealthCheck, type HealthReport } from './health.js';
 export { type LogFormat, SECRET_FIELDS, logFormat, processLogDestination, redactDeep, secretSafeLogging } from './logging.js';
+export { LocalProgress } from './progress.js';

@@ -11,6 +11,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { type CheckpointStore, FileCheckpoint, coalescedReadStoreCheckpoint } from './checkpoints.js';
 import { type HealthCheck, healthRoutes } from './health.js';
 import { processLogDestination, secretSafeLogging } from './logging.js';
+import { LocalProgress } from './progress.js';
 
 /** The restaurant's Lightning node: how to reach it, and a client for it. */
 export interface LightningNode {
@@ -42,6 +43,12 @@ export interface Runtime {
   node?: LightningNode;
   /** Read-your-writes in this process: set by the projections part when it runs here. */
   readModels?: { waitFor(position: Position, timeoutMs: number): Promise<boolean> };
+  /**
+   * How far the followers running in this process have come (the projector, the reactor's
+   * reactions), for the read-your-writes of an API beside them: the names of the shared read
+   * store's checkpoints, kept in memory.
+   */
+  readonly progress: LocalProgress;
   /** Every check /health runs: the adapters', then each part's. */
   readonly health: HealthCheck[];
   /**
@@ -145,11 +152,13 @@ async function start(
   cleanups.push(() => attempts.close());
   const bus = instrumentBus(await openBus(config), metrics);
   cleanups.push(() => bus.close());
+  const progress = new LocalProgress();
+  cleanups.push(async () => progress.close());
   const followers = new Map<string, Follower>();
   const plugins: Array<[FastifyPluginAsync<never>, object]> = [];
   let app: FastifyInstance | undefined;
   const runtime: Runtime = {
-    config, logger, announcements, store, readStore, attempts, bus, metrics,
+    config, logger, announcements, store, readStore, attempts, bus, metrics, progress,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     commands: new CommandHandler(store, undefined, commandObserver(metrics)),
     ...(config.nodeUrl ? { node: lightningNode({ url: config.nodeUrl, password: config.nodePassword ?? '' }) } : {}),

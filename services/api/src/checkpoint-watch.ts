@@ -98,12 +98,15 @@ export class CheckpointWatch {
 
   /**
    * Every watched name, in order. Announcements count once a read of all of them has succeeded since
-   * LISTEN began (a read that failed is made again at the next poll, waiters polling meanwhile).
+   * LISTEN began (a read that failed is made again at the next poll, waiters polling meanwhile). A
+   * read begun before then that is still going stops there: what it has yet to read, announcements
+   * bring, so no read follows the moment announcements count.
    */
   private async read(): Promise<void> {
     const listening = this.listening;
     try {
       for (const name of this.names) {
+        if (!listening && this.announced) return;
         const position = await this.readStore.getCheckpoint(name);
         if (position !== null) this.raise(name, position);
       }

@@ -4,6 +4,7 @@ import { type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runti
 import { buildApp } from './app.js';
 import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
 import { CheckpointWatch } from './checkpoint-watch.js';
+import type { ConsistencyGate } from './deps.js';
 import { ReactionsGate } from './reactions-gate.js';
 
 /** The owner's reports (packages/analytics): in-memory folds of the log from position 0, then live. */
@@ -58,8 +59,9 @@ export interface ApiOptions {
 }
 
 /**
- * The HTTP API. Read-your-writes waits on the projector when it runs in this process, and otherwise
- * polls its checkpoint in the shared read store (any number of API replicas). The wallet endpoints
+ * The HTTP API. Read-your-writes waits for the write's reactions and the read models that show them:
+ * on the projector and reactor of this process when they run here, otherwise on their checkpoints in
+ * the shared read store (any number of API replicas). The wallet endpoints
  * reach the process's Lightning node (configured, or simulated by the standalone).
  */
 export const api = (options: ApiOptions = {}): Part => ({
@@ -67,7 +69,9 @@ export const api = (options: ApiOptions = {}): Part => ({
   usesNode: true,
   async start(rt) {
     const { config, store, readStore, attempts, bus, commands, metrics } = rt;
-    let gate = rt.readModels;
+    // The projector and the reactor beside this API (the standalone) report to the process; the
+    // write's reactions are waited for as a replica waits for them (ReactionsGate).
+    let gate: ConsistencyGate | undefined = rt.readModels ? new ReactionsGate(rt.progress) : undefined;
     let checkpoints: CheckpointWatch | undefined;
     if (!gate) {
       // Read-your-writes through the projector's checkpoint, and the reactor's for the write's

@@ -3,6 +3,7 @@ import { postgresAvailable, sharedPostgres } from '@comanda/postgres';
 import { MemoryReadStore, type ReadStore } from '@comanda/read-store';
 import { PostgresReadStore } from '@comanda/read-store/postgres';
 import { randomUUID } from 'node:crypto';
+import { REACTIONS_THROUGH } from '@comanda/runtime';
 import { CheckpointWatch } from '../src/checkpoint-watch.js';
 
 /** A read store that counts its checkpoint reads (the watch is meant to make none per request). */
@@ -56,6 +57,42 @@ t.test('announcements count only once the checkpoints were read since LISTEN beg
   t.ok(watch.announcing, 'the poll read everything: announcements count from here');
   listening(false);
   t.notOk(watch.announcing, 'and stop counting when LISTEN is lost');
+});
+
+t.test('once announcements count, a read begun before LISTEN reads no further: no read follows', async (t) => {
+  // The PostgreSQL test below once saw a read after `announcing` on a loaded machine: the watch's first
+  // read, begun before LISTEN and reading one name at a time, was still going when the read begun after
+  // LISTEN had read every name and made announcements count; the first read's last names came after.
+  const store = new MemoryReadStore();
+  await store.setCheckpoint('projector', 3n);
+  let held: PromiseWithResolvers<void> | undefined = Promise.withResolvers<void>();
+  const calls: string[] = [];
+  let listening!: (on: boolean) => void;
+  const view: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'> = {
+    getCheckpoint: async (name) => {
+      calls.push(name);
+      const wait = held?.promise;
+      if (wait) await wait;
+      return store.getCheckpoint(name);
+    },
+    watchCheckpoints: (_seen, on) => {
+      listening = on;
+      return { close: async () => {} };
+    },
+  };
+  const watch = new CheckpointWatch(view, [REACTIONS_THROUGH, 'projector'], { unannounced: 5, announced: 60_000 });
+  t.teardown(() => watch.close());
+  t.same(calls, [REACTIONS_THROUGH], 'the first read has begun, and waits on the store');
+  const slow = held;
+  held = undefined;
+  listening(true);
+  while (!watch.announcing) await new Promise((r) => setImmediate(r));
+  t.same(calls, [REACTIONS_THROUGH, REACTIONS_THROUGH, 'projector'], 'the read LISTEN asked for read every name: announcements count');
+  const reads = calls.length;
+  slow.resolve();
+  t.equal(await watch.waitFor('projector', 3n, 5000), true);
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  t.equal(calls.length, reads, 'the first read, done with its name in hand, read no other');
 });
 
 if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {

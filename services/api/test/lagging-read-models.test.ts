@@ -17,12 +17,16 @@ t.test('a payment taken while the projector is stopped: 202 with the ticket\'s l
   t.equal(taken.status, 202, JSON.stringify(taken.body));
   t.equal(taken.headers.location, `/tickets/${id}`);
   t.match(taken.body, { message: /^Accepted/, location: `/tickets/${id}` });
-  const fired = await s.waiter('POST', `/orders/${o.id}/fire`);
-  t.not(fired.status, 404, 'a write that reads nothing back answers as usual');
+  const added = await s.waiter('POST', `/orders/${o.id}/dishes`, [{ dish_id: s.r.dishes.agua }]);
+  t.match(added, { status: 202, headers: { location: `/orders/${o.id}/dishes` }, body: { location: `/orders/${o.id}/dishes` } }, 'a write answered from its command: 202 too, never a 201 the next read belies (issue 58)');
+  const placed = await s.waiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' }, { 'idempotency-key': 'order-while-behind' });
+  t.match(placed, { status: 202, headers: { location: /^\/orders\/[0-9a-f-]{36}$/ } }, 'a creation says where the new resource will be read');
   await s.resumeProjector();
   const again = await s.waiter('POST', `/tickets/${id}/payments`, { method: 'credit_card', amount: 55.5 }, key);
   t.equal(again.status, 201, 'the retry with its key answers in full, from the same payment');
   t.match(again.body.ticket, { status: 2, paid: 55.5 });
   const ticket = (await s.waiter('GET', `/tickets/${id}`)).body;
   t.equal(ticket.payments.length, 1, 'taken once');
+  const again201 = await s.waiter('POST', '/orders', { user_id: s.waiterId, table_id: null, waiter: 'Marisol' }, { 'idempotency-key': 'order-while-behind' });
+  t.match(again201, { status: 201, body: { id: placed.headers.location.split('/').pop() } }, 'its retry with the key: the same order, in full');
 });

@@ -70,6 +70,10 @@ t.test('operations carry operationId and security; statuses and headers are docu
   for (const { path, method, op } of ops) {
     if (op.security!.length > 0) t.ok(op.responses['401'] && op.responses['403'], `${method} ${path} documents 401 and 403`);
   }
+  // Issue 58: a command's write answers 202 when it (or what it sets off) is not readable at the bound.
+  const answeredAtOnce = ops.filter((o) => o.method !== 'get' && !o.op.responses['202']).map((o) => `${o.method.toUpperCase()} ${o.path}`);
+  t.ok(answeredAtOnce.every((w) => /^POST \/(auth|wallet)\//.test(w) || w === 'PUT /orders/{id}/calculate-total'), `only the sessions', the wallet's and the total's recomputation never answer 202: ${answeredAtOnce.join(', ')}`);
+  t.match(doc.paths['/orders']!.post!.responses['202'], { headers: { location: {} } }, 'a 202 says in Location where the write will be read');
   for (const path of ['/wallet/getinfo', '/wallet/getbalance', '/wallet/payments/incoming', '/wallet/payments/incoming/{paymentHash}', '/wallet/payments/outgoing', '/wallet/payments/outgoing/{paymentId}', '/wallet/payments/outgoingbyhash/{paymentHash}']) {
     t.ok(doc.paths[path]!.get!.responses['200']!.content, `GET ${path} documents its 200 body`);
   }

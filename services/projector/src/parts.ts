@@ -1,5 +1,5 @@
 import { type Projection, allProjections } from '@comanda/read-models';
-import { type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
+import { type LocalProgress, type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { kitchenPublications } from './kitchen-publications.js';
 import { kitchenReactions } from './process-managers/kitchen.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
@@ -13,14 +13,18 @@ import type { Config } from '@comanda/config';
 
 /**
  * The read models: every projection over the log. `start` resolves once they hold every event that
- * was in the log at start (the API listens only after), and the process's read-your-writes waits on it.
+ * was in the log at start (the API listens only after), and the process's read-your-writes waits on
+ * it: it reports how far it has come to the process (`rt.progress`, as `projector`).
  */
 export const projections = (list: Projection[] = allProjections): Part => ({
   name: 'projections',
   async start(rt) {
-    const projector = new Projector({ store: rt.store, readStore: rt.readStore, projections: list, logger: rt.logger });
+    const onProgress = (position: bigint) => rt.progress.report('projector', position);
+    const projector = new Projector({ store: rt.store, readStore: rt.readStore, projections: list, logger: rt.logger, onProgress });
     rt.follow('projector', { get state() { return projector.state; }, position: () => projector.position() });
     await projector.start();
+    const caughtUp = projector.position();
+    if (caughtUp !== null) onProgress(caughtUp);
     rt.readModels = projector;
     return { stop: () => projector.stop() };
   },
@@ -60,12 +64,30 @@ export const reactions = (choose: (commands: CommandHandler, config: Config) => 
     // On the embedded log, a reactor with no checkpoint (a restored data dir) reacts to the last
     // 10,000 events, not to all history (recent-history.ts).
     const checkpoint = rt.config.eventStoreUrl ? rt.checkpoint('reactor') : recentOnFirstRun(rt.checkpoint('reactor'), rt.store);
-    // API replicas in other processes wait for a write's direct reactions through the shared read store.
-    const progress = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
+    // An API in this process waits for a write's direct reactions here (rt.progress); API replicas
+    // in other processes through the shared read store.
+    const here = localReactionProgress(rt.store, rt.progress);
+    const shared = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
+    const progress: ReactionProgress = shared ? { report: async (through) => (await here.report(through), await shared.report(through)) } : here;
     const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config), rt.logger, 'reactor', progress);
     await part.start();
+    // Every event up to its checkpoint has had its reactions: a write made before (none on a new log) waits for nothing here.
+    rt.progress.report(REACTIONS_THROUGH, part.position ?? -1n);
     rt.follow('processManagers', part);
     return { stop: () => part.stop() };
+  },
+});
+
+/**
+ * The reactor's progress in this process (`rt.progress`), as `reactionProgress` writes it to the
+ * shared read store: `appended` (the log's head once the batch's reactions are appended), then
+ * `through`. A waiter that sees `through` reach its write finds `appended` covering its reactions.
+ */
+export const localReactionProgress = (store: EventStore, progress: LocalProgress): ReactionProgress => ({
+  async report(through) {
+    const head = (await store.headPosition()) ?? through;
+    progress.report(REACTIONS_APPENDED, head > through ? head : through);
+    progress.report(REACTIONS_THROUGH, through);
   },
 });
 

@@ -20,6 +20,8 @@ export interface ProjectorOptions {
   logger: Logger;
   /** Checkpoint name in the read store; one projector instance per name. */
   name?: string;
+  /** Told of every position the read models have come to (the process's read-your-writes). */
+  onProgress?(position: Position): void;
 }
 
 /** A projection failed: the projector stops rather than skip the event. */
@@ -62,7 +64,10 @@ export class Projector {
       transactional: true,
       catchUp: true,
       handle: (events, scope) => this.apply(events, scope.readStore ?? options.readStore),
-      onProgress: () => this.releaseWaiters(),
+      onProgress: (position) => {
+        this.releaseWaiters();
+        options.onProgress?.(position);
+      },
       onFailure: (error) => this.fail(error),
     });
   }

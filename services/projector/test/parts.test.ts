@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@comanda/config';
 import { FLOOR_STREAM, floor } from '@comanda/domain';
 import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
-import { createRuntime } from '@comanda/runtime';
+import { REACTIONS_APPENDED, REACTIONS_THROUGH, createRuntime } from '@comanda/runtime';
 import { allReactions, kitchenRelay, projections, reactions, relay } from '../src/index.js';
 
 /** The projector process's parts under the one composition root, as services/projector/src/main.ts runs them. */
@@ -25,6 +25,9 @@ t.test('projections, relays and reactions as parts: health per part, read models
   const spaceId = randomUUID();
   const { position } = await runtime.commands.handle(floor, FLOOR_STREAM, { type: 'createSpace', spaceId, name: 'Terraza' });
   t.ok(await runtime.readModels!.waitFor(position, 5_000), 'read-your-writes through the process\'s projector');
+  t.ok(await runtime.progress.waitFor('projector', position, 5_000), 'the projector reports to the process');
+  t.ok(await runtime.progress.waitFor(REACTIONS_THROUGH, position, 5_000), 'so does the reactor: through the write');
+  t.ok(((await runtime.progress.position(REACTIONS_APPENDED)) ?? -1n) >= position, 'with the head covering what its reactions appended');
   t.match(await runtime.readStore.collection('spaces').get(spaceId), { name: 'Terraza' });
   for (let i = 0; i < 200 && published.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   t.same(published, ['pos.floor.SpaceCreated'], 'the relay published the event');

@@ -48,8 +48,8 @@ export function namedResourceRoutes<C, E extends DomainEvent, S>(fastify: Fastif
   }, async (request, reply) => {
     const { name, ...rest } = request.body;
     const result = await app.deps.commands.handle(o.decider, o.stream, o.add(newResourceId(request, o.kind), name.trim(), rest), writeContext(request));
-    await app.readYourWrite(result.position);
     const id = o.createdId(result.events[0]!);
+    await app.readYourWrite(result.position, `${o.path}/${id}`);
     return reply.code(201).header('location', `${o.path}/${id}`).send({ id, message: message('added') });
   });
 

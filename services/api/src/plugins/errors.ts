@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { HttpError } from '../http/http-error.js';
 import { sendJsonString } from '../http/replies.js';
 import { isUnavailable } from '../http/unavailable.js';
-import { WrittenNotYetVisible } from './consistency.js';
+import { WrittenNotYetVisible, whereToRead } from './consistency.js';
 import { NO_STORE } from './security.js';
 
 function fieldOf(error: { instancePath?: string; params?: Record<string, unknown> }, context: string): string {
@@ -106,8 +106,8 @@ export default fp(async function errors(app: FastifyInstance) {
     }
     const failure: unknown = error;
     if (failure instanceof WrittenNotYetVisible) {
-      // Recorded, but the read models have not caught up: never a 404 or 409 for our own success.
-      const { location } = failure;
+      // Recorded, but the read models have not caught up: never a 404 or 409 for our own success, nor a 2xx the next read belies.
+      const location = failure.location ?? whereToRead(app, request);
       if (location) reply.header('location', location);
       return reply.code(202).send({ message: 'Accepted: recorded, not yet visible in the lists; read it again in a moment', ...(location ? { location } : {}) });
     }

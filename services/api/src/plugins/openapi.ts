@@ -21,6 +21,16 @@ const hooks = (route: RouteOptions): Hook[] => [route.onRequest ?? []].flat() as
 
 /** Writes that do not take an Idempotency-Key: sessions (a replayed refresh would revive a rotated token) and the node's webhooks. */
 const NO_IDEMPOTENCY = /^\/(auth\/|wallet\/auth$|wallet\/logout$|webhooks\/)/;
+/** The wallet's routes answer from the Lightning node, never from the read models: they wait for nothing. */
+const ANSWERED_BY_THE_NODE = /^\/wallet\//;
+
+/**
+ * Whether a route may answer 202 (plugins/consistency.ts): as it says (`readsBack`), else every write
+ * of a command, which waits for itself and its reactions in the read models (`readYourWrite`). A
+ * route that says nothing is documented with the 202 it may give, never without it.
+ */
+export const mayAnswerAccepted = (route: Pick<RouteOptions, 'url' | 'config'>, writes: boolean): boolean =>
+  route.config?.readsBack ?? (writes && !NO_IDEMPOTENCY.test(route.url) && !ANSWERED_BY_THE_NODE.test(route.url));
 const IdempotencyKey = Type.Optional(Type.String({
   minLength: 1, maxLength: 255,
   description: 'Any unique string per intended write (a UUID): the same request repeated with the same key (a retry after a lost answer) is applied once and answered as the first was',
@@ -89,10 +99,11 @@ export default fp(async function openapi(app: FastifyInstance) {
       // A stream contended past every retry (services/api/src/plugins/errors.ts).
       add(503, { ...Type.Ref('Message', { description: 'Too many changes at once, or a store or the bus out of reach: nothing was saved; try again after Retry-After' }), headers: Headers.retryAfter });
     }
-    if (route.config?.readsBack) {
-      // Recorded, but the read models were still behind when the wait ran out (plugins/consistency.ts).
+    if (mayAnswerAccepted(route, writes)) {
+      // Recorded, but the read models (or the write's reactions) were still behind when the wait ran out (plugins/consistency.ts).
       add(202, Type.Object({ message: Type.String(), location: Type.Optional(Type.String({ description: 'where the written resource will be read' })) }, {
-        description: 'Recorded; the read models had not caught up within COMANDA_CONSISTENCY_WAIT_MS, so the answer is not read from them: read the location again in a moment. Retrying with the same Idempotency-Key answers in full.',
+        description: 'Recorded; it, or what it sets off (an order following its kitchen, a ticket following its order, a table freed), was not yet in the read models within COMANDA_CONSISTENCY_WAIT_MS, so the answer is not the usual one: read the location (also in `Location`) again in a moment. Retrying with the same Idempotency-Key answers in full.',
+        headers: { location: Type.String({ description: 'where the write will be read' }) },
       }));
     }
     if (methods.includes('GET')) {

@@ -27,7 +27,7 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const [cashFloatCents] = centsOf([['cash_float', request.body.cash_float, 0]]);
     const opened = await openShift(deps, newResourceId(request, 'shift'), cashFloatCents!, writeContext(request));
-    await app.readYourWrite(opened.position);
+    await app.readYourWrite(opened.position, `/shifts/${opened.shift.shiftId}`);
     const s = opened.shift;
     return reply.code(201).header('location', `/shifts/${s.shiftId}`).send(shiftResponse({ id: s.shiftId, number: s.number, status: 'open', cash_float_cents: s.cashFloatCents, opened_at: s.openedAt, closed_at: null }, null));
   });

@@ -81,7 +81,7 @@ export default async function tableRoutes(fastify: FastifyInstance) {
       tableId: newResourceId(request, 'table'), context: writeContext(request),
       setup: { name: body.name.trim(), spaceId: body.space_id, status: body.status ?? 'available', orderId: body.order_id ?? null },
     });
-    await app.readYourWrite(position);
+    await app.readYourWrite(position, `/tables/${tableId}`);
     return reply.code(201).header('location', `/tables/${tableId}`).send({ id: tableId, message: 'Table added successfully' });
   });
 

@@ -61,8 +61,8 @@ export default async function stationRoutes(fastify: FastifyInstance) {
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {
       type: 'addStation', stationId: newResourceId(request, 'station'), name: body.name.trim(), makeDefault: body.default === true,
     }, writeContext(request));
-    await app.readYourWrite(result.position);
     const { stationId } = result.events[0]!.data as { stationId: string };
+    await app.readYourWrite(result.position, `/stations/${stationId}`);
     return reply.code(201).header('location', `/stations/${stationId}`).send({ id: stationId, message: 'Station added successfully' });
   });
 

@@ -70,8 +70,8 @@ export default async function dishRoutes(fastify: FastifyInstance) {
     const result = await app.deps.commands.handle(menu, MENU_STREAM, {
       type: 'addDish', dishId: newResourceId(request, 'dish'), ...dishDetails(request.body),
     }, writeContext(request));
-    await app.readYourWrite(result.position);
     const { dishId } = result.events[0]!.data as { dishId: string };
+    await app.readYourWrite(result.position, `/dishes/${dishId}`);
     return sendJsonString(reply.header('location', `/dishes/${dishId}`), 201, 'Dish added successfully');
   });
 

@@ -73,7 +73,7 @@ export default async function modifierGroupRoutes(fastify: FastifyInstance) {
     const groupId = newResourceId(request, 'modifier-group');
     const details = groupDetails(request, request.body);
     const result = await commands.handle(menu, MENU_STREAM, { type: 'createModifierGroup', groupId, ...details }, writeContext(request));
-    await app.readYourWrite(result.position);
+    await app.readYourWrite(result.position, `/modifier-groups/${groupId}`);
     const created = result.events.find((e) => e.type === 'ModifierGroupCreated');
     const optionIds = created?.type === 'ModifierGroupCreated' ? created.data.options.map((o) => o.id) : details.options.map((o) => o.id);
     return reply.code(201).header('location', `/modifier-groups/${groupId}`).send({ id: groupId, option_ids: optionIds, message: 'Modifier group added successfully' });

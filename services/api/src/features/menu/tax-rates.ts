@@ -47,7 +47,7 @@ export default async function taxRateRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const taxRateId = newResourceId(request, 'tax-rate');
     const result = await commands.handle(menu, MENU_STREAM, { type: 'createTaxRate', taxRateId, ...rateDetails(request.body) }, writeContext(request));
-    await app.readYourWrite(result.position);
+    await app.readYourWrite(result.position, `/tax-rates/${taxRateId}`);
     return reply.code(201).header('location', `/tax-rates/${taxRateId}`).send({ id: taxRateId, message: 'Tax rate added successfully' });
   });
 

@@ -48,7 +48,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
       dishes: dishRequests(dishes), lineId: lineIds(context),
       at: app.now(), timezone: app.deps.config.timezone, authority: await authorityOf(app, request), context,
     });
-    await app.readYourWrite(position);
+    await app.readYourWrite(position, `/orders/${orderId}`);
     return orderId;
   }
 
@@ -139,7 +139,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/orders/:id/calculate-total', {
-    config: { permission: 'orders:write' },
+    config: { permission: 'orders:write', readsBack: false },
     schema: {
       tags: ['orders'],
       summary: 'Recompute the total from the order dishes',

@@ -49,7 +49,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
     const { userId, position } = await addStaff(app.deps.commands, hashPin, {
       userId: newResourceId(request, 'user'), name, pin, role, at: app.now(), actorRole: request.staff!.role, context: writeContext(request),
     });
-    await app.readYourWrite(position);
+    await app.readYourWrite(position, `/users/${userId}`);
     return reply.code(201).header('location', `/users/${userId}`).send({ id: userId, message: 'User added successfully' });
   });
 
