@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -32,6 +32,8 @@ export interface SimNetwork {
   node(name: string): SimNode;
   /** Mines blocks now, confirming every pending transaction. */
   mineBlocks(count: number): void;
+  /** Where the nodes keep their files (exports): the configured data dir, or a temporary one removed on close. */
+  readonly dataRoot: string;
   close(): Promise<void>;
 }
 
@@ -184,5 +186,6 @@ class Network implements SimNetwork, NetworkContext {
     await Promise.allSettled(this.servers.map((s) => s.close()));
     await this.webhooks.close();
     await this.file?.flush();
+    if (this.config.dataDir === undefined) rmSync(this.dataRoot, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ManualClock, startNetwork } from '../src/index.js';
 import { START, call, invoiceOf } from './helpers.js';
@@ -42,4 +43,12 @@ t.test('bad configuration is refused with a clear message', async (t) => {
   await t.rejects(startNetwork({ nodes: [{ name: 'a b' }] }), { message: 'invalid node name "a b"' });
   await t.rejects(startNetwork({ nodes: [{ name: 'a' }, { name: 'a' }] }), { message: 'duplicate node name "a"' });
   await t.rejects(startNetwork({ nodes: [{ name: 'a', channel: { capacitySat: 10, balanceSat: 5, inboundLiquiditySat: 1 } }] }), { message: 'node a: channel capacity must equal balance + inbound liquidity' });
+});
+
+t.test('without a data dir the network keeps its files in a directory of its own, removed on close', async (t) => {
+  const net = await startNetwork({ nodes: [{ name: 'restaurant', port: 0 }], clock: new ManualClock(START) });
+  const root = net.dataRoot;
+  t.ok(existsSync(root), 'the directory exists while the network runs');
+  await net.close();
+  t.notOk(existsSync(root), 'closing removes it (the test suites left hundreds in /tmp)');
 });
