@@ -25,3 +25,23 @@ export function machineBusySeconds(): number {
   const n = fields.map(Number);
   return (n.reduce((a, b) => a + b, 0) - n[3]! - n[4]!) / TICKS;
 }
+
+/** CPU seconds (user + system) of the processes `roots` and all their descendants (a supervisor's children included). */
+export function processTreeCpuSeconds(roots: number[]): number {
+  const stats = new Map<number, { parent: number; seconds: number }>();
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      stats.set(Number(pid), { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS });
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = stats.get(p)?.parent ?? 0, hops++) if (roots.includes(p)) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, s] of stats) if (inTree(pid)) total += s.seconds;
+  return total;
+}

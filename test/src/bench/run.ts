@@ -26,6 +26,7 @@ import { thisBesideBaseline } from './versions.js';
 import { appendsBesideEmmett } from './appends-beside-emmett.js';
 import { floorContention } from './floor-contention.js';
 import { posTraffic } from './pos-traffic.js';
+import { statementsPerWrite } from './statements.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -181,6 +182,23 @@ async function shapes() {
   }
 }
 
+/** Issue 62: PostgreSQL statements and CPU per write of the distributed shape, per mix of writes. */
+async function statements() {
+  const figures = await statementsPerWrite();
+  if (typeof figures === 'string') {
+    results.push({ measure: 'PostgreSQL statements per write', value: `not measured: ${figures}`, target: '≤ 6', ok: false });
+    return;
+  }
+  for (const f of figures) {
+    results.push({
+      measure: `PostgreSQL statements per write, two replicas, 10 clients (${f.mix}; every process, pg_stat_statements)`,
+      value: `${f.perWrite.toFixed(1)} (${f.statements.toLocaleString('en')} for ${f.writes} writes); CPU per write ${f.postgresCpuPerWriteMs.toFixed(2)} ms PostgreSQL, ${f.allCpuPerWriteMs.toFixed(2)} ms every process`,
+      target: '≤ 6', ok: f.perWrite <= 6,
+    });
+    if (process.env.BENCH_STATEMENTS_DETAIL) for (const q of f.top) console.log(`  ${f.mix}: ${q.perWrite.toFixed(2)}/write  ${q.query}`);
+  }
+}
+
 /** Issue 43: the distributed shape's writes and reads as its history grows, within 1.5× from the smallest to the largest. */
 async function distributedHistory(sizes: number[]) {
   const runs = await distributedOverHistory(sizes);
@@ -222,7 +240,7 @@ async function pgAppends() {
   }
 }
 
-// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor,pos-traffic runs some parts
+// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor,pos-traffic,statements runs some parts
 // (all by default; `npm run bench -- pos-traffic board` names them too);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const named = process.argv.slice(2).flatMap((a) => a.split(',')).filter(Boolean);
@@ -257,6 +275,7 @@ try {
   // Issue 58: the e2e dinner's recorded traffic at 40 tablets, 10 kitchen screens, 2 report pages
   // (BENCH_POS_* to scale it; COMANDA_BENCH_BASELINE=<another built checkout> serves it beside this build).
   if (part('pos-traffic')) results.push(...(await posTraffic(dir)));
+  if (part('statements')) await statements();
   if (only?.includes('versions')) {
     const baseline = process.env.COMANDA_BENCH_BASELINE;
     if (!baseline) throw new Error('BENCH_ONLY=versions needs COMANDA_BENCH_BASELINE: the root of another built checkout');
