@@ -12,7 +12,12 @@ export const TOTAL_COUNT = 'x-total-count';
 export async function findPage<T extends Doc>(
   reply: FastifyReply, collection: Collection<T>, filter: Filter, options: Pick<FindOptions, 'sort'>, query: PageQuery, defaultLimit: number | null = 20,
 ): Promise<{ items: T[]; total: number }> {
-  const [items, total] = await Promise.all([collection.find(filter, { ...options, ...page(query, defaultLimit) }), collection.count(filter)]);
+  const asked = page(query, defaultLimit);
+  // The whole list (`?all=true`, as the POS asks every poll): its length is the total, no second query.
+  const whole = asked.limit === undefined && !asked.skip;
+  const [items, total] = whole
+    ? await collection.find(filter, options).then((all) => [all, all.length] as const)
+    : await Promise.all([collection.find(filter, { ...options, ...asked }), collection.count(filter)]);
   reply.header(TOTAL_COUNT, total);
   return { items, total };
 }
