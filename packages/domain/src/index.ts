@@ -25,6 +25,7 @@ export * from './wallet/wallet-payment.js';
 export * from './wallet/wallet-activity.js';
 export * from './wallet/unmatched-payment.js';
 export * from './order/billing.js';
+export * from './order/moves.js';
 export * from './bills/split.js';
 export * from './bills/payment-methods.js';
 export * from './bills/ticket.js';

@@ -2,6 +2,7 @@ import type { Cents } from '../money.js';
 import type { RecordedLine } from '../order/lines.js';
 import type { PaymentDetails, PaymentMethod, TillMethod } from './payment-methods.js';
 import type { ServiceCharge } from './service-charge.js';
+import type { LineShare } from './split.js';
 import type { IssuedRate } from './taxes.js';
 import type { LightningCommand, LightningEvent, TicketLightning } from './ticket-lightning.js';
 
@@ -16,9 +17,10 @@ export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATU
 /**
  * A ticket carries its order's lines as they were billed (tickets issued before quantities read as one
  * portion), each with the tax rate it was billed at (absent before taxes: untaxed) and its discount
- * (its own and its share of the order's; absent: none).
+ * (its own and its share of the order's; absent: none). `share`: an item split between checks, this
+ * check's part of it (split.ts: `billedLineCents`); absent: the line whole.
  */
-export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents };
+export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents; share?: LineShare };
 
 export interface TicketPayment {
   paymentId: string;

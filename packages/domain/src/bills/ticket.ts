@@ -31,6 +31,7 @@ function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, comm
   if (t.issue.share) throw conflict('A line shared by an even split cannot be voided; cancel the split and bill again');
   const line = t.issue.lines.find((l) => l.lineId === command.lineId);
   if (!line) throw validationFailed([{ field: 'line_id', message: 'must name a line of this ticket' }]);
+  if (line.share) throw conflict('An item split between checks cannot be voided on one of them; cancel the checks and bill again');
   if (t.voided[line.lineId]) throw conflict('The line is already voided');
   if (!command.reason.trim()) throw validationFailed([{ field: 'reason', message: 'is required' }]);
   const live = t.issue.lines.filter((l) => !t.voided[l.lineId]);

@@ -113,6 +113,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PUT /stations/:id': 'changeStation',
   'DELETE /stations/:id': 'removeStation',
   'POST /orders/:id/fire': 'fireOrder',
+  'POST /orders/:id/dishes/move': 'moveOrderLines',
+  'POST /orders/:id/merge': 'mergeOrders',
   'GET /kitchen/tickets': 'listKitchenTickets',
   'POST /kitchen/tickets/:id/start': 'startKitchenTicket',
   'POST /kitchen/tickets/:id/lines/:lineId/done': 'finishKitchenLine',
