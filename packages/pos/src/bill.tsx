@@ -16,6 +16,8 @@ export function BillScreen(props: { orderId: string }) {
   const [split, setSplit] = useState<Split>('none');
   const [parts, setParts] = useState(2);
   const [groupOf, setGroupOf] = useState<Record<string, number>>({});
+  // Lines split between every check (a bottle of wine over three): each check carries its share.
+  const [shared, setShared] = useState<string[]>([]);
   // The bill being paid, by id: the sheet shows it as the latest read has it (a payment that landed
   // a moment before the tap, or on another tablet meanwhile, changes what is due).
   const [payingId, setPayingId] = useState<string | null>(null);
@@ -40,8 +42,12 @@ export function BillScreen(props: { orderId: string }) {
     refresh();
   });
   const issue = () => {
-    const bills = [...new Set(unbilled.map((l) => groupOf[l.id] ?? 1))].sort((a, b) => a - b);
-    const groups = bills.map((g) => unbilled.filter((l) => (groupOf[l.id] ?? 1) === g).map((l) => l.id));
+    const own = unbilled.filter((l) => !shared.includes(l.id));
+    const used = [...new Set(own.map((l) => groupOf[l.id] ?? 1))];
+    // A shared line is on every check: the checks the other lines name, and at least two.
+    const last = shared.length ? Math.max(2, ...used) : 0;
+    const bills = shared.length ? Array.from({ length: last }, (_, i) => i + 1) : used.sort((a, b) => a - b);
+    const groups = bills.map((g) => [...own.filter((l) => (groupOf[l.id] ?? 1) === g).map((l) => l.id), ...unbilled.filter((l) => shared.includes(l.id)).map((l) => l.id)]);
     const body = split === 'even' ? { split, parts } : split === 'lines' ? { split, groups } : { split };
     void run(() => ok(api.POST('/orders/{id}/tickets', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': issueKey } })), () => setIssueKey(newKey()));
   };
@@ -67,7 +73,7 @@ export function BillScreen(props: { orderId: string }) {
             ))}
           </div>
           {split === 'even' && <label>Parts <Stepper value={parts} min={2} max={20} onChange={setParts} /></label>}
-          {split === 'lines' && <LineGroups lines={unbilled} groupOf={groupOf} onChange={setGroupOf} />}
+          {split === 'lines' && <LineGroups lines={unbilled} groupOf={groupOf} onChange={setGroupOf} shared={shared} onShare={setShared} />}
           <button type="button" id="issue-bill" disabled={w.busy} onClick={issue}>Issue {split === 'none' ? 'the bill' : 'the bills'}</button>
         </section>
       )}
@@ -89,18 +95,27 @@ export function BillScreen(props: { orderId: string }) {
   );
 }
 
-/** By lines: each line is tapped into bill 1, 2, 3… */
-function LineGroups(props: { lines: OrderLine[]; groupOf: Record<string, number>; onChange: (g: Record<string, number>) => void }) {
+/** By lines: each line is tapped into bill 1, 2, 3…, or split between every bill ("Split"). */
+function LineGroups(props: { lines: OrderLine[]; groupOf: Record<string, number>; onChange: (g: Record<string, number>) => void; shared: string[]; onShare: (s: string[]) => void }) {
+  const toggle = (id: string) => props.onShare(props.shared.includes(id) ? props.shared.filter((x) => x !== id) : [...props.shared, id]);
   return (
     <ul class="line-groups">
       {props.lines.map((l) => (
-        <li key={l.id}>
-          <span>{l.quantity} × {dishName(l.dish_id)} <small class="muted">{money(l.line_total)}</small></span>
-          <label>Bill <Stepper value={props.groupOf[l.id] ?? 1} min={1} max={9} onChange={(n) => props.onChange({ ...props.groupOf, [l.id]: n })} /></label>
+        <li key={l.id} data-group-line={l.id}>
+          <span>{l.quantity} × {dishName(l.dish_id)} <Options line={l} /> <small class="muted">{money(l.line_total)}</small></span>
+          {props.shared.includes(l.id)
+            ? <span class="muted">on every bill</span>
+            : <label>Bill <Stepper value={props.groupOf[l.id] ?? 1} min={1} max={9} onChange={(n) => props.onChange({ ...props.groupOf, [l.id]: n })} /></label>}
+          <button type="button" class={props.shared.includes(l.id) ? 'chip active' : 'chip'} data-share-line={l.id} aria-pressed={props.shared.includes(l.id)} onClick={() => toggle(l.id)}>Split</button>
         </li>
       ))}
     </ul>
   );
+}
+
+/** The options chosen on a line ("Medio, Queso"), as the kitchen and the receipt have them. */
+function Options(props: { line: { modifiers: Array<{ name: string }> } }) {
+  return props.line.modifiers.length > 0 ? <small class="mods">{props.line.modifiers.map((m) => m.name).join(', ')}</small> : null;
 }
 
 /** "Bill 2 of 3" for an even split, "Seat 2" or "Table (shared)" for one by seat, else "Bill". */
@@ -122,7 +137,12 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void })
         <span class={`badge ${t.status_name}`}>{t.status_name}</span>
       </header>
       <ul>
-        {t.lines.map((l) => <li key={l.id} class={l.voided ? 'voided' : ''}>{l.quantity} × {dishName(l.dish_id)} <span>{money(l.line_total)}</span></li>)}
+        {t.lines.map((l) => (
+          <li key={l.id} class={l.voided ? 'voided' : ''} data-bill-line={l.id}>
+            <span>{l.quantity} × {dishName(l.dish_id)}{l.share && <small class="share"> ({l.share.part}/{l.share.parts})</small>} <Options line={l} /></span>
+            <span>{money(l.line_total)}</span>
+          </li>
+        ))}
       </ul>
       <dl>
         {t.taxes.map((x) => <div key={x.tax_rate_id}><dt>{x.name} {x.rate} %</dt><dd>{money(x.amount)}</dd></div>)}
