@@ -35,6 +35,7 @@ export * from './bills/base-currency.js';
 export * from './bills/sats.js';
 export * from './bills/ticket-lightning.js';
 export * from './bills/ticket-lightning-decide.js';
+export * from './bills/ticket-reopen.js';
 export * from './kitchen/kitchen-ticket.js';
 export * from './menu/allergens.js';
 export * from './menu/modifier-groups.js';

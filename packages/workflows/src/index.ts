@@ -29,5 +29,6 @@ export * from './bills/refundPayment.js';
 export * from './bills/voidTicketLine.js';
 export * from './bills/takeOffServiceCharge.js';
 export * from './bills/cancelTicket.js';
+export * from './bills/reopenTicket.js';
 export * from './bills/shifts.js';
 export * from './wallet/payFromWallet.js';

@@ -7,6 +7,14 @@ import { billsService } from './bills-helpers.js';
 const approval = (reason: string) => ({ 'x-approval-name': 'manager-1', 'x-approval-pin': '4321', 'x-approval-reason': encodeURIComponent(reason) });
 const key = (k: string) => ({ 'idempotency-key': k });
 
+/** The audit trail of one kind once it holds `count` entries (it follows the log a moment after a write). */
+async function audit(s: Awaited<ReturnType<typeof billsService>>, kind: string, count: number) {
+  const until = Date.now() + 5000;
+  let trail = await s.manager('GET', `/audit?kind=${kind}`);
+  while (Date.now() < until && !(trail.body.count >= count)) trail = await new Promise((r) => setTimeout(r, 20)).then(() => s.manager('GET', `/audit?kind=${kind}`));
+  return trail;
+}
+
 t.test('an item split between three checks: each carries its share, the shares add up to the item, each check pays and prints its part', async (t) => {
   const s = await billsService();
   t.teardown(s.close);
@@ -58,6 +66,10 @@ t.test('lines move to another table\'s order; a fired one only with a manager; a
   t.match(await s.waiter('POST', `/orders/${a.id}/dishes/move`, { line_ids: [a.lines[1]], to_order_id: b.id }), { status: 403, body: { message: "Needs a manager's approval: move of a line the kitchen has" } });
   t.equal((await s.waiter('POST', `/orders/${a.id}/dishes/move`, { line_ids: [a.lines[1]], to_order_id: b.id }, approval('guest changed tables'))).status, 200);
   t.equal((await s.waiter('GET', `/orders/${b.id}`)).body.total, 77.5);
+  t.match((await audit(s, 'table_move', 2)).body.entries, [
+    { kind: 'table_move', staff: 'waiter-1', approved_by: null, amount: 25.5, order_id: a.id },
+    { kind: 'table_move', staff: 'waiter-1', approved_by: 'manager-1', reason: 'guest changed tables', amount: 22, order_id: a.id },
+  ], 'each move in the audit trail: who, and who approved the fired one and why');
   const kitchen = (await s.kitchen('GET', '/kitchen/tickets')).body as Array<{ lines: Array<{ line_id: string; kitchen_status: string }> }>;
   t.same(kitchen.flatMap((k) => k.lines).filter((l) => l.line_id === a.lines[1]).map((l) => l.kitchen_status), ['sent'], 'the kitchen keeps cooking the moved line, not cancelled');
   const refire = await s.waiter('POST', `/orders/${b.id}/fire`, undefined);
@@ -93,4 +105,26 @@ t.test('a tip on cash: change given from what is left, the tip in the shift repo
   const paid = await s.waiter('POST', `/tickets/${ticket}/payments`, { method: 'cash', amount: 47.5, tip: 7.13, tendered: 60 });
   t.match(paid, { status: 201, body: { change: 5.37 } });
   t.match((await s.manager('GET', '/shifts/current')).body.report, { sales: 47.5, tips: 7.13, tips_by_waiter: { 'waiter-1': 7.13 }, by_method: { cash: { amount: 47.5, tip: 7.13 } }, expected_cash: 154.63 });
+});
+
+t.test('a paid check reopened: refunded and cancelled in one step with a manager\'s name and why; its lines billed again; the shift keeps the sale once', async (t) => {
+  const s = await billsService();
+  t.teardown(s.close);
+  await s.manager('POST', '/shifts/open', { cash_float: 100 });
+  const o = await s.orderWith(['pastor', 'suadero']); // 47.50
+  const [first] = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids;
+  await s.waiter('POST', `/tickets/${first}/payments`, { method: 'cash', amount: 47.5, tip: 2.5, tendered: 50 });
+  t.match(await s.waiter('POST', `/tickets/${first}/reopen`, { reason: 'forgot the dessert' }), { status: 403, body: { message: "Needs a manager's approval: reopening a paid bill" } });
+  const reopened = await s.waiter('POST', `/tickets/${first}/reopen`, { reason: 'forgot the dessert' }, { ...approval('forgot the dessert'), ...key('reopen-1') });
+  t.match(reopened, { status: 200, body: { status_name: 'cancelled', paid: 0, refunds: [{ amount: 50, reason: 'reopened: forgot the dessert' }] } });
+  t.same((await s.waiter('POST', `/tickets/${first}/reopen`, { reason: 'forgot the dessert' }, { ...approval('forgot the dessert'), ...key('reopen-1') })).body, reopened.body, 'a retry: the same answer, refunded once');
+  t.match(await s.manager('POST', `/tickets/${first}/reopen`, { reason: 'again' }), { status: 409 }, 'a cancelled check is not reopened');
+
+  await s.waiter('POST', `/orders/${o.id}/dishes`, [{ dish_id: s.r.dishes.agua }]);
+  const again = await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' });
+  t.equal(again.body.tickets[0].total, 77.5, 'the new bill: the lines again and the dessert');
+  await s.waiter('POST', `/tickets/${again.body.ids[0]}/payments`, { method: 'cash', amount: 77.5, tip: 2.5, tendered: 80 });
+  // The Z counts payments and refunds apart, as for any refund: what the till kept is the net.
+  t.match((await s.manager('GET', '/shifts/current')).body.report, { sales: 125, tips: 5, refunds: 50, net: 80, expected_cash: 180 }, 'kept once: 77.50 + 2.50, and 100 + 50 − 50 + 80 in the drawer');
+  t.match((await audit(s, 'bill_cancelled', 1)).body.entries, [{ kind: 'bill_cancelled', staff: 'waiter-1', approved_by: 'manager-1', reason: 'reopened: forgot the dessert', detail: 'reopened' }]);
 });

@@ -3,6 +3,7 @@ import type { RecordedLine } from '../order/lines.js';
 import type { PaymentDetails, PaymentMethod, TillMethod } from './payment-methods.js';
 import type { ServiceCharge } from './service-charge.js';
 import type { LineShare } from './split.js';
+import type { Approval, Authority } from '../staff/approval.js';
 import type { IssuedRate } from './taxes.js';
 import type { LightningCommand, LightningEvent, TicketLightning } from './ticket-lightning.js';
 
@@ -103,7 +104,8 @@ export type TicketEvent =
   | { type: 'PaymentTaken'; data: TicketPayment }
   | { type: 'TicketPaid'; data: { at: number } }
   | { type: 'PaymentRefunded'; data: TicketRefund }
-  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
+  /** `reopened`: cancelled to bill its lines again, its payments refunded in the same append (ticket-reopen.ts), with who approved and why. */
+  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number; reopened?: Approval } }
   | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } }
   | ServiceChargeRemoved
   | LightningEvent;
@@ -121,4 +123,8 @@ export type TicketCommand =
   /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
   | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number }
   | RemoveServiceCharge
+  | ReopenTicket
   | LightningCommand;
+
+/** Reopen a paid bill: refund what is left of each payment (`refundIds`: the refund's id per payment) and cancel it (ticket-reopen.ts). */
+export type ReopenTicket = { type: 'reopenTicket'; reason: string; refundIds: Record<string, string>; shiftId: string | null; authority: Authority; at: number };

@@ -7,6 +7,7 @@ import { PAYMENT_METHODS, type PaymentDetails } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund } from './ticket-lightning.js';
 import { decideLightning, evolveLightning, refundableCents } from './ticket-lightning-decide.js';
 import { chargedIssue, removeServiceCharge } from './ticket-service-charge.js';
+import { reopenTicket } from './ticket-reopen.js';
 import { live, payable, settles, sum, ticketFigures } from './ticket-figures.js';
 import { TICKET_STATUS, type Ticket, type TicketCommand, type TicketEvent, type TicketIssue, type TicketPayment, type TicketStatus } from './ticket-types.js';
 
@@ -142,6 +143,8 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
       case 'recordLightningRefundSent':
       case 'recordLightningRefundFailed':
         return decideLightning(command, state);
+      case 'reopenTicket':
+        return reopenTicket(live(state), command);
       case 'cancelTicket': {
         const t = live(state);
         if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is already cancelled');

@@ -94,6 +94,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /tickets/:id': 'getTicket',
   'GET /tickets': 'listTickets',
   'POST /tickets/:id/cancel': 'cancelTicket',
+  'POST /tickets/:id/reopen': 'reopenTicket',
   'POST /tickets/:id/payments': 'takePayment',
   'POST /tickets/:id/voids': 'voidTicketLine',
   'POST /tickets/:id/service-charge/removal': 'removeServiceCharge',
