@@ -106,6 +106,18 @@ t.test('checks as a restaurant uses them: moved lines, merged checks, a split it
   const report = ((await r.admin.get('/shifts/current')).body as { report: { tips: number; expected_cash: number; by_method: { cash: { amount: number; tip: number } } } }).report;
   t.same([report.tips, report.by_method.cash.tip, report.expected_cash], [30, 30, 500 + 300 + 30 + 40], 'the cash tip in the shift report to the cent, and in the drawer');
 
+  // The card check reopened (the guests want to pay it otherwise): Marisol asks, Lupita approves on her tablet.
+  await press(page, `[data-ticket-id="${third.id}"] .reopen-button`);
+  await page.type('#reopen-reason', 'pays in cash instead');
+  await press(page, '#reopen-ticket');
+  await page.waitForSelector('.manager-approval');
+  await page.type('#manager-name', 'Lupita');
+  for (const digit of '1357') await press(page, `.manager-approval [data-key="${digit}"]`);
+  await look(page, 'checks-reopen-approval');
+  await press(page, '.manager-approval .enter');
+  await page.waitForSelector(`[data-ticket-id="${third.id}"].cancelled`);
+  t.match((await r.admin.get(`/tickets/${third.id}`)).body, { status_name: 'cancelled', paid: 0, refunds: [{ amount: 225, reason: 'reopened: pays in cash instead' }] }, 'refunded and cancelled in one step');
+
   await press(page, `[data-ticket-id="${first.id}"] .receipt-button`);
   t.match(await waitText(page, /Thank you/, '#receipt'), /Arrachera[\s\S]*\+ Medio[\s\S]*Guacamole \(1\/3\)\s+40\.00[\s\S]*Tip\s+30\.00/, 'the receipt: the option, the share, the tip');
   await look(page, 'checks-receipt');

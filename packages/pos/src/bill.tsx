@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { type ApprovalHeaders, ManagerApproval, orAskManager } from './manager.js';
 import { type OrderLine, type Ticket, dishName } from './menu.js';
 import { money } from './money.js';
 import { Stepper } from './order.js';
@@ -21,6 +22,7 @@ export function BillScreen(props: { orderId: string }) {
   // The bill being paid, by id: the sheet shows it as the latest read has it (a payment that landed
   // a moment before the tap, or on another tablet meanwhile, changes what is due).
   const [payingId, setPayingId] = useState<string | null>(null);
+  const [reopening, setReopening] = useState<Ticket | null>(null);
   const w = useWrite();
   const [issueKey, setIssueKey] = useState(newKey);
 
@@ -78,12 +80,19 @@ export function BillScreen(props: { orderId: string }) {
         </section>
       )}
       <section class="tickets">
-        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} />)}
+        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} />)}
       </section>
       {allPaid && order.status === 'ready' && (
         <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={completeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
       )}
       {allPaid && (order.status === 'pending' || order.status === 'preparing') && <p class="muted">Everything is paid: the order can be closed once the kitchen has it ready.</p>}
+      {reopening && (
+        <div class="sheet-backdrop">
+          <div class="sheet" role="dialog">
+            <ReopenSheet ticket={reopening} label={labelOf(reopening, seatOf)} onDone={() => { setReopening(null); refresh(); }} />
+          </div>
+        </div>
+      )}
       {paying && (
         <div class="sheet-backdrop">
           <div class="sheet" role="dialog">
@@ -128,7 +137,7 @@ function labelOf(t: Ticket, seatOf: Record<string, number | null>): string {
   return seats[0] === null ? 'Table' : `Seat ${seats[0]}`;
 }
 
-function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void }) {
+function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void; onReopen: () => void }) {
   const t = props.ticket;
   return (
     <article class={`ticket-card ${t.status_name}`} data-ticket-id={t.id}>
@@ -164,8 +173,38 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void })
       )}
       <div class="actions">
         {t.status_name === 'pending' && <button type="button" class="pay" onClick={props.onPay}>Pay {money(t.due)}</button>}
+        {t.status_name === 'paid' && <button type="button" class="secondary reopen-button" onClick={props.onReopen}>Reopen…</button>}
         <button type="button" class="secondary receipt-button" onClick={() => go(`/receipt/${t.id}`)}>Receipt</button>
       </div>
     </article>
+  );
+}
+
+/**
+ * Reopening a paid check: what was paid is given back and the check cancelled, in one step, with the
+ * reason; a waiter needs a manager's name and PIN. The lines then bill again (a split's once every
+ * check of it is cancelled or reopened).
+ */
+function ReopenSheet(props: { ticket: Ticket; label: string; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const [approval, setApproval] = useState(false);
+  const [key] = useState(newKey);
+  const w = useWrite();
+  const reopen = (a?: ApprovalHeaders) => ok(api.POST('/tickets/{id}/reopen', {
+    params: { path: { id: props.ticket.id } }, body: { reason: reason.trim() }, headers: { 'idempotency-key': key, ...a, ...(a ? { 'x-approval-reason': encodeURIComponent(reason.trim()) } : {}) },
+  }));
+  const submit = () => w.run(() => orAskManager(() => reopen(), () => setApproval(true), props.onDone));
+  if (approval) return <ManagerApproval what={`Reopen ${props.label} (${money(props.ticket.paid)} given back): ${reason.trim()}`} act={async (a) => void (await reopen(a))} onDone={props.onDone} onCancel={() => setApproval(false)} />;
+  return (
+    <div class="reopen-sheet">
+      <h3>Reopen {props.label}</h3>
+      <p>{money(props.ticket.paid)} paid is given back and this check cancelled; its lines bill again.</p>
+      <label>Reason<input id="reopen-reason" value={reason} maxLength={200} onInput={(e) => setReason(e.currentTarget.value)} placeholder="forgot the dessert…" /></label>
+      {w.error && <p class="error" role="alert">{w.error}</p>}
+      <div class="actions">
+        <button type="button" class="secondary" onClick={props.onDone}>Cancel</button>
+        <button type="button" id="reopen-ticket" disabled={w.busy || !reason.trim()} onClick={() => void submit()}>Reopen</button>
+      </div>
+    </div>
   );
 }

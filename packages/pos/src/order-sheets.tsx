@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, newKey, ok, useWrite } from './api.js';
+import { api, newKey, ok, useWrite } from './api.js';
 import type { Member } from './login.js';
-import { type ApprovalHeaders, ManagerApproval, isManager } from './manager.js';
+import { type ApprovalHeaders, ManagerApproval, isManager, orAskManager } from './manager.js';
 import { type Dish, type Order, type OrderLine, type Table, dishName, menu } from './menu.js';
 import { money, parseAmount } from './money.js';
 import { Stepper } from './order.js';
@@ -113,7 +113,7 @@ export function LineSheet(props: SheetProps & { me: Member; orderId: string; lin
  * another table's check; or this check merged into another table's (this table is then freed). Lines
  * the kitchen has, or another waiter's check, need a manager: asked for when the server says so.
  */
-export function MoveSheet(props: SheetProps & { me: Member; order: Order; lines: OrderLine[] }) {
+export function MoveSheet(props: SheetProps & { order: Order; lines: OrderLine[] }) {
   const [tables, setTables] = useState<Table[]>([]);
   const [mode, setMode] = useState<'table' | 'lines' | 'merge'>('table');
   const [picked, setPicked] = useState<string[]>([]);
@@ -131,15 +131,7 @@ export function MoveSheet(props: SheetProps & { me: Member; order: Order; lines:
   const toCheck = (orderId: string) => (a?: ApprovalHeaders) => (mode === 'merge'
     ? ok(api.POST('/orders/{id}/merge', { params: { path: { id: o.id } }, body: { into_order_id: orderId }, headers: approved(a) })).then(() => go(`/order/${orderId}`))
     : ok(api.POST('/orders/{id}/dishes/move', { params: { path: { id: o.id } }, body: { line_ids: picked, to_order_id: orderId }, headers: approved(a) })));
-  const send = (act: (a?: ApprovalHeaders) => Promise<unknown>) => w.run(async () => {
-    try {
-      await act();
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 403 && !isManager(props.me)) return setApproval(() => act);
-      throw e;
-    }
-    props.onDone();
-  });
+  const send = (act: (a?: ApprovalHeaders) => Promise<unknown>) => w.run(() => orAskManager(() => act(), () => setApproval(() => act), props.onDone));
   if (approval) return <ManagerApproval what={`Move lines the kitchen has, or to another waiter's check: ${reason.trim() || 'give a reason first'}`} act={async (a) => void (await approval(a))} onDone={props.onDone} onCancel={() => setApproval(null)} />;
   const free = tables.filter((t) => t.status === 'available');
   const others = tables.filter((t) => t.order_id && t.order_id !== o.id);
@@ -201,15 +193,7 @@ export function DiscountSheet(props: SheetProps & { me: Member; orderId: string;
   const give = (approved?: ApprovalHeaders) => ok(api.POST('/orders/{id}/discounts', {
     params: { path: { id: props.orderId } }, body: { ...(lineId ? { line_id: lineId } : {}), kind, value: amount ?? 0, reason: reason.trim() }, headers: { 'idempotency-key': newKey(), ...approved },
   }));
-  const submit = () => w.run(async () => {
-    try {
-      await give();
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 403) return setApproval(true);
-      throw e;
-    }
-    props.onDone();
-  });
+  const submit = () => w.run(() => orAskManager(() => give(), () => setApproval(true), props.onDone));
   if (approval) return <ManagerApproval what={`Over your limit: ${kind === 'percent' ? `${value} %` : money(amount ?? 0)} — ${reason}`} act={async (a) => void (await give(a))} onDone={props.onDone} onCancel={() => setApproval(false)} />;
   return (
     <div class="discount-sheet">

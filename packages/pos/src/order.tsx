@@ -111,7 +111,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
           <div class="sheet" role="dialog">
             {sheet.kind === 'dish' && <DishSheet orderId={orderId} dish={sheet.dish} course={course} seat={seat} onDone={closeSheet} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'line' && sheetLine && <LineSheet key={sheetLine.id} me={props.me} orderId={orderId} line={sheetLine} onDone={closeSheet} onCancel={() => setSheet(null)} />}
-            {sheet.kind === 'move' && <MoveSheet me={props.me} order={order} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+            {sheet.kind === 'move' && <MoveSheet order={order} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'discount' && <DiscountSheet me={props.me} orderId={orderId} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
           </div>
         </div>
