@@ -1,14 +1,9 @@
 import t from 'tap';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { CHROMIUM, openChromium } from '../src/chromium.js';
-import { SHOTS, closeSheet, press, shoot, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
-import { posRestaurant } from '../src/pos-setup.js';
+import { SHOTS, closeSheet, press, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
+import { posStage } from '../src/pos-stage.js';
 import { kitchenScreens } from '../src/kitchen-screens.js';
 import { payInvoice } from '../src/simulated-wallet.js';
-import { startStandalone } from '../src/standalone-process.js';
 import { traffic } from '../src/traffic-recorder.js';
 
 type ShiftReport = { sales: number; tips: number; refunds: number; net: number; open: number; cash_float: number; expected_cash: number; counted_cash: number | null; difference: number | null };
@@ -18,23 +13,9 @@ type ShiftReport = { sales: number; tips: number; refunds: number; net: number; 
  * waiters on two tablets, the kitchen on its own screen, a manager on a third, every tap a person's.
  */
 t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a bill split by seat paid three ways, the Z report', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
-    return;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-pos-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const pos = await startStandalone({
-    COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN',
-  });
-  t.teardown(() => pos.stop());
-  const r = await posRestaurant(pos.url);
-  const chromium = await openChromium();
-  t.teardown(chromium.close);
-  const log: string[] = [];
-  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
-  const problems: string[] = [];
-  const look = async (page: Page, name: string) => problems.push(...(await shoot(page, name)));
+  const stage = await posStage(t);
+  if (!stage) return;
+  const { pos, r, chromium, log, problems, look } = stage;
 
   // Marisol's tablet: the PIN pad, then the floor.
   const marisol = await tablet(chromium.browser, pos.url, log, 'marisol');

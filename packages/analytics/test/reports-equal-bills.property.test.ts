@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { type BillTax, billTaxes, keptTaxes, lineTotal } from '@comanda/domain';
+import { type BillTax, billTaxes, billedLineCents, keptTaxes, lineTotal } from '@comanda/domain';
 import { ALL_REPORTS, ReportFold, type Row } from '../src/index.js';
 import { CASH_FLOAT, type DayPlan, dayPlan, runDay } from './service-day.js';
 import { billsAsTheyStand } from './standing-bills.js';
@@ -105,13 +105,24 @@ function billProblems(tickets: Awaited<ReturnType<typeof billsAsTheyStand>>['tic
     }
     // A whole bill: each rate taxed once on its lines' gross (inclusive) or net (exclusive), half up.
     const gross = new Map<string, number>();
-    for (const l of issue.lines) if (!k.t.voided[l.lineId]) gross.set(l.taxRateId!, (gross.get(l.taxRateId!) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
+    // A check carrying its share of an item split between checks (issue 59) is taxed on that share.
+    for (const l of issue.lines) if (!k.t.voided[l.lineId]) gross.set(l.taxRateId!, (gross.get(l.taxRateId!) ?? 0) + billedLineCents(l));
     for (const x of billTaxes(issue, new Set(Object.keys(k.t.voided))).taxes) {
       const g = BigInt(gross.get(x.taxRateId) ?? 0), ppm = BigInt(x.ratePpm);
       const tax = roundHalfUp(g * ppm, inclusive ? 1_000_000n + ppm : 1_000_000n);
       if (x.amountCents !== tax || x.baseCents !== (inclusive ? Number(g) - tax : Number(g))) problems.push(`${k.id}: ${x.taxRateId} taxed ${x.baseCents}+${x.amountCents} on ${g}, specified ${tax}`);
     }
   }
+  // An item split between checks: its shares on the checks add up to it, after its discount, to the cent.
+  const items = new Map<string, { whole: number; shares: number }>();
+  for (const k of tickets) {
+    for (const l of k.t.issue.lines) {
+      if (!l.share) continue;
+      const item = items.get(`${k.t.issue.billId}/${l.lineId}`) ?? { whole: lineTotal(l) - (l.discountCents ?? 0), shares: 0 };
+      items.set(`${k.t.issue.billId}/${l.lineId}`, { ...item, shares: item.shares + billedLineCents(l) });
+    }
+  }
+  for (const [item, { whole, shares: added }] of items) if (whole !== added) problems.push(`${item}: the checks carry ${added} of ${whole}`);
   for (const [billId, parts] of shares) {
     const { issue } = parts[0]!.t;
     const whole = billTaxes({ ...issue, share: null });
@@ -153,7 +164,7 @@ t.test('the days generated did what the property is about', async (t) => {
   // A property over days where nothing was voided or refunded would prove nothing about them.
   for (const what of [
     'order with a price override', 'price override by a manager', 'negative modifiers', 'void of a fired line', 'order discount', 'line discount', 'comp',
-    'split none', 'split even', 'split seats', 'bill cancelled', 'walk-out', 'cash payment', 'credit_card payment', 'debit_card payment', 'tip',
+    'split none', 'split even', 'split seats', 'split item', 'bill cancelled', 'walk-out', 'cash payment', 'credit_card payment', 'debit_card payment', 'tip',
     'refund', 'void before payment', 'void after payment',
   ]) t.ok((happened.get(what) ?? 0) > 0, `${what}: ${happened.get(what) ?? 0}`);
   t.comment(JSON.stringify(Object.fromEntries([...happened].sort())));

@@ -20,7 +20,7 @@ export interface DiscountPlan { line: number | null; kind: 'percent' | 'amount' 
 export interface PaymentPlan { method: TillMethod; weight: number; tipCents: number; changeCents: number }
 export interface RefundPlan { payment: number; amount: number; beforeVoid: boolean }
 export interface TicketPlan { voidBefore: number | null; payments: PaymentPlan[]; refunds: RefundPlan[]; voidAfter: number | null }
-export type SplitPlan = { split: 'none' } | { split: 'even'; parts: number } | { split: 'seats' };
+export type SplitPlan = { split: 'none' } | { split: 'even'; parts: number } | { split: 'seats' } | { split: 'item'; checks: number };
 export interface OrderPlan {
   waiter: number; lines: LinePlan[]; reprices: Array<{ line: number; priceCents: number }>; voidFired: number | null;
   discounts: DiscountPlan[]; completeFirst: boolean; split: SplitPlan; rebill: SplitPlan | null; walkOut: boolean; tickets: TicketPlan[];
@@ -33,6 +33,7 @@ const sometimes = <T>(value: fc.Arbitrary<T>, times: number, outOf: number): fc.
 
 const splitPlan: fc.Arbitrary<SplitPlan> = fc.oneof(
   fc.constant({ split: 'none' as const }), fc.record({ split: fc.constant('even' as const), parts: fc.integer({ min: 2, max: 4 }) }), fc.constant({ split: 'seats' as const }),
+  fc.record({ split: fc.constant('item' as const), checks: fc.integer({ min: 2, max: 4 }) }),
 );
 const ticketPlan: fc.Arbitrary<TicketPlan> = fc.record({
   voidBefore: sometimes(fc.nat(9), 1, 3),
@@ -183,12 +184,20 @@ export async function runDay(plan: DayPlan, pricesIncludeTax: boolean): Promise<
       }));
     }
 
+    /** Issue 59: the first unbilled line split between every check, the others dealt round them. */
+    function itemSplit(s: Awaited<ReturnType<typeof state>>, checks: number): Split {
+      const unbilled = Object.keys(s.lines).filter((l) => !s.billing.billedLines[l]);
+      if (unbilled.length === 0) return { split: 'none' };
+      const [shared, ...rest] = unbilled;
+      return { split: 'lines', groups: Array.from({ length: checks }, (_, i) => [shared!, ...rest.filter((_, j) => j % checks === i)]) };
+    }
+
     async function bill(plan: SplitPlan): Promise<string[]> {
       const s = await state();
       const owes = discountedTotal(s.lines, s.discounts);
       // An even split asks at least a cent of every part.
-      const split: Split = plan.split === 'even' ? (owes >= plan.parts ? plan : { split: 'none' }) : plan;
-      const issued = await step(`split ${split.split}`, () => issueTickets(deps, orderId, split, { userId: IDS.cashier }));
+      const split: Split = plan.split === 'even' ? (owes >= plan.parts ? plan : { split: 'none' }) : plan.split === 'item' ? itemSplit(s, plan.checks) : plan;
+      const issued = await step(plan.split === 'item' ? 'split item' : `split ${split.split}`, () => issueTickets(deps, orderId, split, { userId: IDS.cashier }));
       return issued?.ticketIds ?? [];
     }
   }

@@ -97,10 +97,11 @@ export async function billsAsTheyStand(commands: CommandHandler, log: readonly R
     }
     const inclusive = issue.pricesIncludeTax ?? true;
     const w = waiter(orders.get(issue.orderId)!.userId!);
-    // The bill's lines once, whichever of its even shares carries them.
-    if (!billsSeen.has(issue.billId)) {
-      billsSeen.add(issue.billId);
-      s.sales.gross += sum(issue.lines, lineTotal);
+    // Each of the bill's lines once, whichever of its even shares, or of the checks an item is split between (issue 59), carries it.
+    for (const l of issue.lines) {
+      if (billsSeen.has(`${issue.billId}/${l.lineId}`)) continue;
+      billsSeen.add(`${issue.billId}/${l.lineId}`);
+      s.sales.gross += lineTotal(l);
     }
     const standing = billTaxes(issue, new Set(Object.keys(t.voided)));
     const voids = voidsOf(id, log.filter((e) => e.stream === ticketStream(id)), openLedger(issue));

@@ -33,7 +33,8 @@ export async function reconcileKitchen(commands: KitchenCommands, orderId: strin
   const { state: o } = await commands.state(order, orderStream(orderId));
   if (!o.orderId) return null;
   const byTicket = new Map<string, FiredLine[]>();
-  for (const l of Object.values(o.fired)) byTicket.set(l.ticketId, [...(byTicket.get(l.ticketId) ?? []), l]);
+  // A line moved in from another order is that order's ticket's to keep (moves.ts).
+  for (const l of Object.values(o.fired)) if (!l.movedFrom) byTicket.set(l.ticketId, [...(byTicket.get(l.ticketId) ?? []), l]);
   if (byTicket.size === 0) return null;
   const gone = !isOpen(o);
   const table = await tableName(commands, o.tableId);
@@ -54,7 +55,8 @@ export async function reconcileKitchen(commands: KitchenCommands, orderId: strin
     for (const l of lines) {
       const current = o.lines[l.lineId];
       const onTicket = t.kitchenLines[l.lineId];
-      if (!onTicket) continue;
+      // A line moved to another order is still cooked: neither cancelled nor changed from here.
+      if (!onTicket || l.movedTo) continue;
       if (gone || !current) {
         if (onTicket.status !== 'cancelled' && onTicket.status !== 'done') await run(kitchenTicket, stream, { type: 'cancelLine', lineId: l.lineId, at });
       } else if (current.notes !== onTicket.notes) {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { type ApprovalHeaders, ManagerApproval, orAskManager } from './manager.js';
 import { type OrderLine, type Ticket, dishName } from './menu.js';
 import { money } from './money.js';
 import { Stepper } from './order.js';
@@ -16,9 +17,12 @@ export function BillScreen(props: { orderId: string }) {
   const [split, setSplit] = useState<Split>('none');
   const [parts, setParts] = useState(2);
   const [groupOf, setGroupOf] = useState<Record<string, number>>({});
+  // Lines split between every check (a bottle of wine over three): each check carries its share.
+  const [shared, setShared] = useState<string[]>([]);
   // The bill being paid, by id: the sheet shows it as the latest read has it (a payment that landed
   // a moment before the tap, or on another tablet meanwhile, changes what is due).
   const [payingId, setPayingId] = useState<string | null>(null);
+  const [reopening, setReopening] = useState<Ticket | null>(null);
   const w = useWrite();
   const [issueKey, setIssueKey] = useState(newKey);
 
@@ -40,8 +44,12 @@ export function BillScreen(props: { orderId: string }) {
     refresh();
   });
   const issue = () => {
-    const bills = [...new Set(unbilled.map((l) => groupOf[l.id] ?? 1))].sort((a, b) => a - b);
-    const groups = bills.map((g) => unbilled.filter((l) => (groupOf[l.id] ?? 1) === g).map((l) => l.id));
+    const own = unbilled.filter((l) => !shared.includes(l.id));
+    const used = [...new Set(own.map((l) => groupOf[l.id] ?? 1))];
+    // A shared line is on every check: the checks the other lines name, and at least two.
+    const last = shared.length ? Math.max(2, ...used) : 0;
+    const bills = shared.length ? Array.from({ length: last }, (_, i) => i + 1) : used.sort((a, b) => a - b);
+    const groups = bills.map((g) => [...own.filter((l) => (groupOf[l.id] ?? 1) === g).map((l) => l.id), ...unbilled.filter((l) => shared.includes(l.id)).map((l) => l.id)]);
     const body = split === 'even' ? { split, parts } : split === 'lines' ? { split, groups } : { split };
     void run(() => ok(api.POST('/orders/{id}/tickets', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': issueKey } })), () => setIssueKey(newKey()));
   };
@@ -67,17 +75,24 @@ export function BillScreen(props: { orderId: string }) {
             ))}
           </div>
           {split === 'even' && <label>Parts <Stepper value={parts} min={2} max={20} onChange={setParts} /></label>}
-          {split === 'lines' && <LineGroups lines={unbilled} groupOf={groupOf} onChange={setGroupOf} />}
+          {split === 'lines' && <LineGroups lines={unbilled} groupOf={groupOf} onChange={setGroupOf} shared={shared} onShare={setShared} />}
           <button type="button" id="issue-bill" disabled={w.busy} onClick={issue}>Issue {split === 'none' ? 'the bill' : 'the bills'}</button>
         </section>
       )}
       <section class="tickets">
-        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} />)}
+        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} />)}
       </section>
       {allPaid && order.status === 'ready' && (
         <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={completeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
       )}
       {allPaid && (order.status === 'pending' || order.status === 'preparing') && <p class="muted">Everything is paid: the order can be closed once the kitchen has it ready.</p>}
+      {reopening && (
+        <div class="sheet-backdrop">
+          <div class="sheet" role="dialog">
+            <ReopenSheet ticket={reopening} label={labelOf(reopening, seatOf)} onDone={() => { setReopening(null); refresh(); }} />
+          </div>
+        </div>
+      )}
       {paying && (
         <div class="sheet-backdrop">
           <div class="sheet" role="dialog">
@@ -89,18 +104,27 @@ export function BillScreen(props: { orderId: string }) {
   );
 }
 
-/** By lines: each line is tapped into bill 1, 2, 3… */
-function LineGroups(props: { lines: OrderLine[]; groupOf: Record<string, number>; onChange: (g: Record<string, number>) => void }) {
+/** By lines: each line is tapped into bill 1, 2, 3…, or split between every bill ("Split"). */
+function LineGroups(props: { lines: OrderLine[]; groupOf: Record<string, number>; onChange: (g: Record<string, number>) => void; shared: string[]; onShare: (s: string[]) => void }) {
+  const toggle = (id: string) => props.onShare(props.shared.includes(id) ? props.shared.filter((x) => x !== id) : [...props.shared, id]);
   return (
     <ul class="line-groups">
       {props.lines.map((l) => (
-        <li key={l.id}>
-          <span>{l.quantity} × {dishName(l.dish_id)} <small class="muted">{money(l.line_total)}</small></span>
-          <label>Bill <Stepper value={props.groupOf[l.id] ?? 1} min={1} max={9} onChange={(n) => props.onChange({ ...props.groupOf, [l.id]: n })} /></label>
+        <li key={l.id} data-group-line={l.id}>
+          <span>{l.quantity} × {dishName(l.dish_id)} <Options line={l} /> <small class="muted">{money(l.line_total)}</small></span>
+          {props.shared.includes(l.id)
+            ? <span class="muted">on every bill</span>
+            : <label>Bill <Stepper value={props.groupOf[l.id] ?? 1} min={1} max={9} onChange={(n) => props.onChange({ ...props.groupOf, [l.id]: n })} /></label>}
+          <button type="button" class={props.shared.includes(l.id) ? 'chip active' : 'chip'} data-share-line={l.id} aria-pressed={props.shared.includes(l.id)} onClick={() => toggle(l.id)}>Split</button>
         </li>
       ))}
     </ul>
   );
+}
+
+/** The options chosen on a line ("Medio, Queso"), as the kitchen and the receipt have them. */
+function Options(props: { line: { modifiers: Array<{ name: string }> } }) {
+  return props.line.modifiers.length > 0 ? <small class="mods">{props.line.modifiers.map((m) => m.name).join(', ')}</small> : null;
 }
 
 /** "Bill 2 of 3" for an even split, "Seat 2" or "Table (shared)" for one by seat, else "Bill". */
@@ -113,7 +137,7 @@ function labelOf(t: Ticket, seatOf: Record<string, number | null>): string {
   return seats[0] === null ? 'Table' : `Seat ${seats[0]}`;
 }
 
-function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void }) {
+function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void; onReopen: () => void }) {
   const t = props.ticket;
   return (
     <article class={`ticket-card ${t.status_name}`} data-ticket-id={t.id}>
@@ -122,7 +146,12 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void })
         <span class={`badge ${t.status_name}`}>{t.status_name}</span>
       </header>
       <ul>
-        {t.lines.map((l) => <li key={l.id} class={l.voided ? 'voided' : ''}>{l.quantity} × {dishName(l.dish_id)} <span>{money(l.line_total)}</span></li>)}
+        {t.lines.map((l) => (
+          <li key={l.id} class={l.voided ? 'voided' : ''} data-bill-line={l.id}>
+            <span>{l.quantity} × {dishName(l.dish_id)}{l.share && <small class="share"> ({l.share.part}/{l.share.parts})</small>} <Options line={l} /></span>
+            <span>{money(l.line_total)}</span>
+          </li>
+        ))}
       </ul>
       <dl>
         {t.taxes.map((x) => <div key={x.tax_rate_id}><dt>{x.name} {x.rate} %</dt><dd>{money(x.amount)}</dd></div>)}
@@ -144,8 +173,38 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void })
       )}
       <div class="actions">
         {t.status_name === 'pending' && <button type="button" class="pay" onClick={props.onPay}>Pay {money(t.due)}</button>}
+        {t.status_name === 'paid' && <button type="button" class="secondary reopen-button" onClick={props.onReopen}>Reopen…</button>}
         <button type="button" class="secondary receipt-button" onClick={() => go(`/receipt/${t.id}`)}>Receipt</button>
       </div>
     </article>
+  );
+}
+
+/**
+ * Reopening a paid check: what was paid is given back and the check cancelled, in one step, with the
+ * reason; a waiter needs a manager's name and PIN. The lines then bill again (a split's once every
+ * check of it is cancelled or reopened).
+ */
+function ReopenSheet(props: { ticket: Ticket; label: string; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const [approval, setApproval] = useState(false);
+  const [key] = useState(newKey);
+  const w = useWrite();
+  const reopen = (a?: ApprovalHeaders) => ok(api.POST('/tickets/{id}/reopen', {
+    params: { path: { id: props.ticket.id } }, body: { reason: reason.trim() }, headers: { 'idempotency-key': key, ...a, ...(a ? { 'x-approval-reason': encodeURIComponent(reason.trim()) } : {}) },
+  }));
+  const submit = () => w.run(() => orAskManager(() => reopen(), () => setApproval(true), props.onDone));
+  if (approval) return <ManagerApproval what={`Reopen ${props.label} (${money(props.ticket.paid)} given back): ${reason.trim()}`} act={async (a) => void (await reopen(a))} onDone={props.onDone} onCancel={() => setApproval(false)} />;
+  return (
+    <div class="reopen-sheet">
+      <h3>Reopen {props.label}</h3>
+      <p>{money(props.ticket.paid)} paid is given back and this check cancelled; its lines bill again.</p>
+      <label>Reason<input id="reopen-reason" value={reason} maxLength={200} onInput={(e) => setReason(e.currentTarget.value)} placeholder="forgot the dessert…" /></label>
+      {w.error && <p class="error" role="alert">{w.error}</p>}
+      <div class="actions">
+        <button type="button" class="secondary" onClick={props.onDone}>Cancel</button>
+        <button type="button" id="reopen-ticket" disabled={w.busy || !reason.trim()} onClick={() => void submit()}>Reopen</button>
+      </div>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Member } from './login.js';
+import { ApiError } from './api.js';
 import { Keypad } from './pin-pad.js';
 
 export const isManager = (me: Member) => me.role === 'manager' || me.role === 'admin';
@@ -42,4 +43,15 @@ export function ManagerApproval(props: { what: string; act: (approval: ApprovalH
       <button type="button" class="secondary" onClick={props.onCancel}>Cancel</button>
     </div>
   );
+}
+
+/** Runs a write as the signed-in member's own; a 403 (a manager's call) asks for the approval instead of failing. */
+export async function orAskManager(act: () => Promise<unknown>, ask: () => void, then: () => void): Promise<void> {
+  try {
+    await act();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403) return ask();
+    throw e;
+  }
+  then();
 }

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, newKey, ok, useWrite } from './api.js';
+import { api, newKey, ok, useWrite } from './api.js';
 import type { Member } from './login.js';
-import { type ApprovalHeaders, ManagerApproval, isManager } from './manager.js';
+import { type ApprovalHeaders, ManagerApproval, isManager, orAskManager } from './manager.js';
 import { type Dish, type Order, type OrderLine, type Table, dishName, menu } from './menu.js';
 import { money, parseAmount } from './money.js';
 import { Stepper } from './order.js';
 import { Keypad } from './pin-pad.js';
+import { go } from './route.js';
 
 interface SheetProps { onDone: () => void; onCancel: () => void }
 
@@ -107,24 +108,73 @@ export function LineSheet(props: SheetProps & { me: Member; orderId: string; lin
   );
 }
 
-/** Moves the order to a free table (its own table is released by the server). */
-export function MoveSheet(props: SheetProps & { order: Order }) {
+/**
+ * Moves: the whole order to a free table (its own table is released by the server); some lines to
+ * another table's check; or this check merged into another table's (this table is then freed). Lines
+ * the kitchen has, or another waiter's check, need a manager: asked for when the server says so.
+ */
+export function MoveSheet(props: SheetProps & { order: Order; lines: OrderLine[] }) {
   const [tables, setTables] = useState<Table[]>([]);
+  const [mode, setMode] = useState<'table' | 'lines' | 'merge'>('table');
+  const [picked, setPicked] = useState<string[]>([]);
+  const [reason, setReason] = useState('');
+  const [approval, setApproval] = useState<null | ((a: ApprovalHeaders) => Promise<unknown>)>(null);
+  // One key per intent, kept across retries and the manager's approval: a move is never applied twice.
+  const [key] = useState(newKey);
   const w = useWrite();
   useEffect(() => void api.GET('/tables', { params: { query: { all: true } } }).then((r) => setTables(r.data ?? [])), []);
   const o = props.order;
   const move = (tableId: string | null) => w.run(() => ok(api.PUT('/orders/{id}', {
     params: { path: { id: o.id } }, body: { user_id: o.user_id, table_id: tableId, waiter: o.waiter, status: o.status }, headers: { 'idempotency-key': newKey() },
   })), props.onDone);
+  const approved = (a?: ApprovalHeaders) => ({ 'idempotency-key': key, ...a, ...(a && reason.trim() ? { 'x-approval-reason': encodeURIComponent(reason.trim()) } : {}) });
+  const toCheck = (orderId: string) => (a?: ApprovalHeaders) => (mode === 'merge'
+    ? ok(api.POST('/orders/{id}/merge', { params: { path: { id: o.id } }, body: { into_order_id: orderId }, headers: approved(a) })).then(() => go(`/order/${orderId}`))
+    : ok(api.POST('/orders/{id}/dishes/move', { params: { path: { id: o.id } }, body: { line_ids: picked, to_order_id: orderId }, headers: approved(a) })));
+  const send = (act: (a?: ApprovalHeaders) => Promise<unknown>) => w.run(() => orAskManager(() => act(), () => setApproval(() => act), props.onDone));
+  if (approval) return <ManagerApproval what={`Move lines the kitchen has, or to another waiter's check: ${reason.trim() || 'give a reason first'}`} act={async (a) => void (await approval(a))} onDone={props.onDone} onCancel={() => setApproval(null)} />;
   const free = tables.filter((t) => t.status === 'available');
+  const others = tables.filter((t) => t.order_id && t.order_id !== o.id);
+  const live = props.lines.filter((l) => l.kitchen_status !== 'cancelled');
   return (
     <div class="move-sheet">
-      <h3>Move to</h3>
-      <div class="tiles small">
-        {free.map((t) => <button type="button" key={t.id} class="tile available" data-move-to={t.id} disabled={w.busy} onClick={() => void move(t.id)}>{t.name}</button>)}
-        {o.table_id && <button type="button" class="tile" disabled={w.busy} onClick={() => void move(null)}>Take-away</button>}
+      <div class="segmented">
+        {(['table', 'lines', 'merge'] as const).map((m) => <button type="button" key={m} data-move-mode={m} class={mode === m ? 'active' : ''} onClick={() => setMode(m)}>{{ table: 'Whole order', lines: 'Some lines', merge: 'Merge checks' }[m]}</button>)}
       </div>
-      {free.length === 0 && <p class="muted">No free table.</p>}
+      {mode === 'table' && (
+        <>
+          <h3>Move to</h3>
+          <div class="tiles small">
+            {free.map((t) => <button type="button" key={t.id} class="tile available" data-move-to={t.id} disabled={w.busy} onClick={() => void move(t.id)}>{t.name}</button>)}
+            {o.table_id && <button type="button" class="tile" disabled={w.busy} onClick={() => void move(null)}>Take-away</button>}
+          </div>
+          {free.length === 0 && <p class="muted">No free table.</p>}
+        </>
+      )}
+      {mode === 'lines' && (
+        <ul class="pick-lines">
+          {live.map((l) => (
+            <li key={l.id}>
+              <button type="button" class={picked.includes(l.id) ? 'option chosen' : 'option'} data-pick-line={l.id} aria-pressed={picked.includes(l.id)}
+                onClick={() => setPicked(picked.includes(l.id) ? picked.filter((x) => x !== l.id) : [...picked, l.id])}>
+                {l.quantity} × {dishName(l.dish_id)}{l.modifiers.length > 0 && <small> ({l.modifiers.map((m) => m.name).join(', ')})</small>} <small class="muted">{money(l.line_total)}</small>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {mode !== 'table' && (
+        <>
+          <h3>{mode === 'merge' ? 'Merge this check into' : `Move ${picked.length} line${picked.length === 1 ? '' : 's'} to`}</h3>
+          <div class="tiles small">
+            {others.map((t) => (
+              <button type="button" key={t.id} class="tile occupied" data-check-of={t.id} disabled={w.busy || (mode === 'lines' && picked.length === 0)} onClick={() => void send(toCheck(t.order_id!))}>{t.name}</button>
+            ))}
+          </div>
+          {others.length === 0 && <p class="muted">No other table has a check.</p>}
+          <label>Reason<input id="move-reason" value={reason} maxLength={200} onInput={(e) => setReason(e.currentTarget.value)} placeholder="asked of a manager when the kitchen has a line" /></label>
+        </>
+      )}
       {w.error && <p class="error" role="alert">{w.error}</p>}
       <div class="actions"><button type="button" class="secondary" onClick={props.onCancel}>Cancel</button></div>
     </div>
@@ -143,15 +193,7 @@ export function DiscountSheet(props: SheetProps & { me: Member; orderId: string;
   const give = (approved?: ApprovalHeaders) => ok(api.POST('/orders/{id}/discounts', {
     params: { path: { id: props.orderId } }, body: { ...(lineId ? { line_id: lineId } : {}), kind, value: amount ?? 0, reason: reason.trim() }, headers: { 'idempotency-key': newKey(), ...approved },
   }));
-  const submit = () => w.run(async () => {
-    try {
-      await give();
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 403) return setApproval(true);
-      throw e;
-    }
-    props.onDone();
-  });
+  const submit = () => w.run(() => orAskManager(() => give(), () => setApproval(true), props.onDone));
   if (approval) return <ManagerApproval what={`Over your limit: ${kind === 'percent' ? `${value} %` : money(amount ?? 0)} — ${reason}`} act={async (a) => void (await give(a))} onDone={props.onDone} onCancel={() => setApproval(false)} />;
   return (
     <div class="discount-sheet">

@@ -101,7 +101,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
         <div class="total-row"><span>Total</span><strong id="order-total">{money(order.total)}</strong></div>
         <div class="actions">
           <button type="button" id="fire-all" disabled={!open || w.busy || unfired.length === 0} onClick={() => fire({})}>Fire all</button>
-          <button type="button" class="secondary" disabled={!open || w.busy} onClick={() => setSheet({ kind: 'move' })}>Move</button>
+          <button type="button" class="secondary" id="move-order" disabled={!open || w.busy} onClick={() => setSheet({ kind: 'move' })}>Move</button>
           <button type="button" class="secondary" disabled={!open || w.busy || lines.length === 0} onClick={() => setSheet({ kind: 'discount' })}>Discount</button>
           <button type="button" id="to-bill" disabled={lines.length === 0} onClick={() => go(`/bill/${orderId}`)}>Bill</button>
         </div>
@@ -111,7 +111,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
           <div class="sheet" role="dialog">
             {sheet.kind === 'dish' && <DishSheet orderId={orderId} dish={sheet.dish} course={course} seat={seat} onDone={closeSheet} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'line' && sheetLine && <LineSheet key={sheetLine.id} me={props.me} orderId={orderId} line={sheetLine} onDone={closeSheet} onCancel={() => setSheet(null)} />}
-            {sheet.kind === 'move' && <MoveSheet order={order} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+            {sheet.kind === 'move' && <MoveSheet order={order} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'discount' && <DiscountSheet me={props.me} orderId={orderId} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
           </div>
         </div>

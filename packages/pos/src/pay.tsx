@@ -13,6 +13,15 @@ const TIPS = [0, 10, 15, 20];
 const cents = (n: number) => Math.round(n * 100) / 100;
 
 /**
+ * What a guest is likely to hand over for `due`: the exact amount, then the next round amounts above
+ * it (the next 10, 20, 50, 100, 200, 500), four at most, each once.
+ */
+export function quickCash(due: number): number[] {
+  const round = [10, 20, 50, 100, 200, 500].map((step) => Math.ceil(due / step) * step).filter((n) => n > due);
+  return [due, ...new Set(round)].slice(0, 5);
+}
+
+/**
  * Taking a payment on one bill. The Idempotency-Key is made when the sheet opens and kept until the
  * payment is answered: a tap again after a lost answer is the same payment, never a second one.
  */
@@ -36,14 +45,20 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
   const amount = parseAmount(amountText);
   const tip = tipPercent === null ? parseAmount(tipText) ?? 0 : cents(((amount ?? 0) * tipPercent) / 100);
   const given = parseAmount(tendered);
+  // Cash covers the amount and the tip; what is left is the change.
+  const owed = cents((amount ?? 0) + tip);
+  const keepChange = () => {
+    setTipPercent(null);
+    setTipText(String(cents((given ?? 0) - (amount ?? 0))));
+  };
   const w = useWrite();
   const run = (what: () => Promise<void>) => w.run(what, () => setKey(newKey()));
   const pay = () => run(async () => {
     const body = method === 'cash'
-      ? { method: 'cash' as const, amount: amount ?? 0, ...(given !== null ? { tendered: given } : {}) }
+      ? { method: 'cash' as const, amount: amount ?? 0, ...(tip > 0 ? { tip } : {}), ...(given !== null ? { tendered: given } : {}) }
       : { method: card, amount: amount ?? 0, tip };
     const answer = await ok(api.POST('/tickets/{id}/payments', { params: { path: { id: t.id } }, body, headers: { 'idempotency-key': key } }));
-    if (method === 'cash') setChange(accepted(answer) ? cents((given ?? amount ?? 0) - (amount ?? 0)) : answer.change);
+    if (method === 'cash') setChange(accepted(answer) ? cents((given ?? owed) - owed) : answer.change);
     else props.onDone();
   });
   const invoice = () => run(async () => {
@@ -70,12 +85,25 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
         {(['cash', 'card', 'lightning'] as const).map((m) => <button type="button" key={m} data-method={m} class={method === m ? 'active' : ''} onClick={() => setMethod(m)}>{{ cash: 'Cash', card: 'Card', lightning: '⚡ Lightning' }[m]}</button>)}
       </div>
       <label>Amount<input id="pay-amount" inputMode="decimal" value={amountText} onInput={(e) => { typed.current = true; setAmountText(e.currentTarget.value); }} /></label>
+      {/* A tip on every method, chosen first: cash then covers it from what is handed over. */}
+      <div class="segmented tips">
+        {TIPS.map((p) => <button type="button" key={p} data-tip={p} class={tipPercent === p ? 'active' : ''} onClick={() => setTipPercent(p)}>{p === 0 ? 'No tip' : `${p} %`}</button>)}
+        <button type="button" data-tip="other" class={tipPercent === null ? 'active' : ''} onClick={() => setTipPercent(null)}>Other</button>
+      </div>
+      {tipPercent === null && <label>Tip<input id="tip-amount" inputMode="decimal" value={tipText} onInput={(e) => setTipText(e.currentTarget.value)} /></label>}
+      <p class="muted" id="tip-line">Tip {money(tip)} · charged {money(owed)}</p>
       {method === 'cash' && (
         <>
+          <div class="quick-cash">
+            {quickCash(owed).map((n, i) => (
+              <button type="button" key={n} data-cash={i === 0 ? 'exact' : String(n)} class={given === n ? 'active' : ''} onClick={() => setTendered(String(n))}>{i === 0 ? `Exact ${money(n)}` : money(n)}</button>
+            ))}
+          </div>
           <div class="amount-display">Tendered <strong id="tendered">{tendered ? money(given ?? 0) : '—'}</strong>
-            {given !== null && amount !== null && given >= amount && <span> · change {money(cents(given - amount))}</span>}
+            {given !== null && amount !== null && given >= owed && <span id="cash-change"> · change {money(cents(given - owed))}</span>}
           </div>
           <Keypad value={tendered} onChange={setTendered} decimal />
+          {given !== null && amount !== null && given > amount && <button type="button" class="secondary" id="change-as-tip" onClick={keepChange}>Keep the change as tip</button>}
         </>
       )}
       {method === 'card' && (
@@ -84,22 +112,12 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
           <button type="button" class={card === 'debit_card' ? 'active' : ''} onClick={() => setCard('debit_card')}>Debit</button>
         </div>
       )}
-      {method !== 'cash' && (
-        <>
-          <div class="segmented tips">
-            {TIPS.map((p) => <button type="button" key={p} data-tip={p} class={tipPercent === p ? 'active' : ''} onClick={() => setTipPercent(p)}>{p === 0 ? 'No tip' : `${p} %`}</button>)}
-            <button type="button" data-tip="other" class={tipPercent === null ? 'active' : ''} onClick={() => setTipPercent(null)}>Other</button>
-          </div>
-          {tipPercent === null && <label>Tip<input id="tip-amount" inputMode="decimal" value={tipText} onInput={(e) => setTipText(e.currentTarget.value)} /></label>}
-          <p class="muted">Tip {money(tip)} · charged {money(cents((amount ?? 0) + tip))}</p>
-        </>
-      )}
       {w.error && <p class="error" role="alert">{w.error}</p>}
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onDone}>Cancel</button>
         {method === 'lightning'
           ? <button type="button" id="show-invoice" disabled={w.busy || amount === null} onClick={() => void invoice()}>Show the QR</button>
-          : <button type="button" id="take-payment" disabled={w.busy || amount === null || amount <= 0 || (method === 'cash' && given !== null && given < (amount ?? 0))} onClick={() => void pay()}>Take {money(cents((amount ?? 0) + (method === 'cash' ? 0 : tip)))}</button>}
+          : <button type="button" id="take-payment" disabled={w.busy || amount === null || amount <= 0 || (method === 'cash' && given !== null && given < owed)} onClick={() => void pay()}>Take {money(owed)}</button>}
       </div>
     </div>
   );
@@ -132,6 +150,7 @@ function LightningCheckout(props: { ticketId: string; paidBefore: number; checko
           <h3>Scan to pay</h3>
           {qr && <img class="qr" id="invoice-qr" src={qr} alt="Lightning invoice QR code" data-invoice={c.invoice} />}
           <p class="big" id="invoice-sats">{sats(c.amount_sat)}</p>
+          <InvoiceText invoice={c.invoice} />
           <p>{money(cents(c.fiat_due + c.tip))} at {c.rate.toLocaleString('en-US')} {c.currency}/BTC{c.tip > 0 ? ` (tip ${money(c.tip)})` : ''}</p>
           <p class={left < 30 ? 'countdown warn' : 'countdown'} id="invoice-countdown">{left > 0 ? `Expires in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'Expired'}</p>
           <div class="actions">
@@ -141,5 +160,34 @@ function LightningCheckout(props: { ticketId: string; paidBefore: number; checko
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The invoice as text: copied for a wallet elsewhere, or opened through a `lightning:` link by a
+ * wallet on this same phone or tablet (a QR cannot be scanned by the device that shows it).
+ */
+function InvoiceText(props: { invoice: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.invoice);
+      setCopied(true);
+    } catch {
+      // No clipboard (plain HTTP on a LAN): the text is selected for the person to copy.
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById('invoice-text')!);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+    }
+  };
+  return (
+    <>
+      <div class="invoice-text"><code id="invoice-text">{props.invoice}</code></div>
+      <div class="actions center">
+        <button type="button" class="secondary" id="copy-invoice" onClick={() => void copy()}>{copied ? 'Copied' : 'Copy'}</button>
+        <a class="wallet-link" id="wallet-link" href={`lightning:${props.invoice}`}>Open in wallet</a>
+      </div>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
-import type { Approval, OrderEvent, ShiftEvent, StaffEvent, TicketEvent } from '@comanda/domain';
+import { type Approval, type OrderEvent, type ShiftEvent, type StaffEvent, type TicketEvent, lineTotal } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, compareText, eventTime, inRange, money, streamId } from '../report.js';
 import { isComp } from './discounts.js';
@@ -59,6 +59,8 @@ function applyOrder(s: AuditState, event: ReplayedEvent, e: OrderEvent) {
       return;
     case 'OrderLineRemoved':
       if (e.data.void) push(s, event, undefined, { kind: 'void', ...approvalOf(e.data.void, event), amount: e.data.void.amountCents, detail: `line ${e.data.lineId}` });
+      // A line moved to another check (issue 59): money moved between checks, with who approved it when it needed a manager.
+      if (e.data.move) push(s, event, undefined, { kind: 'table_move', ...approvalOf(e.data.move.approval, event), amount: lineTotal(e.data.move.line), detail: `line ${e.data.lineId} → order ${e.data.move.toOrderId}` });
       return;
     case 'OrderLinesCleared':
       if (e.data.void) push(s, event, undefined, { kind: 'void', ...approvalOf(e.data.void, event), amount: e.data.void.amountCents, detail: `every line (${e.data.lineIds.length})` });
@@ -99,7 +101,8 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
       push(s, event, e.data.at, { kind: 'service_charge_removed', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: e.data.amountCents, detail: `charge ${money(e.data.chargeCents).toFixed(2)}` });
       return;
     case 'TicketCancelled':
-      push(s, event, e.data.at, { kind: 'bill_cancelled', by: e.data.by ?? userOf(event), approvedBy: e.data.by ?? userOf(event), reason: e.data.reason, amount: null, detail: '' });
+      // Reopened (issue 59): cancelled with its refunds, approved by a manager.
+      push(s, event, e.data.at, { kind: 'bill_cancelled', by: e.data.by ?? userOf(event), approvedBy: e.data.reopened?.approvedBy ?? e.data.by ?? userOf(event), reason: e.data.reason, amount: null, detail: e.data.reopened ? 'reopened' : '' });
       return;
     case 'ShiftOpened':
       push(s, event, e.data.openedAt, { kind: 'shift_opened', by: e.data.openedBy ?? userOf(event), approvedBy: null, reason: null, amount: e.data.cashFloatCents, detail: `shift ${e.data.number}, cash float` });
@@ -132,7 +135,7 @@ const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', '
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  version: 1,
+  version: 2,
   title: 'Audit trail',
   handles: [...ORDER_TYPES, ...OTHER_TYPES],
   init: (clock) => ({ clock, entries: [], names: new Map() }),

@@ -1,6 +1,6 @@
 import type { Cents } from '../money.js';
-import { type RecordedLine, lineTotal } from '../order/lines.js';
-import { splitEvenly } from './split.js';
+import type { RecordedLine } from '../order/lines.js';
+import { type LineShare, billedLineCents, splitEvenly } from './split.js';
 
 /**
  * A service charge (automatic gratuity) on a bill: a percent of the bill after discounts, decided when
@@ -25,7 +25,7 @@ export interface ServiceCharge {
 /** The settings a bill is issued with: the automatic charge for parties of `minParty` or more. */
 export interface ServiceChargeSettings { rateBp: number; minParty: number; taxable: boolean }
 
-type ChargedLine = Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents };
+type ChargedLine = Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents; share?: LineShare };
 
 /** What the bill carries for the charge: its lines (a part: the whole's), its share and the charge. */
 export interface ChargeableBill {
@@ -40,7 +40,7 @@ const roundHalfUp = (p: bigint, q: bigint): Cents => Number((2n * p + q) / (2n *
 /** The charge on some lines after their discounts: round half up of (Σ line − discount) × rate, once per bill. */
 export function chargeOn(lines: readonly ChargedLine[], rateBp: number, voided: ReadonlySet<string> = new Set()): Cents {
   let base = 0;
-  for (const l of lines) if (!voided.has(l.lineId)) base += lineTotal(l) - (l.discountCents ?? 0);
+  for (const l of lines) if (!voided.has(l.lineId)) base += billedLineCents(l);
   return base > 0 ? roundHalfUp(BigInt(base) * BigInt(rateBp), 10_000n) : 0;
 }
 
@@ -73,7 +73,7 @@ export function serviceChargeLines(bill: ChargeableBill, voided: ReadonlySet<str
   const byRate = new Map<string | null, Cents>();
   for (const l of bill.lines) {
     if (voided.has(l.lineId)) continue;
-    byRate.set(l.taxRateId ?? null, (byRate.get(l.taxRateId ?? null) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
+    byRate.set(l.taxRateId ?? null, (byRate.get(l.taxRateId ?? null) ?? 0) + billedLineCents(l));
   }
   const rates = [...byRate].sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''));
   const total = rates.reduce((sum, [, cents]) => sum + cents, 0);

@@ -1,4 +1,5 @@
 import type { Cents } from '../money.js';
+import { type RecordedLine, lineTotal } from '../order/lines.js';
 
 /**
  * An amount split into `parts` shares in whole cents: the shares differ by at most one cent and sum
@@ -11,4 +12,18 @@ export function splitEvenly(amount: Cents, parts: number): Cents[] {
   const base = Math.floor(amount / parts);
   const extra = amount - base * parts;
   return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
+}
+
+/** A line's share when one item is split between checks: part `part` of `parts` (a bottle over three checks). */
+export interface LineShare { part: number; parts: number }
+
+type BilledLine = Pick<RecordedLine, 'priceCents' | 'modifiers' | 'quantity'> & { discountCents?: Cents; share?: LineShare };
+
+/**
+ * What a line of a bill asks before tax: its total after its discount, or, for an item split between
+ * checks, this check's even share of that (`splitEvenly`: the checks' parts add up to the item to the cent).
+ */
+export function billedLineCents(l: BilledLine): Cents {
+  const whole = lineTotal(l) - (l.discountCents ?? 0);
+  return l.share ? splitEvenly(whole, l.share.parts)[l.share.part - 1]! : whole;
 }

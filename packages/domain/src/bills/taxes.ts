@@ -1,5 +1,6 @@
 import type { Cents } from '../money.js';
-import { type RecordedLine, lineTotal } from '../order/lines.js';
+import type { RecordedLine } from '../order/lines.js';
+import { type LineShare, billedLineCents } from './split.js';
 import { type StoredRate, ratePpmOf } from '../menu/tax-rates.js';
 import { type ServiceCharge, serviceChargeLines } from './service-charge.js';
 
@@ -17,7 +18,7 @@ export interface BillTax extends BillRate { baseCents: Cents; amountCents: Cents
 
 /** What a bill needs to work out its taxes (a ticket's issue, or its read model). */
 export interface TaxedBill {
-  lines: ReadonlyArray<Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents }>;
+  lines: ReadonlyArray<Pick<RecordedLine, 'lineId' | 'priceCents' | 'quantity' | 'modifiers'> & { taxRateId?: string | null; discountCents?: Cents; share?: LineShare }>;
   share: { part: number; parts: number } | null;
   /** The rates the lines name (absent on bills issued before taxes: nothing is taxed). */
   taxRates?: readonly IssuedRate[];
@@ -67,7 +68,7 @@ export function billTaxes(bill: TaxedBill, voided: ReadonlySet<string> = new Set
   for (const l of [...bill.lines, ...serviceChargeLines(bill, voided)]) {
     if (voided.has(l.lineId)) continue;
     const rate = l.taxRateId ?? null;
-    byRate.set(rate, (byRate.get(rate) ?? 0) + lineTotal(l) - (l.discountCents ?? 0));
+    byRate.set(rate, (byRate.get(rate) ?? 0) + billedLineCents(l));
   }
   const rates = new Map((bill.taxRates ?? []).map((r) => [r.taxRateId, billRate(r)]));
   const groups = [...byRate].sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')).map(([id, gross]) => ({ rate: id === null ? undefined : rates.get(id), gross }));

@@ -2,6 +2,8 @@ import type { Cents } from '../money.js';
 import type { RecordedLine } from '../order/lines.js';
 import type { PaymentDetails, PaymentMethod, TillMethod } from './payment-methods.js';
 import type { ServiceCharge } from './service-charge.js';
+import type { LineShare } from './split.js';
+import type { Approval, Authority } from '../staff/approval.js';
 import type { IssuedRate } from './taxes.js';
 import type { LightningCommand, LightningEvent, TicketLightning } from './ticket-lightning.js';
 
@@ -16,9 +18,10 @@ export const TICKET_STATUS_NAMES: Record<TicketStatus, keyof typeof TICKET_STATU
 /**
  * A ticket carries its order's lines as they were billed (tickets issued before quantities read as one
  * portion), each with the tax rate it was billed at (absent before taxes: untaxed) and its discount
- * (its own and its share of the order's; absent: none).
+ * (its own and its share of the order's; absent: none). `share`: an item split between checks, this
+ * check's part of it (split.ts: `billedLineCents`); absent: the line whole.
  */
-export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents };
+export type TicketLine = RecordedLine & { taxRateId?: string | null; discountCents?: Cents; share?: LineShare };
 
 export interface TicketPayment {
   paymentId: string;
@@ -101,7 +104,8 @@ export type TicketEvent =
   | { type: 'PaymentTaken'; data: TicketPayment }
   | { type: 'TicketPaid'; data: { at: number } }
   | { type: 'PaymentRefunded'; data: TicketRefund }
-  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number } }
+  /** `reopened`: cancelled to bill its lines again, its payments refunded in the same append (ticket-reopen.ts), with who approved and why. */
+  | { type: 'TicketCancelled'; data: { reason: string; by: string | null; at: number; reopened?: Approval } }
   | { type: 'TicketLineVoided'; data: { lineId: string; amountCents: Cents; reason: string; by: string | null; at: number } }
   | ServiceChargeRemoved
   | LightningEvent;
@@ -119,4 +123,8 @@ export type TicketCommand =
   /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
   | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number }
   | RemoveServiceCharge
+  | ReopenTicket
   | LightningCommand;
+
+/** Reopen a paid bill: refund what is left of each payment (`refundIds`: the refund's id per payment) and cancel it (ticket-reopen.ts). */
+export type ReopenTicket = { type: 'reopenTicket'; reason: string; refundIds: Record<string, string>; shiftId: string | null; authority: Authority; at: number };

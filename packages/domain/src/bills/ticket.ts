@@ -7,6 +7,7 @@ import { PAYMENT_METHODS, type PaymentDetails } from './payment-methods.js';
 import { emptyLightning, type LightningFlag, type LightningInvoice, type LightningRefund } from './ticket-lightning.js';
 import { decideLightning, evolveLightning, refundableCents } from './ticket-lightning-decide.js';
 import { chargedIssue, removeServiceCharge } from './ticket-service-charge.js';
+import { reopenTicket } from './ticket-reopen.js';
 import { live, payable, settles, sum, ticketFigures } from './ticket-figures.js';
 import { TICKET_STATUS, type Ticket, type TicketCommand, type TicketEvent, type TicketIssue, type TicketPayment, type TicketStatus } from './ticket-types.js';
 
@@ -31,6 +32,7 @@ function voidLine(t: Ticket & { issue: TicketIssue; status: TicketStatus }, comm
   if (t.issue.share) throw conflict('A line shared by an even split cannot be voided; cancel the split and bill again');
   const line = t.issue.lines.find((l) => l.lineId === command.lineId);
   if (!line) throw validationFailed([{ field: 'line_id', message: 'must name a line of this ticket' }]);
+  if (line.share) throw conflict('An item split between checks cannot be voided on one of them; cancel the checks and bill again');
   if (t.voided[line.lineId]) throw conflict('The line is already voided');
   if (!command.reason.trim()) throw validationFailed([{ field: 'reason', message: 'is required' }]);
   const live = t.issue.lines.filter((l) => !t.voided[l.lineId]);
@@ -141,6 +143,8 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
       case 'recordLightningRefundSent':
       case 'recordLightningRefundFailed':
         return decideLightning(command, state);
+      case 'reopenTicket':
+        return reopenTicket(live(state), command);
       case 'cancelTicket': {
         const t = live(state);
         if (t.status === TICKET_STATUS.cancelled) throw conflict('The ticket is already cancelled');

@@ -20,8 +20,11 @@ export interface Billing {
 /**
  * One bill as the order records it. `seat`: on a split by seats, the seat it is for, or null for the
  * table's shared lines (absent on any other bill), so a ticket issued after a crash still says it.
+ * `groups`: when an item is split between checks, each ticket's lines in ticket order (a line in several
+ * groups is shared by those checks); the lines are billable again once every check is cancelled, as
+ * with an even split. Absent: every ticket carries all `lineIds` (whole, or an even split's parts).
  */
-export interface BillEntry { billId: string; ticketIds: string[]; lineIds: string[]; seat?: number | null }
+export interface BillEntry { billId: string; ticketIds: string[]; lineIds: string[]; seat?: number | null; groups?: string[][] }
 
 export type BillingEvent =
   | { type: 'OrderBilled'; data: BillEntry }
@@ -50,7 +53,10 @@ export function decideBilling(command: BillingCommand, billing: Billing, lineIds
       if (twice.length) throw validationFailed(twice.map((id) => ({ field: 'groups', message: `${id} is in more than one group` })));
       const billed = all.filter((id) => billing.billedLines[id]);
       if (billed.length) throw conflict(`These lines are already on a ticket: ${billed.join(', ')}`, { lineIds: billed });
-      return bills.map(({ billId, ticketIds, lineIds: ids, seat }) => ({ type: 'OrderBilled', data: { billId, ticketIds, lineIds: ids, ...(seat === undefined ? {} : { seat }) } }));
+      bills.forEach(sharedChecks);
+      return bills.map(({ billId, ticketIds, lineIds: ids, seat, groups }) => ({
+        type: 'OrderBilled', data: { billId, ticketIds, lineIds: ids, ...(seat === undefined ? {} : { seat }), ...(groups ? { groups } : {}) },
+      }));
     }
     case 'releaseTicket': {
       const entry = Object.entries(billing.bills).find(([, b]) => b.live.includes(command.ticketId));
@@ -62,13 +68,24 @@ export function decideBilling(command: BillingCommand, billing: Billing, lineIds
   }
 }
 
+/** An item split between checks: one group per check, none empty, a line once per check, every line on a check. */
+function sharedChecks(bill: BillEntry): void {
+  const groups = bill.groups;
+  if (!groups) return;
+  if (groups.length !== bill.ticketIds.length || groups.some((g) => g.length === 0)) throw validationFailed([{ field: 'groups', message: 'each check needs at least one line' }]);
+  const twice = groups.flatMap((g) => g.filter((id, i) => g.indexOf(id) !== i));
+  if (twice.length) throw validationFailed(twice.map((id) => ({ field: 'groups', message: `${id} is twice on one check` })));
+  const onChecks = new Set(groups.flat());
+  if (onChecks.size !== bill.lineIds.length || bill.lineIds.some((id) => !onChecks.has(id))) throw validationFailed([{ field: 'groups', message: 'the checks must carry exactly the lines billed' }]);
+}
+
 export function evolveBilling(billing: Billing, event: BillingEvent): Billing {
   switch (event.type) {
     case 'OrderBilled': {
-      const { billId, ticketIds, lineIds, seat } = event.data;
+      const { billId, ticketIds, lineIds, seat, groups } = event.data;
       const billedLines = { ...billing.billedLines };
       for (const id of lineIds) billedLines[id] = billId;
-      return { billedLines, bills: { ...billing.bills, [billId]: { ticketIds, live: ticketIds, lineIds, ...(seat === undefined ? {} : { seat }) } } };
+      return { billedLines, bills: { ...billing.bills, [billId]: { ticketIds, live: ticketIds, lineIds, ...(seat === undefined ? {} : { seat }), ...(groups ? { groups } : {}) } } };
     }
     case 'OrderTicketCancelled': {
       const { billId, ticketId, releasedLineIds } = event.data;

@@ -1,5 +1,5 @@
 import type { Cents } from '../money.js';
-import type { Authority } from '../staff/approval.js';
+import type { Approval, Authority } from '../staff/approval.js';
 import type { Billing, BillingCommand, BillingEvent } from './billing.js';
 import type { Discount, DiscountCommand, DiscountEvent } from './discounts.js';
 import type { LineVoid, NewLine, OrderTransfer } from './exceptions.js';
@@ -31,6 +31,10 @@ export interface FiredLine {
   dishName: string;
   /** The dish's allergens when fired (absent on lines fired before allergens were kept). */
   allergens?: string[];
+  /** The line moved to that order (moves.ts): its kitchen ticket stays here, the kitchen keeps cooking it. */
+  movedTo?: string;
+  /** The line came from that order, whose kitchen ticket carries it. */
+  movedFrom?: string;
 }
 
 export interface Order {
@@ -54,6 +58,8 @@ export interface Order {
   fired: Record<string, FiredLine>;
   /** The time each firing happened, by firing id. */
   firings: Record<string, number>;
+  /** Moves of lines in or out, by move id (moves.ts); absent until the first. */
+  moves?: Record<string, true>;
   version: number;
 }
 
@@ -61,7 +67,8 @@ export type OrderEvent =
   /** `number`: the order's number of its business day (absent on orders placed before numbers). */
   /** `transfer`: placed by a manager in another member's name (absent: placed by its own waiter, or before transfers). */
   | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer } }
-  | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
+  /** `moved`: the lines came from another order (moves.ts; absent: ordered here). */
+  | { type: 'DishesAdded'; data: { lines: RecordedLine[]; moved?: LinesMovedIn } }
   /** quantity, course and seat: only when the update changed them (never on events written before them). */
   /** `override`: the price changed, with who, who approved and why (absent: the price stayed, or events before overrides). */
   | { type: 'OrderLineUpdated'; data: { lineId: string; priceCents: Cents; notes: string; override?: PriceOverride } & LineChanges }
@@ -69,7 +76,8 @@ export type OrderEvent =
    * `void`: the kitchen had the line, so it was voided with a manager's approval (absent on an unfired
    * line, and on voids written before approvals); `reason`: why (kept for the kitchen's readers).
    */
-  | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string; void?: LineVoid } }
+  /** `move`: the line went to another order, not away (moves.ts). */
+  | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string; void?: LineVoid; move?: LineMovedOut } }
   /** `void`: the fired lines among them, as one void (see OrderLineRemoved). */
   | { type: 'OrderLinesCleared'; data: { lineIds: string[]; void?: LineVoid } }
   | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
@@ -96,4 +104,21 @@ export type OrderCommand =
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
   | BillingCommand
   | DiscountCommand
-  | FireLines;
+  | FireLines
+  | MoveLinesOut
+  | MoveLinesIn;
+
+// Lines moved between orders (moves.ts).
+/**
+ * On a removal: the line went to another order, as it was (so the other half of the move can be
+ * written from this event alone, after a crash); `approval` when the kitchen had it or the order is
+ * another waiter's.
+ */
+export interface LineMovedOut { moveId: string; toOrderId: string; line: OrderLine; fired?: FiredLine; approval?: Approval }
+
+/** On a `DishesAdded`: the lines came from another order, with their firing (the kitchen keeps cooking them on the ticket it has). */
+export interface LinesMovedIn { moveId: string; fromOrderId: string; fired: FiredLine[] }
+
+export type MoveLinesOut = { type: 'moveLinesOut'; moveId: string; lineIds: string[]; toOrderId: string; toUserId: string; authority: Authority };
+export type MoveLinesIn = { type: 'moveLinesIn'; moveId: string; fromOrderId: string; lines: OrderLine[]; fired: FiredLine[] };
+

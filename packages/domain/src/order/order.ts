@@ -8,6 +8,7 @@ import { paymentFlag } from './payment-flags.js';
 import { checkLines, completeLine, keepPortionAboveZero, lineChanges } from './lines.js';
 import { decideBilling, emptyBilling, evolveBilling, lineNotBilled } from './billing.js';
 import { priceLines, repriced, transferOf, voidOf } from './exceptions.js';
+import { decideMoveIn, decideMoveOut, firedAfterMove } from './moves.js';
 import { ORDER_STATUSES, type Order, type OrderCommand, type OrderEvent, type OrderStatus } from './order-types.js';
 
 export type { FiredLine, Order, OrderCommand, OrderEvent, OrderStatus } from './order-types.js';
@@ -193,6 +194,16 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         // The kitchen has work for a ready order again: it is preparing until that is done too.
         return fired.length && o.status === 'ready' ? [...fired, ...transition('ready', 'preparing', command.at)] : fired;
       }
+      case 'moveLinesOut': {
+        const o = existing(state);
+        mayChangeDishes(o);
+        return decideMoveOut(o, command);
+      }
+      case 'moveLinesIn': {
+        const o = existing(state);
+        mayChangeDishes(o);
+        return decideMoveIn(o, command);
+      }
     }
   },
 
@@ -206,7 +217,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       case 'DishesAdded': {
         const lines = { ...state.lines };
         for (const line of event.data.lines) lines[line.lineId] = completeLine(line);
-        return { ...state, lines, version };
+        return { ...state, lines, ...(event.data.moved ? firedAfterMove(state, event) : {}), version };
       }
       case 'OrderLineUpdated': {
         const line = state.lines[event.data.lineId]!;
@@ -214,7 +225,7 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
       }
       case 'OrderLineRemoved': {
         const { [event.data.lineId]: _gone, ...lines } = state.lines;
-        return { ...state, lines, version };
+        return { ...state, lines, ...(event.data.move ? firedAfterMove(state, event) : {}), version };
       }
       case 'OrderLinesCleared':
         return { ...state, lines: {}, version };

@@ -39,8 +39,13 @@ function plan(o: Order, split: Split, id: (kind: string) => string): Bill[] {
       const billId = id('bill');
       return [{ billId, ticketIds: Array.from({ length: split.parts }, () => id('ticket')), lineIds: unbilled }];
     }
-    case 'lines':
-      return split.groups.map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+    case 'lines': {
+      // A line on several checks (a bottle of wine over three) makes the checks one bill that shares it.
+      const all = split.groups.flat();
+      const shared = split.groups.length > 1 && split.groups.some((g, i) => g.some((l) => split.groups.some((h, j) => j !== i && h.includes(l))));
+      if (!shared) return split.groups.map((lineIds) => ({ billId: id('bill'), ticketIds: [id('ticket')], lineIds }));
+      return [{ billId: id('bill'), ticketIds: split.groups.map(() => id('ticket')), lineIds: [...new Set(all)], groups: split.groups }];
+    }
     case 'seats': {
       // Each bill remembers its seat (null: the table's shared lines) so its ticket and receipt can say it.
       const groups = linesBySeat(unbilled.map((l) => o.lines[l]!));
@@ -60,20 +65,39 @@ export function ticketsOf(o: Order, bill: Bill, meta: IssueMeta): TicketIssue[] 
   const lines: TicketLine[] = bill.lineIds.map((l) => ({
     ...o.lines[l]!, taxRateId: taxRateOf(meta.menu, o.lines[l]!.dishId)?.id ?? null, ...(discounts.get(l) ? { discountCents: discounts.get(l)! } : {}),
   }));
+  if (bill.groups) return sharedChecks(o, bill, bill.groups, lines, meta);
+  const parts = bill.ticketIds.length;
+  return bill.ticketIds.map((ticketId, i) => issueOf(o, bill, ticketId, lines, parts > 1 ? { part: i + 1, parts } : null, meta));
+}
+
+/** One ticket of a bill: its lines, taxed at the rates they use, and the service charge on them (every part of an even split carries the whole's). */
+function issueOf(o: Order, bill: Bill, ticketId: string, lines: TicketLine[], share: TicketIssue['share'], meta: IssueMeta): TicketIssue {
   const used = new Set(lines.map((l) => l.taxRateId));
   const taxRates = Object.values(meta.menu.taxRates).filter((r) => used.has(r.id)).map((r) => ({ taxRateId: r.id, name: r.name, ratePpm: r.ratePpm }));
   const taxed = taxRates.length ? { taxRates, pricesIncludeTax: meta.pricesIncludeTax } : {};
-  const parts = bill.ticketIds.length;
-  // Worked out on this bill's lines after discounts, for the whole order's party; every part of an even split carries the whole's.
+  // Worked out on this bill's lines after discounts, for the whole order's party.
   const serviceCharge = serviceChargeFor(lines, partySize(Object.values(o.lines)), meta.serviceCharge, meta.byHand, o.userId);
   const charged = serviceCharge ? { serviceCharge } : {};
+  return {
+    ticketId, orderId: o.orderId!, billId: bill.billId, tableId: o.tableId, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }), currencyId: meta.currencyId,
+    lines, share, subtotalCents: billTaxes({ lines, share, ...taxed, ...charged }).dueCents, ...taxed, ...charged, issuedAt: meta.at, issuedBy: meta.by,
+    ...(bill.seat === undefined ? {} : { forSeat: bill.seat }),
+  };
+}
+
+/**
+ * The checks of a bill that splits items between them: each carries its own lines whole and its even
+ * share of each line it shares (part k of n in check order), and is taxed and charged as a bill of its
+ * own: each check's tax is rounded once on what it asks, as a bill's is, and the shares add up to the item.
+ */
+function sharedChecks(o: Order, bill: Bill, groups: string[][], lines: TicketLine[], meta: IssueMeta): TicketIssue[] {
+  const byId = new Map(lines.map((l) => [l.lineId, l]));
   return bill.ticketIds.map((ticketId, i) => {
-    const share = parts > 1 ? { part: i + 1, parts } : null;
-    return {
-      ticketId, orderId: o.orderId!, billId: bill.billId, tableId: o.tableId, waiter: o.waiter, ...(o.number === null ? {} : { orderNumber: o.number }), currencyId: meta.currencyId,
-      lines, share, subtotalCents: billTaxes({ lines, share, ...taxed, ...charged }).dueCents, ...taxed, ...charged, issuedAt: meta.at, issuedBy: meta.by,
-      ...(bill.seat === undefined ? {} : { forSeat: bill.seat }),
-    };
+    const mine = groups[i]!.map((lineId) => {
+      const on = groups.flatMap((g, j) => (g.includes(lineId) ? [j] : []));
+      return on.length > 1 ? { ...byId.get(lineId)!, share: { part: on.indexOf(i) + 1, parts: on.length } } : byId.get(lineId)!;
+    });
+    return issueOf(o, bill, ticketId, mine, null, meta);
   });
 }
 

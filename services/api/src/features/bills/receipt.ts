@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, lineTotal, percentOf } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billedLineCents, lineTotal, percentOf } from '@comanda/domain';
 import type { TicketView } from '@comanda/read-models';
 import { billFor, ticketFiguresOf, ticketTaxesOf } from './views.js';
 
@@ -39,8 +39,11 @@ function rows(d: ReceiptData): Row[] {
   ];
   for (const l of t.lines) {
     const name = d.dishNames[l.dishId] ?? 'Dish';
-    out.push({ kind: 'amount', label: (l.quantity ?? 1) > 1 ? `${l.quantity} x ${name}` : name, cents: lineTotal(l) });
-    if (l.discountCents) out.push({ kind: 'amount', label: '  Discount', cents: -l.discountCents });
+    const label = (l.quantity ?? 1) > 1 ? `${l.quantity} x ${name}` : name;
+    // An item split between checks prints this check's part of it, its discount already shared.
+    if (l.share) out.push({ kind: 'amount', label: `${label} (${l.share.part}/${l.share.parts})`, cents: billedLineCents(l) });
+    else out.push({ kind: 'amount', label, cents: lineTotal(l) });
+    if (l.discountCents && !l.share) out.push({ kind: 'amount', label: '  Discount', cents: -l.discountCents });
     for (const m of l.modifiers ?? []) out.push({ kind: 'text', text: `  + ${m.name}${m.priceDeltaCents ? ` ${amount(m.priceDeltaCents)}` : ''}` });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
     const voided = t.voided.find((v) => v.line_id === l.lineId);

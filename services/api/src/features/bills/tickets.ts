@@ -7,7 +7,8 @@ import { Headers, IdParams, OptionalPagination, Pagination, commonErrors, withHe
 import { findPage } from '../../http/pages.js';
 import { sendNoContent } from '../../http/replies.js';
 import { writeContext } from '../../http/write-context.js';
-import { cancelTicket, issueTickets, takeOffServiceCharge, type Split } from '@comanda/workflows';
+import { cancelTicket, issueTickets, reopenTicket, takeOffServiceCharge, type Split } from '@comanda/workflows';
+import { ApprovedWriteHeaders, authorityOf } from '../../auth/approvals.js';
 import { Strict, jsonNumbers } from './money-input.js';
 import { TicketSchema, ticketResponse } from './views.js';
 import { unchanged, versionTag } from '../../plugins/revalidation.js';
@@ -123,6 +124,22 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => {
     const { position } = await takeOffServiceCharge(deps, request.params.id, request.body.reason, writeContext(request));
+    await app.readBack(position, `/tickets/${request.params.id}`);
+    const t = await tickets.get(request.params.id);
+    if (!t) throw notFound();
+    return ticketResponse(t);
+  });
+
+  app.post('/tickets/:id/reopen', {
+    config: { permission: 'bills:write', readsBack: true },
+    schema: {
+      tags: ['tickets'], summary: 'Reopen a paid ticket: every payment left refunded and the ticket cancelled in one step; its lines are billable again',
+      description: "A manager's call: their own session, or a waiter's request with a manager's approval in the X-Approval-* headers (403 `Needs a manager's approval: reopening a paid bill` otherwise); recorded with who, who approved and why. Bills are never rewritten: the reopened one stays as printed, cancelled, its refunds beside it (a cash refund needs an open shift), and the lines go on a new bill. 409 for a ticket not paid, or with a Lightning payment not yet refunded through the wallet. Honours Idempotency-Key.",
+      headers: ApprovedWriteHeaders, params: IdParams, body: Strict({ reason: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: TicketSchema, ...errors },
+    },
+  }, async (request) => {
+    const position = await reopenTicket(deps, request.params.id, request.body.reason, await authorityOf(app, request, request.body.reason), writeContext(request));
     await app.readBack(position, `/tickets/${request.params.id}`);
     const t = await tickets.get(request.params.id);
     if (!t) throw notFound();

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, fromCents, lineTotal, percentOf, ratePpmOf, ticketCharge, type ZReport } from '@comanda/domain';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billTaxes, billedLineCents, fromCents, percentOf, ratePpmOf, ticketCharge, type ZReport } from '@comanda/domain';
 import { billOfTicket, type PaymentView, type ShiftView, type TicketView } from '@comanda/read-models';
 import { Type } from 'typebox';
 
@@ -30,7 +30,9 @@ export const TicketSchema = Type.Object({
   lines: Type.Array(Type.Object({
     id: Type.String(), dish_id: Type.String(), price: Money('one portion, as ordered'), notes: Type.String(), voided: Type.Boolean({ description: 'taken off the bill (not in the subtotal)' }),
     quantity: Type.Integer({ description: 'portions (1 on tickets issued before quantities)' }), discount: Money("its discounts and its share of the order's"),
-    line_total: Money('(price + modifiers) × quantity − discounts'),
+    line_total: Money('(price + modifiers) × quantity − discounts; for an item split between checks, this check\'s share of that'),
+    share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'an item split between checks: this check\'s part of it; null: the line whole' }),
+    modifiers: Type.Array(Type.Object({ option_id: Type.String(), name: Type.String({ description: 'the option chosen, e.g. "Medium"' }), price_delta: Money('per portion') })),
   })),
   share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()], { description: 'part i of n of an even split' }),
   seat: Type.Union([Type.Integer(), Type.Null()], { description: 'split by seats: the seat this bill is for; null for the table\'s shared lines and on any other bill' }),
@@ -113,7 +115,8 @@ export function ticketResponse(t: TicketView) {
     id: t.id, order_id: t.order_id, table_id: t.table_id, waiter: t.waiter, order_number: t.order_number ?? null,
     lines: t.lines.map((l) => ({
       id: l.lineId, dish_id: l.dishId, price: fromCents(l.priceCents), notes: l.notes, voided: t.voided.some((v) => v.line_id === l.lineId),
-      quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(lineTotal(l) - (l.discountCents ?? 0)),
+      quantity: l.quantity ?? 1, discount: fromCents(l.discountCents ?? 0), line_total: fromCents(billedLineCents(l)), share: l.share ?? null,
+      modifiers: (l.modifiers ?? []).map((m) => ({ option_id: m.optionId, name: m.name, price_delta: fromCents(m.priceDeltaCents) })),
     })),
     share: t.share, seat: t.for_seat ?? null, bill_for: billFor(t), subtotal: fromCents(f.subtotal - tax.added - tax.serviceCharge),
     service_charge: serviceChargeResponse(t, tax.serviceCharge),
