@@ -10,7 +10,7 @@ import { loadMenu, menu } from './menu.js';
 import { loadCurrency } from './money.js';
 import { dismiss, signedInAs } from './offline/outbox.js';
 import { usePrices } from './offline/overlay.js';
-import { prune } from './offline/reads.js';
+import { keep, prune } from './offline/reads.js';
 import { keepUpToDate } from './offline/updates.js';
 import { OrderScreen } from './order.js';
 import { ReceiptScreen } from './receipt.js';
@@ -32,6 +32,8 @@ function App() {
     if (me) void Promise.all([loadCurrency(), loadMenu()]);
     // The outbox sends only the writes of who is signed in (a PIN pad meanwhile: they wait, kept).
     if (me !== undefined) signedInAs(me);
+    // Who is signed in, as GET /auth/me answers it: a reload with no network opens their floor.
+    if (me) void keep('/auth/me', me);
   }, [me]);
 
   if (me === undefined) return <Banner />;

@@ -116,12 +116,13 @@ async function send(): Promise<void> {
 /** The server answered: the write leaves the outbox; a refusal no screen waits for is kept to show. */
 async function settle(head: Entry, answer: Response): Promise<void> {
   const db = await device();
-  const tx = db.transaction(['outbox', 'refusals'], 'readwrite');
   const refused: Refusal[] = [];
   const screen = screens.get(head.key);
   screens.delete(head.key);
-  await tx.objectStore('outbox').delete(head.seq!);
   if (!answer.ok && !screen) refused.push({ entry: head, status: answer.status, message: await messageOf(answer), at: Date.now() });
+  // One transaction, nothing else awaited inside it (IndexedDB commits a transaction left idle).
+  const tx = db.transaction(['outbox', 'refusals'], 'readwrite');
+  await tx.objectStore('outbox').delete(head.seq!);
   // An order the server did not create: what was written on it afterwards cannot be sent either.
   if (!answer.ok && head.created.order) {
     for (const later of waiting.get().slice(1).filter((e) => e.path.startsWith(`/orders/${head.created.order}/`))) {

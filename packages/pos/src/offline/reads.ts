@@ -39,7 +39,7 @@ export async function read(request: Request): Promise<Response> {
 }
 
 /** Keeps an answer; a closed order's reads are dropped instead (they are no longer needed here). */
-async function keep(path: string, body: unknown): Promise<void> {
+export async function keep(path: string, body: unknown): Promise<void> {
   const db = await device();
   const order = body && typeof body === 'object' && 'order' in body ? (body.order as { id: string; status: string }) : undefined;
   if (order && CLOSED.has(order.status)) {
