@@ -6,12 +6,11 @@ import type { Page } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
 import { closeSheet, press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
-import { posRestaurant } from '../src/pos-setup.js';
+import { billBeforeTheCut, openOrdersOf, paymentsOn, posRestaurant, waiterAtTable } from '../src/pos-setup.js';
 import { startStandalone } from '../src/standalone-process.js';
 
 type Line = { id: string; dish_id: string; kitchen_status: string };
 type Complete = { order: { id: string; table_id: string | null; waiter: string }; dishes: Line[] };
-type Bill = { id: string; due: number; payments: Array<{ method: string; amount: number }> };
 
 const lines = (page: Page) => page.$$eval('.ticket-pane .line', (ls) => ls.map((l) => l.textContent ?? ''));
 const waitingOf = (page: Page) => page.$eval('#offline-banner', (e) => Number((e as HTMLElement).dataset.waiting));
@@ -41,13 +40,7 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   t.teardown(() => { if (t.passing() === false) console.error(log.slice(-200).join('\n')); });
 
   // Before the cut: a bill for S3, issued online; the till open.
-  const marisol = new Client(pos.url);
-  await marisol.login('marisol', '2580');
-  const me = (await marisol.get('/auth/me')).body as { id: string };
-  const billed = ((await marisol.post('/orders/with-dishes', { order: { user_id: me.id, table_id: r.tables.S3, waiter: 'Marisol' }, dishes: [{ dish_id: r.menu.sopa, quantity: 2 }] })).body as { id: string }).id;
-  t.equal((await marisol.post(`/orders/${billed}/tickets`, { split: 'none' })).status, 201, 'a bill for S3');
-  t.equal((await r.admin.post('/shifts/open', { cash_float: 100 })).status, 201, 'the till is open');
-  const bill = ((await marisol.get(`/orders/${billed}/tickets`)).body as Bill[])[0]!;
+  const { marisol, billed, bill } = await billBeforeTheCut(pos.url, r, r.tables.S3!, r.menu.sopa!);
 
   // One visit: signed in, the floor and the bill seen; the service worker has the app.
   const page = await tablet(chromium.browser, pos.url, log, 'marisol');
@@ -122,16 +115,9 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   const s1Now = (await marisol.get(`/orders/${s1}/complete`)).body as Complete;
   t.equal(s1Now.order.table_id, r.tables.S1, 'the order seated offline has the id the tablet gave it');
   t.same(s1Now.dishes.map((l) => [l.dish_id, l.kitchen_status]), [[r.menu.mole, 'sent'], [r.menu.mole, 'sent']], 'two moles, fired, once each');
-  const s2 = ((await marisol.get('/tables')).body as Array<{ id: string; order_id: string | null }>).find((x) => x.id === r.tables.S2)!;
-  t.equal(((await marisol.get(`/orders/${s2.order_id}`)).body as { waiter: string }).waiter, 'Tomás', "S2 is Tomás's");
-  const paid = ((await marisol.get(`/orders/${billed}/tickets`)).body as Bill[])[0]!;
-  t.same(paid.payments.map((p) => [p.method, p.amount]), [['cash', bill.due]], 'the cash taken offline, once');
-  const open: string[] = [];
-  for (const status of ['pending', 'preparing', 'ready']) {
-    const listed = (await marisol.get(`/orders/status/${status}?all=true`)).body as Array<{ id: string; waiter: string }> | undefined;
-    for (const o of listed ?? []) if (o.waiter === 'Marisol') open.push(o.id);
-  }
-  t.same(open.sort(), [billed, s1].sort(), "Marisol's open orders: S3's and the one seated offline, no other");
+  t.equal(await waiterAtTable(marisol, r.tables.S2!), 'Tomás', "S2 is Tomás's");
+  t.same(await paymentsOn(marisol, billed), [['cash', bill.due]], 'the cash taken offline, once');
+  t.same(await openOrdersOf(marisol, 'Marisol'), [billed, s1].sort(), "Marisol's open orders: S3's and the one seated offline, no other");
 
   // Read and dismissed: gone from the tablet.
   await page.$$eval('#refusals .refusal button', (bs) => bs.forEach((b) => (b as HTMLButtonElement).click()));

@@ -44,13 +44,13 @@ export function Refusals(props: { onDismiss: (id: number) => void }) {
   );
 }
 
-const dishes = (body: unknown) => (Array.isArray(body) ? body.map((d: { dish_id: string; quantity?: number }) => `${d.quantity ?? 1} × ${dishName(d.dish_id)}`).join(', ') : 'dishes');
+const dishes = (e: Entry) => (Array.isArray(e.body) ? e.body.map((d: { dish_id: string; quantity?: number }) => `${d.quantity ?? 1} × ${e.dishNames?.[d.dish_id] ?? dishName(d.dish_id)}`).join(', ') : 'dishes');
 
 /** The write in the waiter's words. */
 function describe(e: Entry): string {
   const sub = e.path.split('?')[0]!;
   if (e.method === 'POST' && sub === '/orders') return 'Seating a new order';
-  if (e.method === 'POST' && sub.endsWith('/dishes')) return `Adding ${dishes(e.body)}`;
+  if (e.method === 'POST' && sub.endsWith('/dishes')) return `Adding ${dishes(e)}`;
   if (sub.endsWith('/fire')) return 'Firing to the kitchen';
   if (sub.includes('/dishes/')) return e.method === 'DELETE' ? 'Removing a line' : 'Changing a line';
   if (sub.endsWith('/payments')) return `Taking ${(e.body as { method?: string }).method ?? 'a payment'}`;

@@ -8,7 +8,7 @@ import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
 import { loadMenu, menu } from './menu.js';
 import { loadCurrency } from './money.js';
-import { dismiss, signedInAs } from './offline/outbox.js';
+import { dismiss, signedInAs, useDishNames } from './offline/outbox.js';
 import { usePrices } from './offline/overlay.js';
 import { keep, prune } from './offline/reads.js';
 import { keepUpToDate } from './offline/updates.js';
@@ -69,6 +69,8 @@ usePrices((dishId, optionIds) => {
   const options = Object.values(m.groups).flatMap((g) => g.options.map((o) => ({ group_id: g.id, option_id: o.id, name: o.name, price_delta: o.price_delta })));
   return { price: m.dishById[dishId]?.price ?? 0, modifiers: options.filter((o) => optionIds.includes(o.option_id)) };
 });
+// A write keeps the names of its dishes: a refusal names a dish even once it is off the menu.
+useDishNames((dishId) => menu.get().dishById[dishId]?.name);
 void prune();
 keepUpToDate();
 

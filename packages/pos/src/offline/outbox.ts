@@ -23,6 +23,22 @@ let sending = false;
 /** Resolved when the network may be back (the browser says so, or a read went through). */
 let wake: () => void = () => undefined;
 
+/** The menu's name of a dish (set by the app: the outbox does not read the menu itself). */
+let nameOf: (dishId: string) => string | undefined = () => undefined;
+export const useDishNames = (names: typeof nameOf) => {
+  nameOf = names;
+};
+
+/** The dishes a write's body names, with the menu's names now. */
+function dishNames(body: unknown): Record<string, string> | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const named = body.flatMap((d: { dish_id?: unknown }) => {
+    const name = typeof d.dish_id === 'string' ? nameOf(d.dish_id) : undefined;
+    return name ? [[d.dish_id as string, name] as const] : [];
+  });
+  return named.length ? Object.fromEntries(named) : undefined;
+}
+
 /** A screen waits this long for an answer before it is told the write is kept and goes on. */
 const PATIENCE_MS = 8_000;
 
@@ -48,7 +64,7 @@ export async function enqueue(request: Request): Promise<Response> {
   const body: unknown = text ? JSON.parse(text) : undefined;
   const headers = Object.fromEntries(request.headers);
   const key = headers['idempotency-key'] ??= crypto.randomUUID();
-  const entry: Entry = { key, method: request.method, path, body, headers, userId: member.id, at: Date.now(), created: await createdIds(member.id, key, request.method, path, body) };
+  const entry: Entry = { key, method: request.method, path, body, headers, userId: member.id, at: Date.now(), created: await createdIds(member.id, key, request.method, path, body), dishNames: dishNames(body) };
   entry.seq = await (await device()).add('outbox', entry);
   await reload();
   const answered = new Promise<Response>((resolve) => screens.set(key, resolve));
@@ -137,10 +153,18 @@ async function settle(head: Entry, answer: Response): Promise<void> {
   screen?.(answer);
 }
 
+/** What the server said, in the waiter's words where the API's are a form's (a 400's fields). */
 async function messageOf(answer: Response): Promise<string> {
   try {
-    const body = (await answer.clone().json()) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : `${answer.status} ${answer.statusText}`;
+    const body = (await answer.clone().json()) as { message?: unknown; errors?: Array<{ field?: unknown; message?: unknown }> };
+    const fields = Array.isArray(body.errors) ? body.errors : [];
+    // The only way the menu refuses a dish it listed before: it was taken off (sold out).
+    if (fields.some((f) => typeof f.field === 'string' && f.field.endsWith('.dish_id') && f.message === 'must be a dish on the menu')) {
+      return 'no longer on the menu (sold out or taken off since)';
+    }
+    const detail = fields.map((f) => `${String(f.field)} ${String(f.message)}`).join('; ');
+    if (typeof body.message === 'string') return detail ? `${body.message}: ${detail}` : body.message;
+    return `${answer.status} ${answer.statusText}`;
   } catch {
     return `${answer.status} ${answer.statusText}`;
   }

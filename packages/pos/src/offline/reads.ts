@@ -1,4 +1,4 @@
-import { comanda } from '../network.js';
+import { comanda, online } from '../network.js';
 import { overlay } from './overlay.js';
 import { waiting } from './outbox.js';
 import { device } from './store.js';
@@ -19,7 +19,7 @@ export async function read(request: Request): Promise<Response> {
   if (pending.length > 0) request.headers.delete('if-none-match');
   let answer: Response | undefined;
   try {
-    answer = await comanda.fetch(request);
+    answer = await (online.get() ? comanda.fetch(request) : tryOnce(request));
   } catch (error) {
     const kept = await (await device()).get('reads', path);
     const shown = overlay(path, kept ? kept.body : undefined, pending);
@@ -36,6 +36,18 @@ export async function read(request: Request): Promise<Response> {
   // An order seated here and not yet sent is not on the server yet.
   const made = answer.status === 404 ? overlay(path, undefined, pending) : undefined;
   return made ? Response.json(made) : answer;
+}
+
+/**
+ * With the network known away, a read is tried once, not retried: the client's retries would keep
+ * the screen empty for seconds before the tablet's copy is shown. A 401 goes through the client (it
+ * renews the session); an answer means the network is back.
+ */
+async function tryOnce(request: Request): Promise<Response> {
+  const answer = await fetch(request.clone());
+  if (answer.status === 401) return comanda.fetch(request);
+  online.set(true);
+  return answer;
 }
 
 /** Keeps an answer; a closed order's reads are dropped instead (they are no longer needed here). */

@@ -15,6 +15,8 @@ export interface Entry {
   at: number;
   /** What it creates (worked out from the key, as the API does). */
   created: { order?: string; lines?: string[] };
+  /** The dishes it names, by id, as the menu called them then: a refusal still names a dish taken off the menu since. */
+  dishNames?: Record<string, string>;
 }
 
 /** A write the server refused after the screen had moved on: shown until the waiter dismisses it. */
