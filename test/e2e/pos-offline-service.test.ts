@@ -79,7 +79,8 @@ async function takeOrder(page: Page, table: string, dishes: string[]): Promise<s
  * (online, in Chromium too) took meanwhile, adds a dish the manager has taken off the menu (sold out),
  * and takes cash. Its access token has expired by the end of the cut. Back online: the session is
  * renewed, every write applied once, the kitchen gets the three fires in the order they were made,
- * and the two refusals are shown on A with what happened and what to do.
+ * and the two refusals are shown on A with what happened and what to do. Then a session ended on the
+ * server during a cut: the PIN is asked again and the write kept meanwhile is sent after it.
  */
 t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-out dish, fires in order', async (t) => {
   if (!existsSync(CHROMIUM)) {
@@ -189,4 +190,25 @@ t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-ou
   t.equal(await waiterAtTable(marisol, r.tables.S2!), 'Tomás', "S2 stays Tomás's");
   t.same(await paymentsOn(marisol, billed), [['cash', bill.due]], 'the cash taken offline, once');
   t.same(await openOrdersOf(marisol, 'Marisol'), [billed, o1, o2, o3].sort(), "Marisol's open orders: S3's and the three taken offline, no other");
+
+  // Another cut; a beer for S1 kept. Meanwhile the session is ended on the server (revoked, as a
+  // sign-out elsewhere does) and the access token expires: back online, the PIN is asked again and
+  // the beer, kept meanwhile, is sent once the waiter has signed in.
+  // (An order is kept on the tablet once it has been opened there: S1's is opened before the cut.)
+  await a.page.evaluate((id) => { location.hash = `#/order/${id}`; }, o1);
+  await a.page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 1);
+  await a.page.setOfflineMode(true);
+  await press(a.page, `[data-dish-id="${r.menu.cerveza}"]`);
+  await a.page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 2);
+  const session = (await cdp.send('Network.getCookies', { urls: [pos.url] })).cookies.find((c) => c.name === 'refreshToken')!;
+  t.equal((await fetch(`${pos.url}/auth/logout`, { method: 'POST', headers: { cookie: `refreshToken=${session.value}` } })).status, 200, "the tablet's session ended on the server");
+  await cdp.send('Network.deleteCookies', { name: 'accessToken', url: pos.url });
+  await a.page.setOfflineMode(false);
+  await a.page.waitForSelector('#login-name', { timeout: 30_000 });
+  t.match(await banner(a.page), /1 change kept on this tablet since \d\d:\d\d: sent when you sign in/, 'the PIN pad, the beer still kept');
+  t.same(await dishesOf(o1), [[r.menu.mole, 'sent']], 'not sent without a session');
+  t.same(await shoot(a.page, 'offline-service-pin'), [], 'the PIN pad with the writes kept fits both sizes');
+  await signIn(a.page, 'Marisol', '2580');
+  await a.page.waitForFunction(() => !document.querySelector('#offline-banner'), { timeout: 30_000 });
+  t.same(await dishesOf(o1), [[r.menu.mole, 'sent'], [r.menu.cerveza, 'pending']], 'signed in again: the beer sent, once');
 });

@@ -101,7 +101,7 @@ async function send(): Promise<void> {
     for (let failures = 0; ;) {
       const head = waiting.get()[0];
       if (!head) return held.set(null);
-      if (!member || head.userId !== member.id) return held.set(member ? 'the waiter who made them signs in' : 'sign in');
+      if (!member || head.userId !== member.id) return held.set(member ? 'the waiter who made them signs in' : 'you sign in');
       held.set(null);
       let answer: Response;
       try {
@@ -115,7 +115,7 @@ async function send(): Promise<void> {
         continue;
       }
       // The session could not be renewed: the PIN pad shows; the outbox waits for the sign-in.
-      if (answer.status === 401) return held.set('sign in');
+      if (answer.status === 401) return held.set('you sign in');
       // A server in trouble is asked again, the key unchanged.
       if (answer.status >= 500) {
         await pause(Math.min(10_000, 1_000 * 2 ** failures++));
