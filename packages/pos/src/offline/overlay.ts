@@ -30,11 +30,12 @@ export function overlay(path: string, body: unknown, pending: Entry[]): unknown 
       return here ? { ...t, status: 'occupied', order_id: here.created.order } : t;
     });
   }
-  if (path.startsWith('/orders/status/pending')) {
-    if (seated.length === 0) return body;
+  if (path.startsWith('/orders/status/')) {
     const listed = Array.isArray(body) ? (body as Order[]) : [];
-    const made = seated.filter((e) => !listed.some((o) => o.id === e.created.order)).map((e) => orderOf(e).order);
-    return [...listed, ...made];
+    const made = path.startsWith('/orders/status/pending') ? seated.filter((e) => !listed.some((o) => o.id === e.created.order)).map((e) => orderOf(e).order) : [];
+    if (!Array.isArray(body) && made.length === 0) return body;
+    // The floor's totals count the dishes added here too (the list has no lines: only additions are known).
+    return [...listed, ...made].map((o) => applyToOrder({ order: o, dishes: [] }, pending.filter((e) => e.path.startsWith(`/orders/${o.id}/`))).order);
   }
   const complete = ORDER_PATH.exec(path);
   if (complete) {
