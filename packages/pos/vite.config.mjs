@@ -1,4 +1,22 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
+
+/**
+ * dist/sw.js: the service worker (sw.js) with this build's files to keep (the POS's page needs them
+ * all to open offline) and a version made from their names (hashed: a new build, a new version). A
+ * hand-written worker of 40 lines instead of vite-plugin-pwa/workbox: it only has to keep one app's
+ * files, and when a new version takes over is the POS's decision (offline/updates.ts), not a library's.
+ */
+const serviceWorker = {
+  name: 'comanda-pos-service-worker',
+  generateBundle(_options, bundle) {
+    const assets = Object.keys(bundle).filter((f) => f.startsWith('assets/') && !f.endsWith('.map')).map((f) => `/pos/${f}`).sort();
+    const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
+    const source = readFileSync(new URL('./sw.js', import.meta.url), 'utf8').replace("'__VERSION__'", JSON.stringify(version)).replace('__ASSETS__', JSON.stringify(assets));
+    this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+  },
+};
 
 // Two pages of one app, built together: the POS screens (index.html, served at /pos) and the kitchen
 // display (kitchen.html, served at /kitchen), sharing components, the typed client and its chunks.
@@ -6,6 +24,7 @@ import { defineConfig } from 'vite';
 // its own path (/pos/assets/, /kitchen/assets/: the same folder); nothing is loaded from anywhere else.
 export default defineConfig({
   base: '/pos/',
+  plugins: [serviceWorker],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 400,

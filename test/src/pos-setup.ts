@@ -52,3 +52,40 @@ export async function posRestaurant(url: string) {
   for (const s of Object.values(staff)) ok(await admin.post('/users', s), 201, s.name);
   return { admin, menu, tables, term: term.option_ids, extras: extras.option_ids, staff, stations: { kitchen, bar } };
 }
+
+/** The waiter of the order at a table, as the API says (who holds it after two tablets seated it). */
+export async function waiterAtTable(client: Client, tableId: string): Promise<string> {
+  const table = ((await client.get('/tables')).body as Array<{ id: string; order_id: string | null }>).find((x) => x.id === tableId);
+  return ((await client.get(`/orders/${table?.order_id}`)).body as { waiter: string }).waiter;
+}
+
+/** The payments on an order's first bill, as [method, amount]: what was taken, and how often. */
+export async function paymentsOn(client: Client, orderId: string): Promise<Array<[string, number]>> {
+  const [bill] = (await client.get(`/orders/${orderId}/tickets`)).body as Array<{ payments: Array<{ method: string; amount: number }> }>;
+  return (bill?.payments ?? []).map((p) => [p.method, p.amount]);
+}
+
+/** The ids of a waiter's open orders (pending, preparing, ready), sorted: every one made, none twice. */
+export async function openOrdersOf(client: Client, waiter: string): Promise<string[]> {
+  const open: string[] = [];
+  for (const status of ['pending', 'preparing', 'ready']) {
+    const listed = (await client.get(`/orders/status/${status}?all=true`)).body as Array<{ id: string; waiter: string }> | undefined;
+    for (const o of listed ?? []) if (o.waiter === waiter) open.push(o.id);
+  }
+  return open.sort();
+}
+
+/**
+ * Before a cut: Marisol (signed in over HTTP) has a table with `quantity` × `dishId` and its bill
+ * issued, and the till is open: a bill a tablet can take cash on while offline.
+ */
+export async function billBeforeTheCut(url: string, r: Awaited<ReturnType<typeof posRestaurant>>, tableId: string, dishId: string) {
+  const marisol = new Client(url);
+  await marisol.login('marisol', '2580');
+  const me = ok<{ id: string }>(await marisol.get('/auth/me'), 200, 'me');
+  const billed = ok(await marisol.post('/orders/with-dishes', { order: { user_id: me.id, table_id: tableId, waiter: 'Marisol' }, dishes: [{ dish_id: dishId, quantity: 2 }] }), 201, 'order').id;
+  ok(await marisol.post(`/orders/${billed}/tickets`, { split: 'none' }), 201, 'bill');
+  ok(await r.admin.post('/shifts/open', { cash_float: 100 }), 201, 'till');
+  const [bill] = ok<Array<{ id: string; due: number }>>(await marisol.get(`/orders/${billed}/tickets`), 200, 'bills');
+  return { marisol, billed, bill: bill! };
+}

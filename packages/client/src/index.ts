@@ -26,6 +26,8 @@ export interface ComandaClientOptions {
 export interface ComandaClient {
   /** The typed API: `api.POST('/orders', { body })`, every path, body and answer typed from the document. */
   api: Client<paths>;
+  /** One request through the session (refreshed on a 401) and the retries: what `api` sends with. */
+  fetch(request: Request): Promise<Response>;
   /** Signs in (cookies or tokens, as `session` says) and answers who. */
   signIn(name: string, pin: string): Promise<{ id: string; name: string; role: string }>;
   signOut(): Promise<void>;
@@ -113,6 +115,7 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
 
   return {
     api,
+    fetch: send,
     async signIn(name, pin) {
       const res = await post(mode === 'cookies' ? '/auth/login' : '/auth/token', { name, pin });
       if (!res.ok) throw new SignInRefused(res.status, res.status === 429 ? Number(res.headers.get('retry-after')) : null);

@@ -1,71 +1,30 @@
-import { createComandaClient, type Schema } from '@comanda/client';
+import { type Schema, type paths } from '@comanda/client';
+import createClient from 'openapi-fetch';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { comanda, online, signedOut } from './network.js';
+import { enqueue } from './offline/outbox.js';
+import { read } from './offline/reads.js';
+import { signal, useSignal, type Signal } from './signal.js';
 
-export type { Schema };
+export type { Schema, Signal };
+export { comanda, online, signal, signedOut, useSignal };
 
-/** A value the screens watch: the network state, the signed-in user. */
-export interface Signal<T> {
-  get(): T;
-  set(value: T): void;
-  subscribe(listener: () => void): () => void;
-}
+/** The kitchen display's client: straight to the network (it has no outbox; a bump is retried). */
+export const direct = comanda.api;
 
-export function signal<T>(initial: T): Signal<T> {
-  let value = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => value,
-    set(next) {
-      if (Object.is(next, value)) return;
-      value = next;
-      for (const l of listeners) l();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
-
-export function useSignal<T>(s: Signal<T>): T {
-  const [, setSeen] = useState(0);
-  useEffect(() => s.subscribe(() => setSeen((n) => n + 1)), [s]);
-  return s.get();
-}
-
-/** False from a request the network refused until one goes through: the banner shows meanwhile. */
-export const online = signal(true);
-/** Writes sent and not answered yet (a tablet may not be put down while one is in flight). */
-export const writesInFlight = signal(0);
-/** The session ended (logout elsewhere, revoked, refresh refused): back to the PIN pad. */
-export const signedOut = signal(0);
-
-const watchedFetch = async (request: Request): Promise<Response> => {
-  try {
-    const res = await fetch(request);
-    online.set(true);
-    return res;
-  } catch (error) {
-    online.set(false);
-    throw error;
-  }
-};
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The one client of the screens: cookies (the browser keeps the HttpOnly session), refreshed on a 401.
- * A write that meets a cut network is sent again with the same Idempotency-Key for about two minutes
- * (the server applies it once, and answers a repeat with the first answer); after that the screen
- * keeps the key, so tapping again still cannot apply it twice.
+ * The POS screens' client. A read comes from the server and is kept on the tablet (with no network,
+ * the kept one); a write goes into the outbox with its Idempotency-Key and is sent from there until
+ * the server answers it (offline/outbox.ts): one key per thing the waiter meant to do, whatever
+ * happens to the network, the tab or the tablet.
  */
-export const comanda = createComandaClient({
+export const api = createClient<paths>({
   baseUrl: location.origin,
-  session: 'cookies',
-  retries: 40,
-  maxRetryWaitMs: 3_000,
-  fetch: watchedFetch,
-  onSignedOut: () => signedOut.set(signedOut.get() + 1),
+  credentials: 'include',
+  fetch: (request: Request) => (READS.has(request.method) ? read(request) : enqueue(request)),
 });
-export const api = comanda.api;
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -100,7 +59,10 @@ export const accepted = (answer: object): answer is { message: string; location?
 /** One key per thing the waiter means to do once: kept across retries, renewed after it is done. */
 export const newKey = () => crypto.randomUUID();
 
-/** Counts a write in flight while it runs. */
+/** The kitchen display's writes sent and not answered yet (the POS's wait in its outbox instead). */
+export const writesInFlight = signal(0);
+
+/** Counts a kitchen write in flight while it runs. */
 export async function writing<T>(run: () => Promise<T>): Promise<T> {
   writesInFlight.set(writesInFlight.get() + 1);
   try {
@@ -121,7 +83,7 @@ export function useWrite() {
     setBusy(true);
     setError('');
     try {
-      await writing(what);
+      await what();
       after?.();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

@@ -1,13 +1,17 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, comanda, signedOut, useSignal } from './api.js';
-import { OfflineBanner as Banner } from './banner.js';
+import { OfflineBanner as Banner, Refusals } from './banner.js';
 import { BillScreen } from './bill.js';
 import { Cashier } from './cashier.js';
 import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
-import { loadMenu } from './menu.js';
+import { loadMenu, menu } from './menu.js';
 import { loadCurrency } from './money.js';
+import { dismiss, signedInAs, useDishNames } from './offline/outbox.js';
+import { usePrices } from './offline/overlay.js';
+import { keep, prune } from './offline/reads.js';
+import { keepUpToDate } from './offline/updates.js';
 import { OrderScreen } from './order.js';
 import { ReceiptScreen } from './receipt.js';
 import { go, useRoute } from './route.js';
@@ -26,6 +30,10 @@ function App() {
   }, [ended]);
   useEffect(() => {
     if (me) void Promise.all([loadCurrency(), loadMenu()]);
+    // The outbox sends only the writes of who is signed in (a PIN pad meanwhile: they wait, kept).
+    if (me !== undefined) signedInAs(me);
+    // Who is signed in, as GET /auth/me answers it: a reload with no network opens their floor.
+    if (me) void keep('/auth/me', me);
   }, [me]);
 
   if (me === undefined) return <Banner />;
@@ -33,11 +41,13 @@ function App() {
   const [screen, id] = route;
   const signOut = async () => {
     await comanda.signOut().catch(() => undefined);
+    await prune({ session: true });
     setMe(null);
   };
   return (
     <>
       <Banner />
+      <Refusals onDismiss={(id) => void dismiss(id)} />
       <header class="top">
         <button type="button" class={screen === 'floor' || !screen ? 'nav active' : 'nav'} onClick={() => go('/floor')}>Floor</button>
         <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>
@@ -52,5 +62,16 @@ function App() {
     </>
   );
 }
+
+// An order seated offline is priced from the menu as the tablet last read it (the server's own price wins once sent).
+usePrices((dishId, optionIds) => {
+  const m = menu.get();
+  const options = Object.values(m.groups).flatMap((g) => g.options.map((o) => ({ group_id: g.id, option_id: o.id, name: o.name, price_delta: o.price_delta })));
+  return { price: m.dishById[dishId]?.price ?? 0, modifiers: options.filter((o) => optionIds.includes(o.option_id)) };
+});
+// A write keeps the names of its dishes: a refusal names a dish even once it is off the menu.
+useDishNames((dishId) => menu.get().dishById[dishId]?.name);
+void prune();
+keepUpToDate();
 
 render(<App />, document.getElementById('app')!);

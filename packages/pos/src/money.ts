@@ -27,3 +27,6 @@ export function age(since: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')}`;
 }
+
+/** "20:14": the time of day of a moment (when a write was kept on the tablet). */
+export const clock = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { ApiError, accepted, api, ifNoneMatch, newKey, ok, online, usePolled, useSignal, useWrite } from './api.js';
 import type { paths } from '@comanda/client';
 import type { Ticket } from './menu.js';
 import { money, parseAmount, sats } from './money.js';
@@ -52,6 +52,8 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
     setTipText(String(cents((given ?? 0) - (amount ?? 0))));
   };
   const w = useWrite();
+  // Cash is kept on the tablet while offline; a card or an invoice needs the network there and then.
+  const cut = !useSignal(online) && method !== 'cash';
   const run = (what: () => Promise<void>) => w.run(what, () => setKey(newKey()));
   const pay = () => run(async () => {
     const body = method === 'cash'
@@ -112,12 +114,13 @@ export function PaySheet(props: { ticket: Ticket; label: string; onDone: () => v
           <button type="button" class={card === 'debit_card' ? 'active' : ''} onClick={() => setCard('debit_card')}>Debit</button>
         </div>
       )}
+      {cut && <p class="error" id="needs-network">{method === 'card' ? 'Card' : 'Lightning'} needs the network, which is away: take cash, or wait until it is back.</p>}
       {w.error && <p class="error" role="alert">{w.error}</p>}
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onDone}>Cancel</button>
         {method === 'lightning'
-          ? <button type="button" id="show-invoice" disabled={w.busy || amount === null} onClick={() => void invoice()}>Show the QR</button>
-          : <button type="button" id="take-payment" disabled={w.busy || amount === null || amount <= 0 || (method === 'cash' && given !== null && given < owed)} onClick={() => void pay()}>Take {money(owed)}</button>}
+          ? <button type="button" id="show-invoice" disabled={cut || w.busy || amount === null} onClick={() => void invoice()}>Show the QR</button>
+          : <button type="button" id="take-payment" disabled={cut || w.busy || amount === null || amount <= 0 || (method === 'cash' && given !== null && given < owed)} onClick={() => void pay()}>Take {money(owed)}</button>}
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, useSignal, writing } from '../api.js';
+import { direct as api, useSignal, writing } from '../api.js';
 import { OfflineBanner } from '../banner.js';
 import { OrderCard, TicketCard, tableLabel, tickCards } from './cards.js';
 import { AllDay, RecallDialog, UndoBar, type Undo } from './extras.js';

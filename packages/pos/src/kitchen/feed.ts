@@ -1,5 +1,5 @@
 import type { paths } from '@comanda/client';
-import { api, online, signal, type Schema } from '../api.js';
+import { direct as api, online, signal, type Schema } from '../api.js';
 import { Board } from './board.js';
 
 export type KitchenTicket = Schema<'KitchenTicket'>;

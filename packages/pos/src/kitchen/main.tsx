@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, comanda, signedOut, useSignal } from '../api.js';
+import { direct as api, comanda, signedOut, useSignal } from '../api.js';
 import { OfflineBanner } from '../banner.js';
 import { Login, type Member } from '../login.js';
 import { Bar, Display, type Station } from './display.js';

@@ -25,4 +25,8 @@ export default async function posPage(fastify: FastifyInstance) {
   // The page itself is asked again every time (no-cache: sendFile would give it the assets' year).
   fastify.get('/pos', { schema: { hide: true } }, (_request, reply) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html', POS, { cacheControl: false }));
+  // The service worker that keeps the app on the tablet: asked again at every visit (a new build, a
+  // new worker), and allowed to look after /pos itself, not only what is under /pos/.
+  fastify.get('/pos/sw.js', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/pos').type('text/javascript; charset=utf-8').sendFile('sw.js', POS, { cacheControl: false }));
 }

@@ -1,0 +1,33 @@
+import { createComandaClient } from '@comanda/client';
+import { signal } from './signal.js';
+
+/** False from a request the network refused until one goes through: the banner shows meanwhile. */
+export const online = signal(true);
+/** The session ended (logout elsewhere, revoked, refresh refused): back to the PIN pad. */
+export const signedOut = signal(0);
+
+const watchedFetch = async (request: Request): Promise<Response> => {
+  try {
+    const res = await fetch(request);
+    online.set(true);
+    return res;
+  } catch (error) {
+    online.set(false);
+    throw error;
+  }
+};
+
+/**
+ * The client on the network: cookies (the browser keeps the HttpOnly session), refreshed on a 401.
+ * The POS tries twice only: its outbox (offline/outbox.ts) keeps a write, with its key, for as long
+ * as the network is away, and its reads fall back at once to what the tablet kept. The kitchen
+ * display has no outbox: a bump is sent again for about two minutes.
+ */
+export const comanda = createComandaClient({
+  baseUrl: location.origin,
+  session: 'cookies',
+  retries: location.pathname.startsWith('/kitchen') ? 40 : 2,
+  maxRetryWaitMs: location.pathname.startsWith('/kitchen') ? 3_000 : 1_000,
+  fetch: watchedFetch,
+  onSignedOut: () => signedOut.set(signedOut.get() + 1),
+});
