@@ -26,7 +26,9 @@ export async function read(request: Request): Promise<Response> {
     if (shown === undefined) throw error;
     return shown === null ? new Response(null, { status: 204 }) : Response.json(shown);
   }
-  if (answer.status === 200 || answer.status === 204) {
+  // Only JSON is kept and laid over: a receipt (text/plain) goes to the screen as it came.
+  const json = answer.status === 204 || (answer.headers.get('content-type') ?? '').includes('json');
+  if (json && (answer.status === 200 || answer.status === 204)) {
     const body: unknown = answer.status === 204 ? null : await answer.clone().json();
     await keep(path, body);
     if (pending.length === 0) return answer;
