@@ -275,8 +275,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
     await press(tomas, '#take-payment');
     await tomas.waitForSelector(`[data-ticket-id="${b.id}"].paid`);
   }
-  await waitText(tomas, /can be closed once the kitchen has it ready/, 'main');
-  await cookAndBump(tomasOrder);
+  // Paid in full: the table closes whatever the kitchen's state (issue 59; the kitchen has not bumped Tomás's tickets).
   await press(tomas, '#complete-order');
   await tomas.waitForSelector('.floor');
 

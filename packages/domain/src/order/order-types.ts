@@ -72,7 +72,8 @@ export type OrderEvent =
   | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string; void?: LineVoid } }
   /** `void`: the fired lines among them, as one void (see OrderLineRemoved). */
   | { type: 'OrderLinesCleared'; data: { lineIds: string[]; void?: LineVoid } }
-  | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
+  /** `paid`: closed because it was paid in full, whatever the kitchen's state (closing.ts; absent on any other change). */
+  | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number; paid?: true } }
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
   /** `transfer`: the order was handed to another waiter, with who, who approved and why (absent on events before transfers). */
   | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string; transfer?: OrderTransfer } }
@@ -96,4 +97,8 @@ export type OrderCommand =
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
   | BillingCommand
   | DiscountCommand
-  | FireLines;
+  | FireLines
+  /** Completes an order paid in full, whatever the kitchen's state (closing.ts). */
+  | { type: 'closeOrder'; at: number; paidBills: string[] };
+
+export type CloseOrder = Extract<OrderCommand, { type: 'closeOrder' }>;

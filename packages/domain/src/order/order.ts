@@ -3,6 +3,7 @@ import { conflict, notFound } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
 import { decideFiring } from './firing.js';
+import { decideClose } from './closing.js';
 import { decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
 import { paymentFlag } from './payment-flags.js';
 import { checkLines, completeLine, keepPortionAboveZero, lineChanges } from './lines.js';
@@ -185,6 +186,8 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         if (!isActive(o.status)) throw conflict(`A ${o.status} order takes no discount`);
         return decideDiscount(command, o);
       }
+      case 'closeOrder':
+        return decideClose(existing(state), command);
       case 'fireLines': {
         const o = existing(state);
         if (o.firings[command.firingId] !== undefined) return [];

@@ -1,0 +1,76 @@
+import t from 'tap';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { CHROMIUM, openChromium } from '../src/chromium.js';
+import { press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { posRestaurant } from '../src/pos-setup.js';
+import { startStandalone } from '../src/standalone-process.js';
+
+/**
+ * A busy service on the POS (issue 59), in Debian's Chromium against a real standalone process: a
+ * paid table freed while the kitchen never bumps, sign-in that follows the role, fast order entry.
+ */
+if (!existsSync(CHROMIUM)) {
+  t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+} else {
+  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-service-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN' });
+  t.teardown(() => pos.stop());
+  const r = await posRestaurant(pos.url);
+  const chromium = await openChromium();
+  t.teardown(chromium.close);
+  const log: string[] = [];
+  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-200).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
+  const problems: string[] = [];
+  const look = async (page: Page, name: string) => problems.push(...(await shoot(page, name)));
+
+  /** Seats a table from the floor and adds the dishes, one tap each; answers the order's id. */
+  const seatAndOrder = async (page: Page, table: string, dishes: string[]) => {
+    await press(page, `[data-table-id="${table}"]`);
+    await page.waitForSelector('.order .dishes .dish');
+    for (const dish of dishes) await press(page, `[data-dish-id="${dish}"]`);
+    await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length >= n, {}, 1);
+    return page.url().split('/').pop()!;
+  };
+  /** From the order, the bill issued whole and paid by card. */
+  const billAndPayByCard = async (page: Page) => {
+    await press(page, '#to-bill');
+    await press(page, '#issue-bill');
+    await page.waitForSelector('.ticket-card .pay');
+    await press(page, '.ticket-card .pay');
+    await press(page, '.pay-sheet [data-method="card"]');
+    await press(page, '#take-payment');
+    await page.waitForSelector('.ticket-card.paid');
+  };
+
+  t.test('a paid table is closed from the POS while the kitchen never bumps; another with nothing fired too', async (t) => {
+    const marisol = await tablet(chromium.browser, pos.url, log, 'marisol');
+    await signIn(marisol, 'Marisol', '2580');
+    const fired = await seatAndOrder(marisol, r.tables.S2!, [r.menu.guacamole]);
+    await press(marisol, '#fire-all');
+    await waitText(marisol, /sent/, '.ticket-pane');
+    await billAndPayByCard(marisol);
+    await look(marisol, 'close-paid-table');
+    await press(marisol, '#complete-order');
+    await marisol.waitForSelector(`[data-table-id="${r.tables.S2}"][data-status="available"]`, { timeout: 10_000 });
+    t.match((await r.admin.get(`/orders/${fired}`)).body, { status: 'completed' }, 'completed from pending: the kitchen never started nor bumped');
+    const board = async () => ((await r.admin.get('/kitchen/tickets?status=closed')).body as Array<{ order_id: string }>).filter((k) => k.order_id === fired);
+    for (const until = Date.now() + 5000; Date.now() < until && (await board()).length === 0;) await new Promise((ok) => setTimeout(ok, 50));
+    t.equal((await board()).length, 1, "the kitchen's ticket closed with the order, never bumped");
+
+    // Table 2's story: paid in full with nothing ever sent to the kitchen.
+    const never = await seatAndOrder(marisol, r.tables.S3!, [r.menu.agua]);
+    await billAndPayByCard(marisol);
+    await press(marisol, '#complete-order');
+    await marisol.waitForSelector(`[data-table-id="${r.tables.S3}"][data-status="available"]`, { timeout: 10_000 });
+    t.match((await r.admin.get(`/orders/${never}`)).body, { status: 'completed' });
+    await marisol.browserContext().close();
+  });
+
+  t.test('every screen of this service: targets of 44 px at least, nothing wider than a phone', async (t) => {
+    t.same(problems, []);
+  });
+}
