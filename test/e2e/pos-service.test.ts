@@ -30,6 +30,7 @@ if (!existsSync(CHROMIUM)) {
   /** Seats a table from the floor and adds the dishes, one tap each; answers the order's id. */
   const seatAndOrder = async (page: Page, table: string, dishes: string[]) => {
     await press(page, `[data-table-id="${table}"]`);
+    await press(page, '[data-guests="2"]');
     await page.waitForSelector('.order .dishes .dish');
     for (const dish of dishes) await press(page, `[data-dish-id="${dish}"]`);
     await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length >= n, {}, 1);

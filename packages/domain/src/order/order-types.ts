@@ -43,6 +43,8 @@ export interface Order {
   placedAt: number;
   /** The order's number of its business day; null for orders placed before numbers. */
   number: number | null;
+  /** How many guests sat down (covers); null when not said. */
+  guests: number | null;
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
@@ -60,7 +62,10 @@ export interface Order {
 export type OrderEvent =
   /** `number`: the order's number of its business day (absent on orders placed before numbers). */
   /** `transfer`: placed by a manager in another member's name (absent: placed by its own waiter, or before transfers). */
-  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer } }
+  /** `guests`: how many sat down, the covers (absent: not said, or placed before issue 59). */
+  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer; guests?: number } }
+  /** The guest count corrected (a late arrival, a miscount). */
+  | { type: 'OrderGuestsChanged'; data: { guests: number } }
   | { type: 'DishesAdded'; data: { lines: RecordedLine[] } }
   /** quantity, course and seat: only when the update changed them (never on events written before them). */
   /** `override`: the price changed, with who, who approved and why (absent: the price stayed, or events before overrides). */
@@ -85,13 +90,14 @@ export type OrderEvent =
   | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
 
 export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: NewLine[]; number?: number; authority: Authority }
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: NewLine[]; number?: number; guests?: number; authority: Authority }
   | { type: 'addDishes'; lines: NewLine[]; authority: Authority }
   | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string; authority: Authority } & LineChanges)
   | { type: 'removeLine'; lineId: string; authority: Authority }
   | { type: 'clearLines'; authority: Authority }
   | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
-  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number; authority: Authority }
+  /** `guests`: absent keeps the count. */
+  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number; guests?: number; authority: Authority }
   | { type: 'deleteOrder' }
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
