@@ -71,6 +71,36 @@ if (!existsSync(CHROMIUM)) {
     await marisol.browserContext().close();
   });
 
+  t.test('a waiter signing in after a manager lands on the floor, picks her name from the device, and cannot reach the till', async (t) => {
+    const shared = await tablet(chromium.browser, pos.url, log, 'shared');
+    await signIn(shared, 'Marisol', '2580');
+    await press(shared, '#sign-out');
+    await signIn(shared, 'Lupita', '1357');
+    await press(shared, '#nav-cashier');
+    await waitText(shared, /No shift open/, 'main');
+    for (const digit of '300') await press(shared, `.keypad [data-key="${digit}"]`);
+    await press(shared, '#open-shift');
+    await shared.waitForSelector('#shift-report');
+    t.match(shared.url(), /#\/cashier$/, 'the manager leaves the tablet on the till');
+    await press(shared, '#sign-out');
+    await shared.waitForSelector('#login-name');
+    t.equal(await shared.$eval('#login-name', (e) => (e as HTMLInputElement).value), '', 'the name field starts empty: no "LupitaMarisol"');
+    t.same(await shared.$$eval('[data-staff-name]', (bs) => bs.map((b) => b.textContent)), ['Lupita', 'Marisol'], 'the names signed in on this device, the latest first');
+    await look(shared, 'login-names');
+    await press(shared, '[data-staff-name="Marisol"]');
+    for (const digit of '2580') await press(shared, `.keypad [data-key="${digit}"]`);
+    await press(shared, '.keypad .enter');
+    await shared.waitForSelector('.floor');
+    t.match(shared.url(), /#\/floor$/, 'a new sign-in lands on the floor');
+    t.notOk(await shared.$('#nav-cashier'), 'no Cashier for a waiter');
+    t.notOk(await shared.$('#shift-report'), "no shift's figures");
+    await shared.goto(`${pos.url}/pos#/cashier`);
+    await shared.waitForSelector('.floor');
+    t.notOk(await shared.$('#shift-report'), 'the till typed into the address bar shows the floor, not the figures');
+    t.notOk(await shared.$('.cashier'));
+    await shared.browserContext().close();
+  });
+
   t.test('every screen of this service: targets of 44 px at least, nothing wider than a phone', async (t) => {
     t.same(problems, []);
   });
