@@ -101,6 +101,51 @@ if (!existsSync(CHROMIUM)) {
     await shared.browserContext().close();
   });
 
+  t.test('fast order entry: a dish tapped again adds to its unfired line; a quantity key; the table named; Fire and Bill always on screen', async (t) => {
+    const tomas = await tablet(chromium.browser, pos.url, log, 'tomas');
+    await signIn(tomas, 'Tomás', '1470');
+    const orderId = await seatAndOrder(tomas, r.tables.S4!, [r.menu.cerveza]);
+    // Each tap lands before the next (a tap while a write is on its way is not taken: the buttons wait).
+    for (const n of [2, 3]) {
+      await tomas.waitForFunction((sel) => !(document.querySelector(sel) as HTMLButtonElement).disabled, {}, `[data-dish-id="${r.menu.cerveza}"]`);
+      await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+      await waitText(tomas, new RegExp(`${n} ×\\s*Cerveza`), '.ticket-pane');
+    }
+    await press(tomas, '.quantity-key [aria-label="more"]');
+    await press(tomas, '.quantity-key [aria-label="more"]');
+    await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+    await waitText(tomas, /6 ×\s*Cerveza/, '.ticket-pane');
+    t.equal(await tomas.$eval('.quantity-key output', (e) => e.textContent), '1 ×', 'the quantity key is back to 1 after a dish');
+    await press(tomas, '.course-seat label:nth-child(2) [aria-label="more"]');
+    await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+    await waitText(tomas, /1 ×\s*Cerveza[\s\S]*seat 1/, '.ticket-pane');
+    await press(tomas, '#fire-all');
+    await waitText(tomas, /sent[\s\S]*sent/, '.ticket-pane');
+    await press(tomas, '.course-seat label:nth-child(2) [aria-label="less"]');
+    await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+    await tomas.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 3);
+    const lines = (await r.admin.get(`/orders/${orderId}/dishes`)).body as Array<{ dish_id: string; quantity: number; seat: number | null; kitchen_status: string }>;
+    t.same(lines.map((l) => [l.quantity, l.seat, l.kitchen_status]), [[6, null, 'sent'], [1, 1, 'sent'], [1, null, 'pending']], 'one line of six for the table, one for seat 1; after the fire a new line, the fired one untouched');
+    let count = 3;
+    for (const dish of [r.menu.guacamole, r.menu.sopa, r.menu.mole, r.menu.agua]) {
+      for (const lineCount of [++count, ++count]) {
+        await press(tomas, '.course-seat label:nth-child(2) [aria-label="more"]');
+        await tomas.waitForFunction((sel) => !(document.querySelector(sel) as HTMLButtonElement).disabled, {}, `[data-dish-id="${dish}"]`);
+        await press(tomas, `[data-dish-id="${dish}"]`);
+        await tomas.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length === n, {}, lineCount);
+      }
+    }
+    await tomas.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 11);
+    t.match(await tomas.$eval('#order-title', (e) => e.textContent), /^S4/, 'the order screen names its table');
+    const inView = (page: Page) => page.$$eval('#fire-all, #to-bill', (bs) => bs.map((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; }));
+    t.same(await inView(tomas), [true, true], '1280×800, eleven lines: Fire all and Bill on screen');
+    await look(tomas, 'order-long');
+    await tomas.setViewport({ width: 390, height: 844, hasTouch: true });
+    await tomas.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    t.same(await inView(tomas), [true, true], 'a phone-size tablet, scrolled down the menu: Fire all and Bill on screen');
+    await tomas.browserContext().close();
+  });
+
   t.test('every screen of this service: targets of 44 px at least, nothing wider than a phone', async (t) => {
     t.same(problems, []);
   });
