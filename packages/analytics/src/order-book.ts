@@ -12,11 +12,13 @@ export interface BookOrder {
   /** Discounts given, by id (absent on books saved before discounts): the total is net of them. */
   discounts?: Map<string, number>;
   totalCents: number;
+  /** How many guests sat down (covers); absent when not said. */
+  guests?: number;
 }
 
 /** The order events that change what an order holds (OrderDeleted takes it out of the book). */
 export const ORDER_BOOK_EVENTS = [
-  'OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted', 'DiscountGiven', 'DiscountRemoved',
+  'OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderDetailsChanged', 'OrderMovedToTable', 'OrderDeleted', 'DiscountGiven', 'DiscountRemoved', 'OrderGuestsChanged',
 ] as const;
 
 /**
@@ -66,7 +68,7 @@ export class OrderBook {
     if (!isOneOf<OrderEvent>(event, ORDER_BOOK_EVENTS)) return this.orders.get(id);
     const e = event;
     if (e.type === 'OrderPlaced') {
-      const o: BookOrder = { userId: e.data.userId, waiter: e.data.waiter, tableId: e.data.tableId, lines: new Map(), totalCents: 0 };
+      const o: BookOrder = { userId: e.data.userId, waiter: e.data.waiter, tableId: e.data.tableId, lines: new Map(), totalCents: 0, ...(e.data.guests ? { guests: e.data.guests } : {}) };
       this.orders.set(id, o);
       return o;
     }
@@ -120,6 +122,9 @@ export class OrderBook {
         break;
       case 'OrderMovedToTable':
         o.tableId = e.data.to;
+        break;
+      case 'OrderGuestsChanged':
+        o.guests = e.data.guests;
         break;
       case 'OrderDeleted':
         this.orders.delete(id);

@@ -41,7 +41,7 @@ t.test('arguments are checked', async (t) => {
 t.test('JSON of one report: the hand-computed figures, replayed from the SQLite log', async (t) => {
   const json = JSON.parse(await run('--report', 'sales', '--format', 'json', '--from', '2026-03-29')) as { report: string; sections: { totals: Array<Record<string, unknown>> } };
   t.equal(json.report, 'sales');
-  t.same(json.sections.totals[0], { currency: 'MXN', days: 1, orders: 2, lines: 4, gross: 315, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 260, average_ticket: 157.5, lines_per_order: 2 });
+  t.same(json.sections.totals[0], { currency: 'MXN', days: 1, orders: 2, covers: 3, lines: 4, gross: 315, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 260, average_ticket: 157.5, average_per_cover: 105, lines_per_order: 2 });
 });
 
 t.test('deterministic: the same log gives byte-identical JSON and CSV', async (t) => {

@@ -27,10 +27,10 @@ t.test('the clock: local days, hours and weekdays across a daylight-saving chang
 
 t.test('sales by day, hour and weekday, net of voids and refunds, in Madrid time', async (t) => {
   const s = sections('sales');
-  t.same(s.totals, [{ currency: 'MXN', days: 2, orders: 3, lines: 5, gross: 415, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 360, average_ticket: 138.33, lines_per_order: 1.67 }]);
+  t.same(s.totals, [{ currency: 'MXN', days: 2, orders: 3, covers: 3, lines: 5, gross: 415, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 360, average_ticket: 138.33, average_per_cover: 138.33, lines_per_order: 1.67 }]);
   t.same(s.by_day, [
-    { day: '2026-03-28', weekday: 'Saturday', orders: 1, gross: 100, discounts: 0, comps: 0, voids: 0, refunds: 0, net: 100, average_ticket: 100, lines_per_order: 1 },
-    { day: '2026-03-29', weekday: 'Sunday', orders: 2, gross: 315, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 260, average_ticket: 157.5, lines_per_order: 2 },
+    { day: '2026-03-28', weekday: 'Saturday', orders: 1, covers: 0, gross: 100, discounts: 0, comps: 0, voids: 0, refunds: 0, net: 100, average_ticket: 100, average_per_cover: 0, lines_per_order: 1 },
+    { day: '2026-03-29', weekday: 'Sunday', orders: 2, covers: 3, gross: 315, discounts: 0, comps: 0, voids: 25, refunds: 30, net: 260, average_ticket: 157.5, average_per_cover: 105, lines_per_order: 2 },
   ]);
   const hours = Object.fromEntries(s.by_hour!.filter((h) => h.orders !== 0 || h.net !== 0).map((h) => [h.hour, [h.orders, h.net]]));
   t.same(hours, { 0: [1, 125], 1: [0, -25], 3: [1, 190], 4: [0, -30], 13: [1, 100] }, 'B completed at 01:30 UTC = 03:30 CEST');

@@ -25,8 +25,8 @@ export function restaurantNight(): RecordedEvent[] {
   add('floor', 'TableAdded', { tableId: 't1', name: 'T1', spaceId: 'sp1', status: 'available', orderId: null });
 
   const line = (lineId: string, dishId: string, priceCents: number) => ({ lineId, dishId, priceCents, notes: '' });
-  const place = (id: string, userId: string, waiter: string, tableId: string | null, placedAt: number) =>
-    add(`order-${id}`, 'OrderPlaced', { orderId: id, userId, tableId, waiter, placedAt });
+  const place = (id: string, userId: string, waiter: string, tableId: string | null, placedAt: number, guests?: number) =>
+    add(`order-${id}`, 'OrderPlaced', { orderId: id, userId, tableId, waiter, placedAt, ...(guests ? { guests } : {}) });
   const complete = (id: string, when: number) => add(`order-${id}`, 'OrderStatusChanged', { from: 'ready', to: 'completed', at: when });
   const issue = (ticketId: string, orderId: string, lines: ReturnType<typeof line>[], issuedAt: number) =>
     add(`ticket-${ticketId}`, 'TicketIssued', {
@@ -48,7 +48,8 @@ export function restaurantNight(): RecordedEvent[] {
 
   // Order A: Ana at T1, dinner, completed after local midnight (00:30 on the 29th).
   add('floor', 'TableOccupied', { tableId: 't1', orderId: 'A' }, at('2026-03-28T20:00:00Z'));
-  place('A', 'u1', 'Ana', 't1', at('2026-03-28T20:00:00Z'));
+  place('A', 'u1', 'Ana', 't1', at('2026-03-28T20:00:00Z'), 2);
+  add('order-A', 'OrderGuestsChanged', { guests: 3 }); // a late arrival: three covers
   add('order-A', 'DishesAdded', { lines: [line('a-1', 'd1', 10000), line('a-2', 'd2', 2500), line('a-3', 'd2', 2500)] });
   add('order-A', 'OrderLineRemoved', { lineId: 'a-3' });
   add('kitchenticket-K1', 'KitchenTicketOpened', {

@@ -34,6 +34,8 @@ export interface Config {
   production: boolean;
   /** Completing an order needs every line on a paid ticket (COMANDA_COMPLETE_REQUIRES_PAYMENT). */
   completeRequiresPayment: boolean;
+  /** An order closes by itself (completed, its table freed) once it is paid in full (COMANDA_CLOSE_PAID_ORDERS). */
+  closePaidOrders: boolean;
   /** Menu prices include tax (COMANDA_PRICES_INCLUDE_TAX, default true); false: taxes are added on the bill. */
   pricesIncludeTax: boolean;
   /** The most a waiter may discount, in percent of what the discount applies to (COMANDA_WAITER_DISCOUNT_MAX_PERCENT, default 10). */
@@ -285,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     production: env.NODE_ENV === 'production',
     completeRequiresPayment: flag(env, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'),
+    closePaidOrders: flag(env, 'COMANDA_CLOSE_PAID_ORDERS'),
     pricesIncludeTax: text(env, 'COMANDA_PRICES_INCLUDE_TAX') === null || flag(env, 'COMANDA_PRICES_INCLUDE_TAX'),
     waiterDiscountMaxPercent: integer(env, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT', 10, 0, 100),
     serviceCharge: serviceChargeConfig(env),

@@ -9,7 +9,7 @@ t.test('defaults match the design table', async (t) => {
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
     adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
-    completeRequiresPayment: false, restaurantName: 'Comanda', kitchenAutoBumpMinutes: 0,
+    completeRequiresPayment: false, closePaidOrders: false, restaurantName: 'Comanda', kitchenAutoBumpMinutes: 0,
   });
   t.ok(c.dataDir.endsWith('/data'));
   t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
@@ -43,6 +43,7 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_REQUEST_TIMEOUT_MS: '5' }, 'COMANDA_REQUEST_TIMEOUT_MS'],
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],
     [{ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'yes' }, 'COMANDA_COMPLETE_REQUIRES_PAYMENT'],
+    [{ COMANDA_CLOSE_PAID_ORDERS: '1' }, 'COMANDA_CLOSE_PAID_ORDERS'],
     [{ COMANDA_PRICES_INCLUDE_TAX: 'no' }, 'COMANDA_PRICES_INCLUDE_TAX'],
     [{ COMANDA_WAITER_DISCOUNT_MAX_PERCENT: '101' }, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT'],
     [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],
@@ -67,6 +68,7 @@ t.test('values are read and validated, each error names its variable', async (t)
   t.equal(loadConfig({}).waiterDiscountMaxPercent, 10);
   t.equal(loadConfig({ COMANDA_WAITER_DISCOUNT_MAX_PERCENT: '0' }).waiterDiscountMaxPercent, 0);
   t.match(loadConfig({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true', COMANDA_RESTAURANT_NAME: 'La Esquina' }), { completeRequiresPayment: true, restaurantName: 'La Esquina' });
+  t.equal(loadConfig({ COMANDA_CLOSE_PAID_ORDERS: 'true' }).closePaidOrders, true);
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });
   }

@@ -20,6 +20,7 @@ export * from './order/exceptions.js';
 export * from './order/discounts.js';
 export * from './order/payment-flags.js';
 export * from './order/firing.js';
+export * from './order/closing.js';
 export * from './calendar.js';
 export * from './wallet/wallet-payment.js';
 export * from './wallet/wallet-activity.js';

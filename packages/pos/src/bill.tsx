@@ -9,7 +9,7 @@ import { go } from './route.js';
 
 type Split = 'none' | 'even' | 'seats' | 'lines';
 
-/** The order's bills: issue them (whole, even parts, by seat, by lines), take payments, print, close. */
+/** The order's bills: issue them (whole, even parts, by seat, by lines), take payments, print; once all is paid, close the order whatever the kitchen's state. */
 export function BillScreen(props: { orderId: string }) {
   const { orderId } = props;
   const complete = usePolled((etag) => api.GET('/orders/{id}/complete', { params: { path: { id: orderId } }, headers: ifNoneMatch(etag) }), 3_000, [orderId]);
@@ -53,9 +53,9 @@ export function BillScreen(props: { orderId: string }) {
     const body = split === 'even' ? { split, parts } : split === 'lines' ? { split, groups } : { split };
     void run(() => ok(api.POST('/orders/{id}/tickets', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': issueKey } })), () => setIssueKey(newKey()));
   };
-  const completeOrder = () => order && void run(() => ok(api.PUT('/orders/{id}', {
-    params: { path: { id: orderId } }, body: { user_id: order.user_id, table_id: order.table_id, waiter: order.waiter, status: 'completed' }, headers: { 'idempotency-key': newKey() },
-  })), () => go('/floor'));
+  // One key for the intent to close, kept across retries: a tap repeated after a lost answer closes once.
+  const [closeKey] = useState(newKey);
+  const closeOrder = () => void run(() => ok(api.POST('/orders/{id}/close', { params: { path: { id: orderId } }, headers: { 'idempotency-key': closeKey } })), () => go('/floor'));
 
   if (!order) return <main class="bill"><p class="muted">Loading the bill…</p></main>;
   return (
@@ -82,10 +82,9 @@ export function BillScreen(props: { orderId: string }) {
       <section class="tickets">
         {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} />)}
       </section>
-      {allPaid && order.status === 'ready' && (
-        <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={completeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
+      {allPaid && ['pending', 'preparing', 'ready'].includes(order.status) && (
+        <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={closeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
       )}
-      {allPaid && (order.status === 'pending' || order.status === 'preparing') && <p class="muted">Everything is paid: the order can be closed once the kitchen has it ready.</p>}
       {reopening && (
         <div class="sheet-backdrop">
           <div class="sheet" role="dialog">

@@ -61,7 +61,7 @@ function ShiftReport(props: { shift: Shift }) {
   if (!r) return null;
   const rows: Array<[string, string, string]> = [
     ['Sales', money(r.sales), 'sales'], ['Tips', money(r.tips), 'tips'], ['Refunds', money(r.refunds), 'refunds'], ['Net', money(r.net), 'net'],
-    ['Still open', money(r.open), 'open'], ['Cash float', money(r.cash_float), 'cash_float'], ['Expected cash', money(r.expected_cash), 'expected_cash'],
+    ['Covers', String(r.covers), 'covers'], ['Still open', money(r.open), 'open'], ['Cash float', money(r.cash_float), 'cash_float'], ['Expected cash', money(r.expected_cash), 'expected_cash'],
   ];
   if (r.counted_cash !== null) rows.push(['Counted cash', money(r.counted_cash), 'counted_cash']);
   if (r.difference !== null) rows.push(['Difference', money(r.difference), 'difference']);

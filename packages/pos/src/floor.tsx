@@ -22,14 +22,18 @@ export function Floor(props: { me: Member }) {
   const tables = usePolled((etag) => api.GET('/tables', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data ?? [];
   const orders = useOpenOrders();
   const [spaceId, setSpaceId] = useState<string | null>(null);
+  // A free table tapped: how many guests sit down (the covers) is asked before it is seated.
+  const [seating, setSeating] = useState<Table | null>(null);
   const w = useWrite();
   const current = spaces.find((s) => s.id === spaceId) ?? spaces[0];
   const shown = tables.filter((t) => t.space_id === current?.id);
   const takeAway = Object.values(orders).filter((o) => o.table_id === null);
 
-  const open = (table: Table | null) => {
+  const open = (table: Table | null, guests?: number) => {
     if (table?.order_id) return go(`/order/${table.order_id}`);
-    const body = { user_id: props.me.id, table_id: table?.id ?? null, waiter: props.me.name };
+    if (table && guests === undefined) return setSeating(table);
+    setSeating(null);
+    const body = { user_id: props.me.id, table_id: table?.id ?? null, waiter: props.me.name, ...(guests === undefined ? {} : { guests }) };
     return w.run(async () => {
       const placed = await ok(api.POST('/orders', { body, headers: { 'idempotency-key': newKey() } }));
       // A 202 (recorded, not yet in the lists) says where the order will be read: its id is the last segment.
@@ -63,15 +67,30 @@ export function Floor(props: { me: Member }) {
           </div>
         </section>
       )}
+      {seating && (
+        <div class="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && setSeating(null)}>
+          <div class="sheet guests-sheet" role="dialog">
+            <h3>How many guests at {seating.name}?</h3>
+            <div class="guest-counts">
+              {GUEST_COUNTS.map((n) => <button type="button" key={n} data-guests={n} disabled={w.busy} onClick={() => void open(seating, n)}>{n}</button>)}
+            </div>
+            <button type="button" class="secondary wide" onClick={() => setSeating(null)}>Cancel</button>
+          </div>
+        </div>
+      )}
     </main>
   );
 }
+
+/** The parties a tap seats; a larger one is corrected on the order (PUT /orders/{id} takes up to 99). */
+const GUEST_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 function OrderFacts(props: { order: Order }) {
   const o = props.order;
   return (
     <span class="tile-facts">
       {o.number !== null && <span class="tile-number">#{o.number}</span>}
+      {o.guests !== null && <span class="tile-guests" title="guests">{o.guests} {o.guests === 1 ? 'guest' : 'guests'}</span>}
       <span>{age(o.created_at)}</span>
       <span class="tile-total">{money(o.total)}</span>
       {o.status === 'ready' && <span class="badge ready-badge">Ready</span>}

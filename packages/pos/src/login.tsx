@@ -3,17 +3,34 @@ import { useState } from 'preact/hooks';
 import { comanda } from './api.js';
 import { Keypad } from './pin-pad.js';
 
-const REMEMBERED = 'comanda.pos.name';
+const REMEMBERED = 'comanda.pos.names';
+/** The most names a device lists: a shift's staff on one tablet. */
+const MAX_REMEMBERED = 12;
+
+/** The names signed in on this device, most recent first (names only: never a PIN or a token). */
+function rememberedNames(): string[] {
+  try {
+    const names: unknown = JSON.parse(localStorage.getItem(REMEMBERED) ?? '[]');
+    return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string').slice(0, MAX_REMEMBERED) : [];
+  } catch {
+    return [];
+  }
+}
+
+const remember = (name: string) =>
+  localStorage.setItem(REMEMBERED, JSON.stringify([name, ...rememberedNames().filter((n) => n.toLowerCase() !== name.toLowerCase())].slice(0, MAX_REMEMBERED)));
 
 export interface Member { id: string; name: string; role: string }
 
 /**
- * The staff member's name (remembered on this device) and a PIN pad: the sign-in of every screen (the
+ * The staff member's name, picked from those who signed in on this device or typed (the field starts
+ * empty, so a name is never typed onto the last one's), then a PIN pad: the sign-in of every screen (the
  * POS, the kitchen display). `title` heads the card; `notice` is the screen's own word (this screen is
  * not for you, the session ended), shown until a sign-in is refused.
  */
 export function Login(props: { onSignedIn: (member: Member) => void; title?: string; notice?: string }) {
-  const [name, setName] = useState(localStorage.getItem(REMEMBERED) ?? '');
+  const [name, setName] = useState('');
+  const [names] = useState(rememberedNames);
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -23,7 +40,7 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
     setError('');
     try {
       const member = await comanda.signIn(name.trim(), pin);
-      localStorage.setItem(REMEMBERED, name.trim());
+      remember(name.trim());
       props.onSignedIn(member);
     } catch (e) {
       setPin('');
@@ -36,7 +53,12 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
     <main class="login">
       <form class="login-card" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <h1>{props.title ?? 'Comanda'}</h1>
-        <label>Name<input id="login-name" autocomplete="username" value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+        {names.length > 0 && (
+          <div class="staff-names" role="radiogroup" aria-label="Who is signing in">
+            {names.map((n) => <button type="button" key={n} data-staff-name={n} class={n === name ? 'chip active' : 'chip'} aria-checked={n === name} role="radio" onClick={() => { setName(n); setError(''); }}>{n}</button>)}
+          </div>
+        )}
+        <label>Name<input id="login-name" autocomplete="off" value={name} onFocus={(e) => e.currentTarget.select()} onInput={(e) => setName(e.currentTarget.value)} /></label>
         <div class="pin-dots" aria-label="PIN">{pin ? '●'.repeat(pin.length) : <span class="muted">PIN</span>}</div>
         <Keypad value={pin} onChange={setPin} onEnter={() => void submit()} enterLabel="Sign in" disabled={busy} />
         {(error || props.notice) && <p class="error" role="alert">{error || props.notice}</p>}

@@ -6,6 +6,7 @@ import { BillScreen } from './bill.js';
 import { Cashier } from './cashier.js';
 import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
+import { isManager } from './manager.js';
 import { loadMenu, menu } from './menu.js';
 import { loadCurrency } from './money.js';
 import { dismiss, signedInAs, useDishNames } from './offline/outbox.js';
@@ -37,8 +38,11 @@ function App() {
   }, [me]);
 
   if (me === undefined) return <Banner />;
-  if (me === null) return <><Banner /><Login onSignedIn={(m) => { setMe(m); if (!location.hash) go('/floor'); }} /></>;
+  // A new sign-in starts on the floor, never on the screen the last member left open (a manager's till).
+  if (me === null) return <><Banner /><Login onSignedIn={(m) => { go('/floor'); setMe(m); }} /></>;
   const [screen, id] = route;
+  // Screens follow the role: the till (the shift's figures, the drawer's cash) is for managers and admins.
+  const till = isManager(me);
   const signOut = async () => {
     await comanda.signOut().catch(() => undefined);
     await prune({ session: true });
@@ -50,14 +54,14 @@ function App() {
       <Refusals onDismiss={(id) => void dismiss(id)} />
       <header class="top">
         <button type="button" class={screen === 'floor' || !screen ? 'nav active' : 'nav'} onClick={() => go('/floor')}>Floor</button>
-        <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>
+        {till && <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>}
         <span class="who">{me.name} <small>{me.role}</small></span>
         <button type="button" class="nav" id="sign-out" onClick={() => void signOut()}>Sign out</button>
       </header>
       {screen === 'order' && id ? <OrderScreen me={me} orderId={id} />
         : screen === 'bill' && id ? <BillScreen orderId={id} />
         : screen === 'receipt' && id ? <ReceiptScreen ticketId={id} />
-        : screen === 'cashier' ? <Cashier me={me} />
+        : screen === 'cashier' && till ? <Cashier me={me} />
         : <Floor me={me} />}
     </>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useSignal, useWrite } from './api.js';
 import type { Member } from './login.js';
 import { type Dish, type OrderLine, loadMenu, menu } from './menu.js';
@@ -22,6 +22,11 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   const [course, setCourse] = useState(1);
   const [seat, setSeat] = useState<number | null>(null);
   const [sheet, setSheet] = useState<Sheet>(null);
+  // The quantity key: the next dish tapped goes in that many at once, then it is back to 1.
+  const [quantity, setQuantity] = useState(1);
+  const tableName = useTableName(complete.data?.order.table_id ?? null);
+  // What this screen last set a line's quantity to: a second tap before the next read counts from it.
+  const counted = useRef<Record<string, number>>({});
   const [pane, setPane] = useState<'menu' | 'ticket'>('menu');
   useEffect(() => void loadMenu(), [orderId]);
 
@@ -32,7 +37,17 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   const run = (what: () => Promise<unknown>) => w.run(what, complete.refresh);
   const addDish = (dish: Dish) => {
     if (dish.modifier_group_ids.length > 0) return setSheet({ kind: 'dish', dish });
-    void run(() => ok(api.POST('/orders/{id}/dishes', { params: { path: { id: orderId } }, body: [{ dish_id: dish.id, quantity: 1, course, seat }], headers: { 'idempotency-key': newKey() } })));
+    const n = quantity;
+    setQuantity(1);
+    // The same dish again, for the same seat and course, adds to its last line not yet fired (no
+    // options, no notes), so ten taps are one line of ten rather than ten lines of one.
+    const same = sameUnfiredLine(lines, dish.id, course, seat);
+    if (same) {
+      const to = Math.max(same.quantity, counted.current[same.id] ?? 0) + n;
+      counted.current[same.id] = to;
+      return void run(() => ok(api.PUT('/orders/{id}/dishes/{dishId}', { params: { path: { id: orderId, dishId: same.id } }, body: { quantity: to }, headers: { 'idempotency-key': newKey() } })));
+    }
+    void run(() => ok(api.POST('/orders/{id}/dishes', { params: { path: { id: orderId } }, body: [{ dish_id: dish.id, quantity: n, course, seat }], headers: { 'idempotency-key': newKey() } })));
   };
   const fire = (body: { course?: number }) =>
     void run(() => ok(api.POST('/orders/{id}/fire', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': newKey() } })));
@@ -53,7 +68,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
     <main class={`order pane-${pane}`}>
       <header class="order-head">
         <button type="button" class="secondary" onClick={() => go('/floor')}>← Floor</button>
-        <h2>{order.number ? `Order #${order.number}` : 'Order'} <span class="muted">{order.waiter}</span></h2>
+        <h2 id="order-title">{order.table_id ? (tableName ?? 'Table') : 'Take-away'} <span class="muted">{order.number ? `#${order.number}` : ''} {order.waiter}</span></h2>
         <span class={`badge status-${order.status}`}>{order.status}</span>
         <div class="pane-switch">
           <button type="button" class={pane === 'menu' ? 'active' : ''} onClick={() => setPane('menu')}>Menu</button>
@@ -70,6 +85,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
         <div class="course-seat">
           <label>Course <Stepper value={course} min={1} max={9} onChange={setCourse} /></label>
           <label>Seat <Stepper value={seat ?? 0} min={0} max={20} onChange={(n) => setSeat(n === 0 ? null : n)} format={(n) => (n === 0 ? 'table' : String(n))} /></label>
+          <label class="quantity-key">Qty <Stepper value={quantity} min={1} max={99} onChange={setQuantity} format={(n) => `${n} ×`} /></label>
         </div>
         <div class="dishes">
           {dishes.map((d) => (
@@ -99,13 +115,13 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
           </ul>
         )}
         <div class="total-row"><span>Total</span><strong id="order-total">{money(order.total)}</strong></div>
-        <div class="actions">
-          <button type="button" id="fire-all" disabled={!open || w.busy || unfired.length === 0} onClick={() => fire({})}>Fire all</button>
-          <button type="button" class="secondary" id="move-order" disabled={!open || w.busy} onClick={() => setSheet({ kind: 'move' })}>Move</button>
-          <button type="button" class="secondary" disabled={!open || w.busy || lines.length === 0} onClick={() => setSheet({ kind: 'discount' })}>Discount</button>
-          <button type="button" id="to-bill" disabled={lines.length === 0} onClick={() => go(`/bill/${orderId}`)}>Bill</button>
-        </div>
       </section>
+      <div class="actions order-actions">
+        <button type="button" id="fire-all" disabled={!open || w.busy || unfired.length === 0} onClick={() => fire({})}>Fire all</button>
+        <button type="button" class="secondary" id="move-order" disabled={!open || w.busy} onClick={() => setSheet({ kind: 'move' })}>Move</button>
+        <button type="button" class="secondary" disabled={!open || w.busy || lines.length === 0} onClick={() => setSheet({ kind: 'discount' })}>Discount</button>
+        <button type="button" id="to-bill" disabled={lines.length === 0} onClick={() => go(`/bill/${orderId}`)}>Bill</button>
+      </div>
       {sheet && (
         <div class="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && setSheet(null)}>
           <div class="sheet" role="dialog">
@@ -118,6 +134,21 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
       )}
     </main>
   );
+}
+
+/** The last line of this dish for this course and seat still to be fired, with no options and no notes. */
+function sameUnfiredLine(lines: OrderLine[], dishId: string, course: number, seat: number | null): OrderLine | undefined {
+  return lines.filter((l) => l.dish_id === dishId && l.kitchen_status === 'pending' && l.course === course && l.seat === seat && l.modifiers.length === 0 && !l.notes).pop();
+}
+
+/** The table's name, read once per table (the order screen says which table it is). */
+function useTableName(tableId: string | null): string | null {
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    setName(null);
+    if (tableId) void api.GET('/tables/{id}', { params: { path: { id: tableId } } }).then((r) => setName(r.data?.name ?? null), () => undefined);
+  }, [tableId]);
+  return name;
 }
 
 function LineRow(props: { line: OrderLine; onTap: () => void }) {

@@ -14,6 +14,8 @@ export type OrderView = Tracked & {
   total_cents: number;
   /** The order's number of its business day; null for orders placed before numbers. */
   number: number | null;
+  /** How many guests sat down (covers); null when not said (absent on documents written before issue 59). */
+  guests?: number | null;
   placed_at: number;
   created_at: string;
   completed_at: number | null;
@@ -55,7 +57,7 @@ export const ordersProjection = projectionOf<OrderEvent>({
   version: 2,
   handles: [
     'OrderPlaced', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'OrderStatusChanged', 'OrderMovedToTable', 'OrderDetailsChanged', 'OrderDeleted',
-    'OrderPaymentReceived', 'DiscountGiven', 'DiscountRemoved',
+    'OrderPaymentReceived', 'OrderGuestsChanged', 'DiscountGiven', 'DiscountRemoved',
   ],
   collections: {
     [ORDERS]: [{ placed_at: -1 }, { status: 1, placed_at: -1 }, { user_id: 1, placed_at: -1 }, { table_id: 1, placed_at: -1 }, { status: 1, completed_at: 1 }],
@@ -64,9 +66,9 @@ export const ordersProjection = projectionOf<OrderEvent>({
     const orderId = e.stream.slice('order-'.length);
     await updateDocument(store.collection<OrderView>(ORDERS), orderId, e, (order) => {
       if (e.type === 'OrderPlaced') {
-        const { userId, tableId, waiter, placedAt, number = null } = e.data;
+        const { userId, tableId, waiter, placedAt, number = null, guests = null } = e.data;
         return {
-          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0, number,
+          _id: orderId, id: orderId, user_id: userId, table_id: tableId, waiter, status: 'pending', total_cents: 0, number, guests,
           placed_at: placedAt, created_at: new Date(placedAt).toISOString(), completed_at: null, lines: [], payments: [], paid_sat: 0, version: orderVersionAfter(0, e),
         };
       }
@@ -90,6 +92,8 @@ export const ordersProjection = projectionOf<OrderEvent>({
           return { ...order, table_id: e.data.to, version: orderVersionAfter(order.version, e) };
         case 'OrderDetailsChanged':
           return { ...order, user_id: e.data.userId, waiter: e.data.waiter, version: orderVersionAfter(order.version, e) };
+        case 'OrderGuestsChanged':
+          return { ...order, guests: e.data.guests, version: orderVersionAfter(order.version, e) };
         case 'OrderDeleted':
           return null;
         case 'OrderPaymentReceived': {

@@ -10,6 +10,7 @@ export { type PlaceOrder, placeOrder } from './orders/placeOrder.js';
 export { type UpdateOrder, type UpdateOrderPolicy, updateOrder } from './orders/updateOrder.js';
 export { deleteOrder } from './orders/deleteOrder.js';
 export { type MoveLines, mergeOrders, moveLines } from './orders/moveLines.js';
+export { type CloseOrder, closeIfPaid, closeOrder } from './orders/closeOrder.js';
 export { type GiveDiscount, giveDiscount } from './orders/giveDiscount.js';
 export { removeDiscount } from './orders/removeDiscount.js';
 export { orderIsOpen } from './floor/open-orders.js';

@@ -3,7 +3,7 @@ import { Reactor, Relay, kitchenPublications, kitchenReactions, type CheckpointS
 import { testApp } from './harness.js';
 import { setUpRestaurant } from './restaurant.js';
 
-const memoryCheckpoint = (): CheckpointStore => {
+export const memoryCheckpoint = (): CheckpointStore => {
   let at: bigint | null = null;
   return { get: async () => at, set: async (p) => void (at = p), flush: async () => {} };
 };

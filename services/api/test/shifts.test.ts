@@ -58,6 +58,7 @@ t.test('open, current, close: the Z report adds up to the cent', async (t) => {
     counted_cash: 525,
     difference: -0.84,
     taxes_by_rate: [],
+    covers: 0, // no guest count was said at seating
   });
   t.same((await s.manager('GET', `/shifts/${closed.body.id}`)).body, closed.body, 'the recorded report, read back');
   const again = await s.manager('POST', '/shifts/close', { counted_cash: 1 });

@@ -5,6 +5,7 @@ export { FileCheckpoint, readStoreCheckpoint, type CheckpointStore } from './che
 export { replay, type ReplayReport } from './replay.js';
 export { Reactor, type Reaction } from './reactor.js';
 export { tableOccupancy } from './process-managers/table-occupancy.js';
+export { closePaidOrders } from './process-managers/close-paid-orders.js';
 export { kitchenTickets, orderStatusFromKitchen, autoBump, kitchenReactions } from './process-managers/kitchen.js';
 export { recentOnFirstRun } from './recent-history.js';
 export { projections, relay, kitchenRelay, reactions, allReactions, reactionProgress } from './parts.js';

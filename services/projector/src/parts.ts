@@ -3,6 +3,7 @@ import { type LocalProgress, type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } 
 import { kitchenPublications } from './kitchen-publications.js';
 import { kitchenReactions } from './process-managers/kitchen.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
+import { closePaidOrders } from './process-managers/close-paid-orders.js';
 import { Projector } from './projector.js';
 import { type Reaction, type ReactionProgress, Reactor } from './reactor.js';
 import { recentOnFirstRun } from './recent-history.js';
@@ -53,9 +54,11 @@ export const kitchenRelay = (): Part => ({
   },
 });
 
-/** The process managers Comanda runs: table occupancy and the kitchen's (auto-bump as configured). */
-export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes'>): Reaction[] =>
-  [tableOccupancy(commands), ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0)];
+/** The process managers Comanda runs: table occupancy, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
+export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders'>): Reaction[] => [
+  tableOccupancy(commands), ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0),
+  ...(config?.closePaidOrders ? [closePaidOrders(commands)] : []),
+];
 
 /** The process managers, issuing commands through the process's command handler. */
 export const reactions = (choose: (commands: CommandHandler, config: Config) => Reaction[] = allReactions): Part => ({

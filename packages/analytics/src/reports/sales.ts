@@ -10,6 +10,8 @@ import { type ServiceChargeLedger, chargeMoved, chargePaid, newServiceChargeLedg
 interface SalesDay {
   weekday: number;
   orders: number;
+  /** Guests of the sales' orders (covers), where the waiter said how many sat down. */
+  covers: number;
   lines: number;
   /** What the lines came to before discounts; the discounts and comps on them, counted apart. */
   gross: number;
@@ -34,7 +36,7 @@ interface SalesState {
   charges: ServiceChargeLedger;
 }
 
-const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
+const newDay = (weekday: number): SalesDay => ({ weekday, orders: 0, covers: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0, hourOrders: new Array(24).fill(0), hourNet: new Array(24).fill(0) });
 
 /** What the sales' orders owed: the average ticket is of what guests were asked to pay. */
 const owed = (x: { gross: number; discounts: number; comps: number }): number => x.gross - x.discounts - x.comps;
@@ -43,7 +45,7 @@ const owed = (x: { gross: number; discounts: number; comps: number }): number =>
 export const isVoidRefund = (reason: string): boolean => reason.startsWith('void: ');
 
 /**
- * Sales by day, hour and weekday. A sale is a completed order (its lines at completion, dated when
+ * Sales by day, hour and weekday, with covers (the guests the waiters counted at seating). A sale is a completed order (its lines at completion, dated when
  * it completed); voided lines and refunds are taken off on the day they happen, on the basis of menu
  * prices, as gross is (a void: its line's value, or on a paid bill what the bill's money lost with it
  * and its own refund, `voidValue`; a refund: the bill's part of it, without its tax when prices
@@ -76,7 +78,8 @@ export const salesReport: ReportDefinition<SalesState> = {
   // 4: tax as the bills stand (voids and refunds after payment), voids and refunds on the basis of menu prices.
   // 5: a void after a refund on a paid bill takes what the bill's money lost, not its line's whole value.
   // 6: service charges (issue 57), by day paid and by the staff member credited; voids and refunds without them.
-  version: 6,
+  // 7: covers (the guests of the day's sales) and the average per cover (issue 59).
+  version: 7,
   title: 'Sales',
   handles: [...ORDER_BOOK_EVENTS, 'OrderStatusChanged', 'TicketLineVoided', 'PaymentRefunded', 'BaseCurrencyChanged', 'TicketIssued', 'PaymentTaken', 'TicketPaid', 'TicketCancelled', 'ServiceChargeRemoved'],
   init: (clock, parts) => ({ clock, book: parts.orderBook(), days: new Map(), currency: 'MXN', bills: new Map(), comps: new Map(), taxes: new Map(), charges: newServiceChargeLedger() }),
@@ -92,6 +95,7 @@ export const salesReport: ReportDefinition<SalesState> = {
         const p = s.clock.place(at);
         const d = bucket(s.days, p.day, () => newDay(p.weekday));
         d.orders++;
+        d.covers += o.guests ?? 0;
         d.lines += o.lines.size;
         d.gross += o.totalCents;
         for (const g of given) {
@@ -171,13 +175,13 @@ export const salesReport: ReportDefinition<SalesState> = {
     const byDay: Row[] = [];
     const hours = Array.from({ length: 24 }, () => ({ orders: 0, net: 0 }));
     const weekdays = Array.from({ length: 7 }, () => ({ days: 0, orders: 0, gross: 0, net: 0 }));
-    const t = { orders: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0 };
+    const t = { orders: 0, covers: 0, lines: 0, gross: 0, discounts: 0, comps: 0, voids: 0, refunds: 0 };
     const charges = serviceCharges(s.charges, range);
     for (const [day, d] of daysIn(s.days, range)) {
       const net = owed(d) - d.voids - d.refunds;
       byDay.push({
-        day, weekday: WEEKDAYS[d.weekday]!, orders: d.orders, gross: money(d.gross), discounts: money(d.discounts), comps: money(d.comps), voids: money(d.voids), refunds: money(d.refunds), net: money(net),
-        average_ticket: averageMoney(owed(d), d.orders), lines_per_order: ratio(d.lines, d.orders),
+        day, weekday: WEEKDAYS[d.weekday]!, orders: d.orders, covers: d.covers, gross: money(d.gross), discounts: money(d.discounts), comps: money(d.comps), voids: money(d.voids), refunds: money(d.refunds), net: money(net),
+        average_ticket: averageMoney(owed(d), d.orders), average_per_cover: averageMoney(owed(d), d.covers), lines_per_order: ratio(d.lines, d.orders),
       });
       for (let h = 0; h < 24; h++) {
         hours[h]!.orders += d.hourOrders[h]!;
@@ -189,6 +193,7 @@ export const salesReport: ReportDefinition<SalesState> = {
       w.gross += d.gross;
       w.net += net;
       t.orders += d.orders;
+      t.covers += d.covers;
       t.lines += d.lines;
       t.gross += d.gross;
       t.discounts += d.discounts;
@@ -206,8 +211,8 @@ export const salesReport: ReportDefinition<SalesState> = {
     }
     return {
       totals: [{
-        currency: s.currency, days: byDay.length, orders: t.orders, lines: t.lines, gross: money(t.gross), discounts: money(t.discounts), comps: money(t.comps),
-        voids: money(t.voids), refunds: money(t.refunds), net: money(owed(t) - t.voids - t.refunds), average_ticket: averageMoney(owed(t), t.orders), lines_per_order: ratio(t.lines, t.orders),
+        currency: s.currency, days: byDay.length, orders: t.orders, covers: t.covers, lines: t.lines, gross: money(t.gross), discounts: money(t.discounts), comps: money(t.comps),
+        voids: money(t.voids), refunds: money(t.refunds), net: money(owed(t) - t.voids - t.refunds), average_ticket: averageMoney(owed(t), t.orders), average_per_cover: averageMoney(owed(t), t.covers), lines_per_order: ratio(t.lines, t.orders),
       }],
       by_day: byDay,
       by_hour: hours.map((h, hour) => ({ hour, orders: h.orders, net: money(h.net) })),

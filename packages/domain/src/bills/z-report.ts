@@ -46,6 +46,8 @@ export interface ZReport {
   serviceChargeByStaff?: Record<string, Cents>;
   /** The tax in the sales, per rate (absent on reports recorded before taxes). */
   taxesByRate?: RateTax[];
+  /** Covers: the guests of the orders completed in the shift, where the count was said (absent on reports before issue 59). */
+  covers?: number;
   /** What this report counted, so the next shift counts what arrived late and nothing twice. */
   counted: { paymentIds: string[]; refundIds: string[] };
 }

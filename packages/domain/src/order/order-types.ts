@@ -47,6 +47,8 @@ export interface Order {
   placedAt: number;
   /** The order's number of its business day; null for orders placed before numbers. */
   number: number | null;
+  /** How many guests sat down (covers); null when not said. */
+  guests: number | null;
   lines: Record<string, OrderLine>;
   /** Lightning payments received for this order, by payment hash. */
   payments: Record<string, { amountSat: number; receivedAt: number }>;
@@ -66,7 +68,10 @@ export interface Order {
 export type OrderEvent =
   /** `number`: the order's number of its business day (absent on orders placed before numbers). */
   /** `transfer`: placed by a manager in another member's name (absent: placed by its own waiter, or before transfers). */
-  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer } }
+  /** `guests`: how many sat down, the covers (absent: not said, or placed before issue 59). */
+  | { type: 'OrderPlaced'; data: { orderId: string; userId: string; tableId: string | null; waiter: string; placedAt: number; number?: number; transfer?: OrderTransfer; guests?: number } }
+  /** The guest count corrected (a late arrival, a miscount). */
+  | { type: 'OrderGuestsChanged'; data: { guests: number } }
   /** `moved`: the lines came from another order (moves.ts; absent: ordered here). */
   | { type: 'DishesAdded'; data: { lines: RecordedLine[]; moved?: LinesMovedIn } }
   /** quantity, course and seat: only when the update changed them (never on events written before them). */
@@ -80,7 +85,8 @@ export type OrderEvent =
   | { type: 'OrderLineRemoved'; data: { lineId: string; reason?: string; void?: LineVoid; move?: LineMovedOut } }
   /** `void`: the fired lines among them, as one void (see OrderLineRemoved). */
   | { type: 'OrderLinesCleared'; data: { lineIds: string[]; void?: LineVoid } }
-  | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number } }
+  /** `paid`: closed because it was paid in full, whatever the kitchen's state (closing.ts; absent on any other change). */
+  | { type: 'OrderStatusChanged'; data: { from: OrderStatus; to: OrderStatus; at: number; paid?: true } }
   | { type: 'OrderMovedToTable'; data: { from: string | null; to: string | null } }
   /** `transfer`: the order was handed to another waiter, with who, who approved and why (absent on events before transfers). */
   | { type: 'OrderDetailsChanged'; data: { userId: string; waiter: string; transfer?: OrderTransfer } }
@@ -92,13 +98,14 @@ export type OrderEvent =
   | { type: 'OrderLinesFired'; data: { firingId: string; lines: FiredLine[]; at: number; course?: number } };
 
 export type OrderCommand =
-  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: NewLine[]; number?: number; authority: Authority }
+  | { type: 'placeOrder'; orderId: string; userId: string; tableId: string | null; waiter: string; at: number; lines: NewLine[]; number?: number; guests?: number; authority: Authority }
   | { type: 'addDishes'; lines: NewLine[]; authority: Authority }
   | ({ type: 'updateLine'; lineId: string; priceCents?: Cents; notes?: string; authority: Authority } & LineChanges)
   | { type: 'removeLine'; lineId: string; authority: Authority }
   | { type: 'clearLines'; authority: Authority }
   | { type: 'changeStatus'; to: OrderStatus; at: number; ifMatch?: number }
-  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number; authority: Authority }
+  /** `guests`: absent keeps the count. */
+  | { type: 'updateOrder'; userId: string; tableId: string | null; waiter: string; status: OrderStatus; at: number; ifMatch?: number; guests?: number; authority: Authority }
   | { type: 'deleteOrder' }
   /** Money received is a fact whatever the order's state: recorded once per payment hash, never refused. */
   | { type: 'recordPayment'; paymentHash: string; amountSat: number; receivedAt: number }
@@ -106,7 +113,11 @@ export type OrderCommand =
   | DiscountCommand
   | FireLines
   | MoveLinesOut
-  | MoveLinesIn;
+  | MoveLinesIn
+  /** Completes an order paid in full, whatever the kitchen's state (closing.ts). */
+  | { type: 'closeOrder'; at: number; paidBills: string[] };
+
+export type CloseOrder = Extract<OrderCommand, { type: 'closeOrder' }>;
 
 // Lines moved between orders (moves.ts).
 /**

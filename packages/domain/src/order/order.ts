@@ -1,8 +1,9 @@
 import type { Decider } from '../decider.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, validationFailed } from '../errors.js';
 import type { Cents } from '../money.js';
 import { unchangedSince } from '../versions.js';
 import { decideFiring } from './firing.js';
+import { decideClose } from './closing.js';
 import { decideDiscount, discountedTotal, evolveDiscounts, linesMayChange } from './discounts.js';
 import { paymentFlag } from './payment-flags.js';
 import { checkLines, completeLine, keepPortionAboveZero, lineChanges } from './lines.js';
@@ -54,6 +55,12 @@ const UNVERSIONED: ReadonlySet<string> = new Set<OrderEvent['type']>(['OrderBill
 /** An order's version after an event: the decider's If-Match and the projection's ETag both count with this. */
 export const orderVersionAfter = (version: number, event: { type: string }): number => (UNVERSIONED.has(event.type) ? version : version + 1);
 
+/** Covers: a party of 1 to 99 (a banquet is split over tables). */
+export const MAX_GUESTS = 99;
+function checkGuests(guests: number | undefined): void {
+  if (guests !== undefined && (!Number.isInteger(guests) || guests < 1 || guests > MAX_GUESTS)) throw validationFailed([{ field: 'guests', message: `must be a whole number from 1 to ${MAX_GUESTS}` }]);
+}
+
 function existing(state: Order): Order & { status: OrderStatus } {
   if (!state.orderId || state.deleted || !state.status) throw notFound();
   return state as Order & { status: OrderStatus };
@@ -79,19 +86,20 @@ function transition(from: OrderStatus, to: OrderStatus, at: number, o?: Order): 
 
 export const order: Decider<OrderCommand, OrderEvent, Order> = {
   initialState: () => ({
-    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, number: null, lines: {}, discounts: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
+    orderId: null, status: null, deleted: false, userId: null, tableId: null, waiter: '', placedAt: 0, number: null, guests: null, lines: {}, discounts: {}, payments: {}, billing: emptyBilling(), fired: {}, firings: {}, version: 0,
   }),
 
   decide(command, state) {
     switch (command.type) {
       case 'placeOrder': {
         if (state.orderId) throw conflict('This order already exists');
-        const { orderId, userId, tableId, waiter, at, number } = command;
+        const { orderId, userId, tableId, waiter, at, number, guests } = command;
+        checkGuests(guests);
         checkLines(command.lines);
         const lines = priceLines(command.lines, command.authority);
         // In another member's name: a manager's call, recorded as the order's first transfer.
         const transfer = userId === command.authority.userId ? {} : { transfer: transferOf(command.authority.userId, command.authority) };
-        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at, ...(number === undefined ? {} : { number }), ...transfer } };
+        const placed: OrderEvent = { type: 'OrderPlaced', data: { orderId, userId, tableId, waiter, placedAt: at, ...(number === undefined ? {} : { number }), ...transfer, ...(guests === undefined ? {} : { guests }) } };
         return lines.length ? [placed, { type: 'DishesAdded', data: { lines } }] : [placed];
       }
       case 'addDishes': {
@@ -155,6 +163,11 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
           if (!isActive(o.status)) throw conflict(`A ${o.status} order cannot move to another table`);
           events.push({ type: 'OrderMovedToTable', data: { from: o.tableId, to: command.tableId } });
         }
+        if (command.guests !== undefined && command.guests !== o.guests) {
+          checkGuests(command.guests);
+          if (!isActive(o.status)) throw conflict(`A ${o.status} order's guest count no longer changes`);
+          events.push({ type: 'OrderGuestsChanged', data: { guests: command.guests } });
+        }
         return [...events, ...transition(o.status, command.status, command.at, o)];
       }
       case 'deleteOrder': {
@@ -186,6 +199,8 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
         if (!isActive(o.status)) throw conflict(`A ${o.status} order takes no discount`);
         return decideDiscount(command, o);
       }
+      case 'closeOrder':
+        return decideClose(existing(state), command);
       case 'fireLines': {
         const o = existing(state);
         if (o.firings[command.firingId] !== undefined) return [];
@@ -211,9 +226,11 @@ export const order: Decider<OrderCommand, OrderEvent, Order> = {
     const version = orderVersionAfter(state.version, event);
     switch (event.type) {
       case 'OrderPlaced': {
-        const { orderId, userId, tableId, waiter, placedAt, number = null } = event.data;
-        return { ...state, orderId, userId, tableId, waiter, placedAt, number, status: 'pending', version };
+        const { orderId, userId, tableId, waiter, placedAt, number = null, guests = null } = event.data;
+        return { ...state, orderId, userId, tableId, waiter, placedAt, number, guests, status: 'pending', version };
       }
+      case 'OrderGuestsChanged':
+        return { ...state, guests: event.data.guests, version };
       case 'DishesAdded': {
         const lines = { ...state.lines };
         for (const line of event.data.lines) lines[line.lineId] = completeLine(line);

@@ -65,7 +65,15 @@ export async function shiftReport(deps: ShiftDeps, state: Shifts & { open: OpenS
       }
     }
   }
-  return zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds, voidTaxes, voidCharges });
+  const report = zReport({ cashFloatCents: shift.cashFloatCents, countedCashCents, openCents: await openAmount(deps.readStore, shift.openedAt, until), payments, refunds, voidTaxes, voidCharges });
+  // Covers are the whole shift's (the orders completed in it), not one waiter's takings.
+  return only === undefined ? { ...report, covers: await coversIn(deps.readStore, shift.openedAt, until) } : report;
+}
+
+/** Covers: the guests of the orders completed between `from` and `until`, as the waiters counted them at seating. */
+async function coversIn(readStore: ReadStore, from: number, until: number): Promise<number> {
+  const completed = await readStore.collection<OrderView>(ORDERS).find({ status: 'completed', completed_at: { $gte: from, $lte: until } });
+  return completed.reduce((sum, o) => sum + (o.guests ?? 0), 0);
 }
 
 /**

@@ -18,6 +18,8 @@ export interface PlaceOrder {
   /** Only `pending` (or nothing) is accepted: a new order starts in the kitchen's first state. */
   status?: string;
   dishes: readonly DishRequest[];
+  /** How many guests sat down (covers); absent: not said. */
+  guests?: number;
   /** The id of the i-th line (derived from the Idempotency-Key when the request has one). */
   lineId: (index: number) => string;
   at: number;
@@ -52,7 +54,7 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
     // unknown user) uses no number; a crash between the two appends leaves a gap, never a duplicate.
     numbered = await takeOrderNumber(commands, cmd.orderId, businessDay(cmd.at, cmd.timezone), cmd.context, cmd.numberBlock ?? (commands.soleWriter ? 1 : REPLICA_NUMBER_BLOCK));
     placed = await commands.handle(order, orderStream(cmd.orderId), {
-      type: 'placeOrder', orderId: cmd.orderId, userId, tableId: cmd.tableId, waiter: member.name, at: cmd.at, lines, number: numbered.number, authority: cmd.authority,
+      type: 'placeOrder', orderId: cmd.orderId, userId, tableId: cmd.tableId, waiter: member.name, at: cmd.at, lines, number: numbered.number, ...(cmd.guests === undefined ? {} : { guests: cmd.guests }), authority: cmd.authority,
     }, cmd.context);
   } catch (error) {
     await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);

@@ -11,6 +11,8 @@ export interface UpdateOrder {
   tableId: string | null;
   /** Absent: the order keeps its status. */
   status?: string;
+  /** Absent: the order keeps its guest count (covers). */
+  guests?: number;
   /** Who asks (kitchen staff may change the status only), and a manager's approval for a transfer. */
   authority: Authority;
   /** The version the client last saw (If-Match). */
@@ -41,14 +43,14 @@ export async function updateOrder(commands: CommandHandler, policy: UpdateOrderP
   if (errors.length) throw validationFailed(errors);
   if (policy.completeRequiresPayment && status === 'completed' && before.status !== 'completed') await requirePaid(commands, before);
   const waiter = handedTo?.name ?? before.waiter;
-  const detailsChange = handedTo !== null || cmd.tableId !== before.tableId;
+  const detailsChange = handedTo !== null || cmd.tableId !== before.tableId || (cmd.guests !== undefined && cmd.guests !== before.guests);
   if (detailsChange && !may(cmd.authority.role, 'orders:write')) throw forbidden();
   const moving = cmd.tableId !== before.tableId;
   const seated = moving ? await seat(commands, cmd.tableId, cmd.orderId, cmd.context) : null;
   let updated;
   try {
     updated = await commands.handle(order, orderStream(cmd.orderId), {
-      type: 'updateOrder', userId: cmd.userId, tableId: cmd.tableId, waiter, status: status as OrderStatus, at: cmd.at, ifMatch: cmd.ifMatch, authority: cmd.authority,
+      type: 'updateOrder', userId: cmd.userId, tableId: cmd.tableId, waiter, status: status as OrderStatus, at: cmd.at, ifMatch: cmd.ifMatch, authority: cmd.authority, ...(cmd.guests === undefined ? {} : { guests: cmd.guests }),
     }, cmd.context);
   } catch (error) {
     if (moving) await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);

@@ -30,6 +30,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /orders/:id/complete': 'getOrderWithLines',
   'POST /orders/with-dishes': 'placeOrderWithLines',
   'PUT /orders/:id/calculate-total': 'recalculateOrderTotal',
+  'POST /orders/:id/close': 'closeOrder',
   'GET /orders/:id/dishes': 'listOrderLines',
   'POST /orders/:id/dishes': 'addOrderLines',
   'DELETE /orders/:id/dishes': 'removeAllOrderLines',

@@ -140,6 +140,7 @@ export const ZReportSchema = Type.Object({
   taxes_by_rate: Type.Array(Type.Object({ tax_rate_id: Type.String(), name: Type.String(), rate: Type.Number(), amount: Money() }), {
     description: "the tax in the sales, per rate: each payment carries its bill's taxes in proportion to what it paid",
   }),
+  covers: Type.Integer({ minimum: 0, description: 'the guests of the orders completed in the shift, as counted at seating (0 when no count was said)' }),
 });
 
 export function zReportResponse(r: ZReport, counted = true) {
@@ -154,6 +155,7 @@ export function zReportResponse(r: ZReport, counted = true) {
     open: fromCents(r.openCents), cash_float: fromCents(r.cashFloatCents), expected_cash: fromCents(r.expectedCashCents),
     counted_cash: counted ? fromCents(r.countedCashCents) : null, difference: counted ? fromCents(r.differenceCents) : null,
     taxes_by_rate: (r.taxesByRate ?? []).map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: percentOf(ratePpmOf(x)), amount: fromCents(x.amountCents) })),
+    covers: r.covers ?? 0,
   };
 }
 

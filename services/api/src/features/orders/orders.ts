@@ -20,6 +20,7 @@ const OrderBody = Type.Object({
   table_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null for a take-away order' }),
   waiter: Type.String({ minLength: 1, maxLength: 100, description: "not a name of its own: the order records the roster's name of its user_id" }),
   status: Type.Optional(Type.Enum([...ORDER_STATUSES], { description: 'pending (or absent) on create; see the lifecycle on update' })),
+  guests: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, description: 'how many guests sat down (covers, counted in the sales report); absent on create: not said; absent on update: kept' })),
   total: Type.Optional(Type.Number({ minimum: -MAX_EXACT_TOTAL, maximum: MAX_EXACT_TOTAL, description: 'ignored: the total is always computed from the order dishes' })),
 }, { examples: [{ user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending' }] });
 type OrderBodyT = Static<typeof OrderBody>;
@@ -44,7 +45,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
   async function place(request: FastifyRequest, body: OrderBodyT, dishes: NewOrderDishBody[]) {
     const context = writeContext(request);
     const { orderId, position } = await placeOrder(commands, {
-      orderId: newResourceId(request, 'order'), userId: body.user_id, tableId: body.table_id, status: body.status,
+      orderId: newResourceId(request, 'order'), userId: body.user_id, tableId: body.table_id, status: body.status, guests: body.guests,
       dishes: dishRequests(dishes), lineId: lineIds(context),
       at: app.now(), timezone: app.deps.config.timezone, authority: await authorityOf(app, request), context,
     });
@@ -121,7 +122,7 @@ export default async function orderRoutes(fastify: FastifyInstance) {
     const { id } = request.params;
     const { body } = request;
     const { position } = await updateOrder(commands, { completeRequiresPayment: app.deps.config.completeRequiresPayment }, {
-      orderId: id, userId: body.user_id, tableId: body.table_id, status: body.status,
+      orderId: id, userId: body.user_id, tableId: body.table_id, status: body.status, guests: body.guests,
       authority: await authorityOf(app, request), ifMatch: ifMatch(request), at: app.now(), context: writeContext(request),
     });
     await app.readYourWrite(position);

@@ -19,10 +19,11 @@ export const OrderSchema = Type.Object({
     value: Type.Number({ description: 'percent, or an amount' }), amount: Type.Number({ description: 'what it took off' }), reason: Type.String(),
     comp: Type.Boolean({ description: 'a 100 % line discount' }),
   }), { description: 'discounts and comps given on this order' }),
+  guests: Type.Union([Type.Integer({ minimum: 1, maximum: 99 }), Type.Null()], { description: 'how many guests sat down (covers); null when not said' }),
   number: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'the order\'s number of its business day in COMANDA_TIMEZONE, counting from 1 each day; null for orders placed before numbers' }),
 }, {
   $id: 'Order',
-  examples: [{ id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending', total: 55.5, created_at: '2026-11-25T20:14:03.120Z', paid_sat: 0, number: 12, discounts: [] }],
+  examples: [{ id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', user_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', table_id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716', waiter: 'Marisol', status: 'pending', total: 55.5, created_at: '2026-11-25T20:14:03.120Z', paid_sat: 0, guests: 2, number: 12, discounts: [] }],
 });
 
 export const OrderPaymentSchema = Type.Object({
@@ -53,7 +54,7 @@ export const OrderDishSchema = Type.Object({
 
 export const orderResponse = (o: OrderView) => ({
   id: o.id, user_id: o.user_id, table_id: o.table_id, waiter: o.waiter, status: o.status,
-  total: fromCents(o.total_cents), created_at: o.created_at, paid_sat: o.paid_sat, number: o.number ?? null,
+  total: fromCents(o.total_cents), created_at: o.created_at, paid_sat: o.paid_sat, guests: o.guests ?? null, number: o.number ?? null,
   discounts: (o.discounts ?? []).map((d) => ({
     id: d.discountId, line_id: d.lineId, kind: d.kind, value: fromCents(d.value), amount: fromCents(d.amountCents), reason: d.reason,
     comp: d.lineId !== null && d.kind === 'percent' && d.value === 10_000,

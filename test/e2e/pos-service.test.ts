@@ -1,0 +1,152 @@
+import t from 'tap';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { CHROMIUM, openChromium } from '../src/chromium.js';
+import { press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { posRestaurant } from '../src/pos-setup.js';
+import { startStandalone } from '../src/standalone-process.js';
+
+/**
+ * A busy service on the POS (issue 59), in Debian's Chromium against a real standalone process: a
+ * paid table freed while the kitchen never bumps, sign-in that follows the role, fast order entry.
+ */
+if (!existsSync(CHROMIUM)) {
+  t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+} else {
+  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-service-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN' });
+  t.teardown(() => pos.stop());
+  const r = await posRestaurant(pos.url);
+  const chromium = await openChromium();
+  t.teardown(chromium.close);
+  const log: string[] = [];
+  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-200).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
+  const problems: string[] = [];
+  const look = async (page: Page, name: string) => problems.push(...(await shoot(page, name)));
+
+  /** Seats a table from the floor and adds the dishes, one tap each; answers the order's id. */
+  const seatAndOrder = async (page: Page, table: string, dishes: string[]) => {
+    await press(page, `[data-table-id="${table}"]`);
+    await press(page, '[data-guests="2"]');
+    await page.waitForSelector('.order .dishes .dish');
+    for (const dish of dishes) await press(page, `[data-dish-id="${dish}"]`);
+    await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length >= n, {}, 1);
+    return page.url().split('/').pop()!;
+  };
+  /** From the order, the bill issued whole and paid by card. */
+  const billAndPayByCard = async (page: Page) => {
+    await press(page, '#to-bill');
+    await press(page, '#issue-bill');
+    await page.waitForSelector('.ticket-card .pay');
+    await press(page, '.ticket-card .pay');
+    await press(page, '.pay-sheet [data-method="card"]');
+    await press(page, '#take-payment');
+    await page.waitForSelector('.ticket-card.paid');
+  };
+
+  t.test('a paid table is closed from the POS while the kitchen never bumps; another with nothing fired too', async (t) => {
+    const marisol = await tablet(chromium.browser, pos.url, log, 'marisol');
+    await signIn(marisol, 'Marisol', '2580');
+    const fired = await seatAndOrder(marisol, r.tables.S2!, [r.menu.guacamole]);
+    await press(marisol, '#fire-all');
+    await waitText(marisol, /sent/, '.ticket-pane');
+    await billAndPayByCard(marisol);
+    await look(marisol, 'close-paid-table');
+    await press(marisol, '#complete-order');
+    await marisol.waitForSelector(`[data-table-id="${r.tables.S2}"][data-status="available"]`, { timeout: 10_000 });
+    t.match((await r.admin.get(`/orders/${fired}`)).body, { status: 'completed' }, 'completed from pending: the kitchen never started nor bumped');
+    const board = async () => ((await r.admin.get('/kitchen/tickets?status=closed')).body as Array<{ order_id: string }>).filter((k) => k.order_id === fired);
+    for (const until = Date.now() + 5000; Date.now() < until && (await board()).length === 0;) await new Promise((ok) => setTimeout(ok, 50));
+    t.equal((await board()).length, 1, "the kitchen's ticket closed with the order, never bumped");
+
+    // Table 2's story: paid in full with nothing ever sent to the kitchen.
+    const never = await seatAndOrder(marisol, r.tables.S3!, [r.menu.agua]);
+    await billAndPayByCard(marisol);
+    await press(marisol, '#complete-order');
+    await marisol.waitForSelector(`[data-table-id="${r.tables.S3}"][data-status="available"]`, { timeout: 10_000 });
+    t.match((await r.admin.get(`/orders/${never}`)).body, { status: 'completed' });
+    await marisol.browserContext().close();
+  });
+
+  t.test('a waiter signing in after a manager lands on the floor, picks her name from the device, and cannot reach the till', async (t) => {
+    const shared = await tablet(chromium.browser, pos.url, log, 'shared');
+    await signIn(shared, 'Marisol', '2580');
+    await press(shared, '#sign-out');
+    await signIn(shared, 'Lupita', '1357');
+    await press(shared, '#nav-cashier');
+    await waitText(shared, /No shift open/, 'main');
+    for (const digit of '300') await press(shared, `.keypad [data-key="${digit}"]`);
+    await press(shared, '#open-shift');
+    await shared.waitForSelector('#shift-report');
+    t.match(shared.url(), /#\/cashier$/, 'the manager leaves the tablet on the till');
+    await press(shared, '#sign-out');
+    await shared.waitForSelector('#login-name');
+    t.equal(await shared.$eval('#login-name', (e) => (e as HTMLInputElement).value), '', 'the name field starts empty: no "LupitaMarisol"');
+    t.same(await shared.$$eval('[data-staff-name]', (bs) => bs.map((b) => b.textContent)), ['Lupita', 'Marisol'], 'the names signed in on this device, the latest first');
+    await look(shared, 'login-names');
+    await press(shared, '[data-staff-name="Marisol"]');
+    for (const digit of '2580') await press(shared, `.keypad [data-key="${digit}"]`);
+    await press(shared, '.keypad .enter');
+    await shared.waitForSelector('.floor');
+    t.match(shared.url(), /#\/floor$/, 'a new sign-in lands on the floor');
+    t.notOk(await shared.$('#nav-cashier'), 'no Cashier for a waiter');
+    t.notOk(await shared.$('#shift-report'), "no shift's figures");
+    await shared.goto(`${pos.url}/pos#/cashier`);
+    await shared.waitForSelector('.floor');
+    t.notOk(await shared.$('#shift-report'), 'the till typed into the address bar shows the floor, not the figures');
+    t.notOk(await shared.$('.cashier'));
+    await shared.browserContext().close();
+  });
+
+  t.test('fast order entry: a dish tapped again adds to its unfired line; a quantity key; the table named; Fire and Bill always on screen', async (t) => {
+    const tomas = await tablet(chromium.browser, pos.url, log, 'tomas');
+    await signIn(tomas, 'Tomás', '1470');
+    const orderId = await seatAndOrder(tomas, r.tables.S4!, [r.menu.cerveza]);
+    // Each tap lands before the next (a tap while a write is on its way is not taken: the buttons wait).
+    for (const n of [2, 3]) {
+      await tomas.waitForFunction((sel) => !(document.querySelector(sel) as HTMLButtonElement).disabled, {}, `[data-dish-id="${r.menu.cerveza}"]`);
+      await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+      await waitText(tomas, new RegExp(`${n} ×\\s*Cerveza`), '.ticket-pane');
+    }
+    await press(tomas, '.quantity-key [aria-label="more"]');
+    await press(tomas, '.quantity-key [aria-label="more"]');
+    await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+    await waitText(tomas, /6 ×\s*Cerveza/, '.ticket-pane');
+    t.equal(await tomas.$eval('.quantity-key output', (e) => e.textContent), '1 ×', 'the quantity key is back to 1 after a dish');
+    await press(tomas, '.course-seat label:nth-child(2) [aria-label="more"]');
+    await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+    await waitText(tomas, /1 ×\s*Cerveza[\s\S]*seat 1/, '.ticket-pane');
+    await press(tomas, '#fire-all');
+    await waitText(tomas, /sent[\s\S]*sent/, '.ticket-pane');
+    await press(tomas, '.course-seat label:nth-child(2) [aria-label="less"]');
+    await press(tomas, `[data-dish-id="${r.menu.cerveza}"]`);
+    await tomas.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 3);
+    const lines = (await r.admin.get(`/orders/${orderId}/dishes`)).body as Array<{ dish_id: string; quantity: number; seat: number | null; kitchen_status: string }>;
+    t.same(lines.map((l) => [l.quantity, l.seat, l.kitchen_status]), [[6, null, 'sent'], [1, 1, 'sent'], [1, null, 'pending']], 'one line of six for the table, one for seat 1; after the fire a new line, the fired one untouched');
+    let count = 3;
+    for (const dish of [r.menu.guacamole, r.menu.sopa, r.menu.mole, r.menu.agua]) {
+      for (const lineCount of [++count, ++count]) {
+        await press(tomas, '.course-seat label:nth-child(2) [aria-label="more"]');
+        await tomas.waitForFunction((sel) => !(document.querySelector(sel) as HTMLButtonElement).disabled, {}, `[data-dish-id="${dish}"]`);
+        await press(tomas, `[data-dish-id="${dish}"]`);
+        await tomas.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length === n, {}, lineCount);
+      }
+    }
+    await tomas.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 11);
+    t.match(await tomas.$eval('#order-title', (e) => e.textContent), /^S4/, 'the order screen names its table');
+    const inView = (page: Page) => page.$$eval('#fire-all, #to-bill', (bs) => bs.map((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; }));
+    t.same(await inView(tomas), [true, true], '1280×800, eleven lines: Fire all and Bill on screen');
+    await look(tomas, 'order-long');
+    await tomas.setViewport({ width: 390, height: 844, hasTouch: true });
+    await tomas.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    t.same(await inView(tomas), [true, true], 'a phone-size tablet, scrolled down the menu: Fire all and Bill on screen');
+    await tomas.browserContext().close();
+  });
+
+  t.test('every screen of this service: targets of 44 px at least, nothing wider than a phone', async (t) => {
+    t.same(problems, []);
+  });
+}
