@@ -51,9 +51,9 @@ export function overlay(path: string, body: unknown, pending: Entry[]): unknown 
 
 /** An order seated on this tablet and not yet on the server. */
 function orderOf(e: Entry): { order: Order; dishes: Line[] } {
-  const b = e.body as { user_id: string; table_id: string | null; waiter: string };
+  const b = e.body as { user_id: string; table_id: string | null; waiter: string; guests?: number | null };
   return {
-    order: { id: e.created.order!, user_id: b.user_id, table_id: b.table_id, waiter: b.waiter, status: 'pending', total: 0, created_at: new Date(e.at).toISOString(), paid_sat: 0, discounts: [], number: null },
+    order: { id: e.created.order!, user_id: b.user_id, table_id: b.table_id, waiter: b.waiter, status: 'pending', total: 0, created_at: new Date(e.at).toISOString(), paid_sat: 0, discounts: [], guests: b.guests ?? null, number: null },
     dishes: [],
   };
 }
