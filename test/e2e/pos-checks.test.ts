@@ -1,5 +1,5 @@
 import t from 'tap';
-import { SHOTS, closeSheet, press, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
+import { SHOTS, closeSheet, press, signIn, tablet, tap, waitText, seatTable } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
 
 type Ticket = { id: string; total: number; tip: number; status_name: string; lines: Array<{ dish_id: string; line_total: number; share: { part: number; parts: number } | null; modifiers: Array<{ name: string }> }> };
@@ -21,7 +21,7 @@ t.test('checks as a restaurant uses them: moved lines, merged checks, a split it
   /** Seats a table and orders dishes (the arrachera asks its term: Medio). */
   const seat = async (table: string, dishes: string[]) => {
     await page.goto(`${pos.url}/pos#/floor`);
-    await press(page, `[data-table-id="${r.tables[table]}"]`);
+    await seatTable(page, `[data-table-id="${r.tables[table]}"]`);
     await page.waitForSelector('.order .dishes .dish');
     for (const dish of dishes) {
       await press(page, `[data-dish-id="${r.menu[dish as keyof typeof r.menu]}"]`);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
-import { LANDSCAPE, closeSheet, press, shoot, signIn, tablet } from '../src/pos-browser.js';
+import { LANDSCAPE, closeSheet, press, shoot, signIn, tablet, seatTable } from '../src/pos-browser.js';
 import { billBeforeTheCut, openOrdersOf, paymentsOn, posRestaurant, waiterAtTable } from '../src/pos-setup.js';
 import { startStandalone } from '../src/standalone-process.js';
 
@@ -62,7 +62,7 @@ const banner = (page: Page) => page.$eval('#offline-banner', (e) => e.textConten
 /** Seats a table on the floor, adds dishes one tap each, fires them: the order's id (from the screen). */
 async function takeOrder(page: Page, table: string, dishes: string[]): Promise<string> {
   await press(page, '.top .nav');
-  await press(page, `[data-table-id="${table}"][data-status="available"]`);
+  await seatTable(page, `[data-table-id="${table}"][data-status="available"]`);
   await page.waitForFunction(() => location.hash.startsWith('#/order/'));
   for (const [i, dish] of dishes.entries()) {
     await press(page, `[data-dish-id="${dish}"]`);
@@ -125,7 +125,7 @@ t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-ou
   t.teardown(b.close);
   const tabletB = await tablet(b.browser, pos.url, log, 'B');
   await signIn(tabletB, 'Tomás', '1470');
-  await press(tabletB, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
+  await seatTable(tabletB, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
   await tabletB.waitForFunction(() => location.hash.startsWith('#/order/'));
   t.equal((await r.admin.delete(`/dishes/${r.menu.guacamole}`)).status, 204, 'the guacamole is sold out: off the menu');
 
@@ -139,7 +139,7 @@ t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-ou
   // Third order, with the guacamole the tablet still offers; S2, which B took, looks free here.
   const o3 = await takeOrder(a.page, r.tables.S5!, [r.menu.mole!, r.menu.guacamole!]);
   await press(a.page, '.top .nav');
-  await press(a.page, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
+  await seatTable(a.page, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
   await a.page.waitForFunction(() => location.hash.startsWith('#/order/'));
   // Cash on S3's bill.
   await a.page.evaluate((id) => { location.hash = `#/bill/${id}`; }, billed);

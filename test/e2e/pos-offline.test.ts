@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
-import { closeSheet, press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { closeSheet, press, shoot, signIn, tablet, waitText, seatTable } from '../src/pos-browser.js';
 import { billBeforeTheCut, openOrdersOf, paymentsOn, posRestaurant, waiterAtTable } from '../src/pos-setup.js';
 import { startStandalone } from '../src/standalone-process.js';
 
@@ -60,21 +60,23 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   t.match(await page.$eval('#offline-banner', (e) => e.textContent), /No connection/, 'the banner says the network is away');
 
   // S1 seated, two moles, fired — all kept on the tablet.
-  await press(page, `[data-table-id="${r.tables.S1}"]`);
+  await seatTable(page, `[data-table-id="${r.tables.S1}"]`);
   await page.waitForFunction(() => location.hash.startsWith('#/order/'));
   const s1 = (await page.evaluate(() => location.hash)).split('/').pop()!;
   await press(page, `[data-dish-id="${r.menu.mole}"]`);
   await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 1);
   await press(page, `[data-dish-id="${r.menu.mole}"]`);
-  await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 2);
+  // Tapped again: the same line, two of them (issue 59's fast entry), offline as online.
+  await page.waitForFunction(() => document.querySelector('.ticket-pane .line .line-qty')?.textContent?.startsWith('2'));
+  t.equal((await lines(page)).length, 1, 'one line of two moles');
   await press(page, '#fire-all');
-  await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line.ks-sent').length === 2);
+  await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line.ks-sent').length === 1);
   t.equal(await waitingOf(page), 4, 'four writes kept: the seat, two dishes, the fire');
 
   // A reload in the middle of the cut: the outbox and what it shows are still there.
   await page.reload();
-  await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line.ks-sent').length === 2, { timeout: 15_000 });
-  t.match((await lines(page)).join('|'), /Mole poblano[\s\S]*Mole poblano/, 'the two moles, sent, after the reload');
+  await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line.ks-sent').length === 1, { timeout: 15_000 });
+  t.match((await lines(page)).join('|'), /2 ×[\s\S]*Mole poblano/, 'the two moles, sent, after the reload');
   t.match(await page.$eval('#order-total', (e) => e.textContent), /\$370\.00/, 'priced from the menu kept on the tablet');
   t.match(await page.$eval('#offline-banner', (e) => e.textContent), /4 changes kept on this tablet since \d\d:\d\d/, 'the banner: how many and since when');
   t.same(await shoot(page, 'offline-order'), [], 'the offline order screen fits both sizes');
@@ -85,7 +87,7 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   const tomasId = ((await tomas.get('/auth/me')).body as { id: string }).id;
   t.equal((await tomas.post('/orders', { user_id: tomasId, table_id: r.tables.S2, waiter: 'Tomás' })).status, 201, 'Tomás seats S2');
   await press(page, '.top .nav');
-  await press(page, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
+  await seatTable(page, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
   await page.waitForFunction((id) => location.hash.startsWith('#/order/') && !location.hash.endsWith(id), {}, s1);
   await press(page, `[data-dish-id="${r.menu.agua}"]`);
   await page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 1);
@@ -114,7 +116,7 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
 
   const s1Now = (await marisol.get(`/orders/${s1}/complete`)).body as Complete;
   t.equal(s1Now.order.table_id, r.tables.S1, 'the order seated offline has the id the tablet gave it');
-  t.same(s1Now.dishes.map((l) => [l.dish_id, l.kitchen_status]), [[r.menu.mole, 'sent'], [r.menu.mole, 'sent']], 'two moles, fired, once each');
+  t.same(s1Now.dishes.map((l) => [l.dish_id, l.quantity, l.kitchen_status]), [[r.menu.mole, 2, 'sent']], 'two moles on one line, fired once');
   t.equal(await waiterAtTable(marisol, r.tables.S2!), 'Tomás', "S2 is Tomás's");
   t.same(await paymentsOn(marisol, billed), [['cash', bill.due]], 'the cash taken offline, once');
   t.same(await openOrdersOf(marisol, 'Marisol'), [billed, s1].sort(), "Marisol's open orders: S3's and the one seated offline, no other");

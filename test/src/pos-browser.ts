@@ -47,6 +47,12 @@ export async function press(page: Page, selector: string, options?: { clickCount
   await page.click(selector, options);
 }
 
+/** Taps a free table on the floor and answers how many guests sit down (the POS asks before seating). */
+export async function seatTable(page: Page, selector: string, guests = 2): Promise<void> {
+  await press(page, selector);
+  await press(page, `.guests-sheet [data-guests="${guests}"]`);
+}
+
 /** Clicks the first button whose text contains `text` (inside `scope`). */
 export async function tap(page: Page, text: string, scope = 'body'): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -58,6 +58,8 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
   const base = options.baseUrl.replace(/\/$/, '');
   let tokens: { access: string; refresh: string } | null = null;
   let refreshing: Promise<boolean> | null = null;
+  /** Moves on each refresh that succeeded: a 401 to a request sent before one is answered by retrying, not by another refresh. */
+  let renewals = 0;
 
   const post = (path: string, body?: unknown) =>
     baseFetch(new Request(`${base}${path}`, {
@@ -78,6 +80,7 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
       return false;
     }
   })().then((ok) => {
+    if (ok) renewals++;
     if (!ok) {
       tokens = null;
       options.onSignedOut?.();
@@ -106,8 +109,12 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
   const send = async (request: Request): Promise<Response> => {
     if (SESSION_PATHS.test(new URL(request.url).pathname)) return baseFetch(request);
     if (!READS.has(request.method) && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', crypto.randomUUID());
+    const sentWith = renewals;
     const res = await tries(request);
-    if (res.status !== 401 || !(await refresh())) return res;
+    if (res.status !== 401) return res;
+    // Sent with the access token a refresh has replaced since (several reads polled at once): the new one will do.
+    if (renewals !== sentWith) return tries(request);
+    if (!(await refresh())) return res;
     return tries(request);
   };
 

@@ -60,6 +60,30 @@ t.test('tokens: a 401 refreshes once (concurrent 401s share it) and the request 
   t.same(JSON.parse(s.seen.at(-1)!.body), { refresh_token: 'refresh-2' }, 'sign-out revokes the current refresh token');
 });
 
+t.test('a 401 to a request sent before a refresh finished is sent again, not refreshed again', async (t) => {
+  let refreshes = 0;
+  let releaseSlow: () => void = () => {};
+  const slowHeld = new Promise<void>((r) => (releaseSlow = r));
+  const s = server(async (seen) => {
+    if (seen.path === '/auth/token') return json(200, tokens(1));
+    if (seen.path === '/auth/token/refresh') return json(200, tokens(1 + ++refreshes));
+    if (seen.auth === 'Bearer access-1') {
+      // The slow read went out with the old token; its 401 comes back after the other's refresh.
+      if (seen.path === '/categories') await slowHeld;
+      return json(401, { message: 'Unauthorized' });
+    }
+    return json(200, seen.path === '/categories' ? [] : { id: 'u', name: 'Ana', role: 'waiter' });
+  });
+  const client = createComandaClient({ baseUrl: 'http://pos.test', fetch: s.fetch, session: 'tokens' });
+  await client.signIn('Ana', '1234');
+  const slow = client.api.GET('/categories');
+  const fast = await client.api.GET('/auth/me');
+  t.equal(fast.response.status, 200, 'the first 401 refreshed');
+  releaseSlow();
+  t.equal((await slow).response.status, 200, 'the late 401 is sent again with the new token');
+  t.equal(refreshes, 1, 'one refresh: the second would rotate a token for nothing');
+});
+
 t.test('a refused refresh ends the session: onSignedOut, and the 401 reaches the caller', async (t) => {
   let signedOut = 0;
   const s = server((seen) => (seen.path === '/auth/token' ? json(200, tokens(1)) : json(401, { message: 'Unauthorized' })));
