@@ -5,14 +5,11 @@ import type { Order, Table } from './menu.js';
 import { age, money } from './money.js';
 import { go } from './route.js';
 
-const OPEN = ['pending', 'preparing', 'ready'] as const;
-
-/** The open orders by id, read from the three open states' lists (each revalidated by its ETag). */
+/** The open orders by id: one list, revalidated by its ETag (it changes only when an open order does). */
 function useOpenOrders(): Record<string, Order> {
-  const lists = OPEN.map((status) =>
-    usePolled((etag) => api.GET('/orders/status/{status}', { params: { path: { status }, query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data);
+  const list = usePolled((etag) => api.GET('/orders/open', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data;
   const byId: Record<string, Order> = {};
-  for (const list of lists) for (const o of list ?? []) byId[o.id] = o;
+  for (const o of list ?? []) byId[o.id] = o;
   return byId;
 }
 

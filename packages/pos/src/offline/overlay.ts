@@ -30,9 +30,10 @@ export function overlay(path: string, body: unknown, pending: Entry[]): unknown 
       return here ? { ...t, status: 'occupied', order_id: here.created.order } : t;
     });
   }
-  if (path.startsWith('/orders/status/')) {
+  if (path.startsWith('/orders/open') || path.startsWith('/orders/status/')) {
     const listed = Array.isArray(body) ? (body as Order[]) : [];
-    const made = path.startsWith('/orders/status/pending') ? seated.filter((e) => !listed.some((o) => o.id === e.created.order)).map((e) => orderOf(e).order) : [];
+    // An order seated here and not yet sent is pending: it joins the open orders (or the pending ones).
+    const made = path.startsWith('/orders/open') || path.startsWith('/orders/status/pending') ? seated.filter((e) => !listed.some((o) => o.id === e.created.order)).map((e) => orderOf(e).order) : [];
     if (!Array.isArray(body) && made.length === 0) return body;
     // The floor's totals count the dishes added here too (the list has no lines: only additions are known).
     return [...listed, ...made].map((o) => applyToOrder({ order: o, dishes: [] }, pending.filter((e) => e.path.startsWith(`/orders/${o.id}/`))).order);

@@ -39,6 +39,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /orders/user/:userId': 'listOrdersOfUser',
   'GET /orders/table/:tableId': 'listOrdersOfTable',
   'GET /orders/status/:status': 'listOrdersInStatus',
+  'GET /orders/open': 'listOpenOrders',
   'GET /orders/date-range': 'listOrdersBetweenDates',
   'GET /orders/total-sales/:date': 'getTotalSalesOfDay',
   'GET /categories': 'listCategories',

@@ -90,7 +90,8 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     config: { permission: 'bills:read' },
     schema: { tags: ['tickets'], summary: 'The tickets of an order, cancelled ones included, oldest first', params: IdParams, querystring: OptionalPagination, response: { 200: withHeaders(Type.Array(TicketSchema), Headers.totalCount), 204: Type.Null({ description: 'no tickets yet' }), ...errors } },
   }, async (request, reply) => {
-    const tag = await ticketsTag();
+    // Tagged by this order's bills alone: a tablet polls them every 2 s while bills elsewhere change.
+    const tag = await app.matchingTag(TICKETS, { order_id: request.params.id });
     const { state } = await app.deps.commands.state(order, orderStream(request.params.id));
     if (!state.orderId || state.deleted) throw notFound();
     if (unchanged(request, reply, tag)) return reply;
