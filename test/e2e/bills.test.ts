@@ -73,7 +73,7 @@ t.test('a dinner paid three ways over real HTTP; the Z report adds up to the cen
   // Close the shift: the drawer holds the float and the cash ticket (its change went back).
   const closed = ok<{ id: string; report: Record<string, unknown> }>(await manager.post('/shifts/close', { counted_cash: 1155.17 }), 200);
   t.same(closed.report, {
-    sales: 465.5, tips: 23.27, tips_by_waiter: { Marisol: 23.27 }, service_charge: 0, service_charge_by_staff: {}, overpaid: 0,
+    sales: 465.5, covers: 0, tips: 23.27, tips_by_waiter: { Marisol: 23.27 }, service_charge: 0, service_charge_by_staff: {}, overpaid: 0,
     by_method: {
       cash: { count: 1, amount: 155.17, tip: 0, refunds: 0 },
       debit_card: { count: 1, amount: 155.17, tip: 0, refunds: 0 },
