@@ -23,13 +23,15 @@ t.test('checks as a restaurant uses them: moved lines, merged checks, a split it
     await page.goto(`${pos.url}/pos#/floor`);
     await seatTable(page, `[data-table-id="${r.tables[table]}"]`);
     await page.waitForSelector('.order .dishes .dish');
-    for (const dish of dishes) {
+    for (const [i, dish] of dishes.entries()) {
       await press(page, `[data-dish-id="${r.menu[dish as keyof typeof r.menu]}"]`);
       if (dish === 'arrachera') {
         await press(page, `.dish-sheet [data-option-id="${r.term[0]}"]`);
         await press(page, '#add-line');
         await page.waitForSelector('.dish-sheet', { hidden: true });
       }
+      // As a waiter sees it: the line is there before the next tap (a tap while a write is in flight is not taken).
+      await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length === n, {}, i + 1);
     }
     await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length === n, {}, dishes.length);
     return page.url().split('/').pop()!;
