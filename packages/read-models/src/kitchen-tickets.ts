@@ -1,6 +1,9 @@
 import { type KitchenStatus, type KitchenTicketEvent, type OrderEvent, type TicketCloseReason, versionAfter } from '@comanda/domain';
+import type { RecordedEvent } from '@comanda/event-store';
+import type { Collection } from '@comanda/read-store';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
-import { ORDERS, type OrderView } from './orders.js';
+import { KITCHEN_TICKETS, ORDERS } from './collections.js';
+import type { OrderView } from './orders.js';
 
 export type KitchenTicketLineView = {
   line_id: string; dish_id: string; dish_name: string; notes: string; kitchen_status: KitchenStatus;
@@ -31,7 +34,7 @@ export type TicketFields = {
   version: number;
 };
 
-export const KITCHEN_TICKETS = 'kitchen_tickets';
+export { KITCHEN_TICKETS };
 
 export const KITCHEN_TICKET_EVENTS: ReadonlyArray<KitchenTicketEvent['type']> = [
   'KitchenTicketOpened', 'KitchenTicketStarted', 'KitchenLineDone', 'KitchenTicketBumped', 'KitchenTicketRecalled',
@@ -126,7 +129,32 @@ export const orderKitchenStatusProjection = projectionOf<KitchenTicketEvent | Ex
     const ticket = await store.collection<KitchenTicketView>(KITCHEN_TICKETS).get(e.data.ticketId);
     if (!ticket) return;
     // The ticket's projection ran first (it comes earlier in allProjections): copy its line statuses.
-    await updateDocument(orders, e.data.orderId, e, (o) =>
-      o ? { ...o, kitchen_status: { ...o.kitchen_status, ...Object.fromEntries(ticket.lines.map((l) => [l.line_id, l.kitchen_status])) } } : undefined);
+    await passOn(orders, e.data.orderId, e, Object.fromEntries(ticket.lines.map((l) => [l.line_id, l.kitchen_status])), new Set([e.data.orderId]));
   },
 });
+
+/**
+ * Copies line statuses onto an order, and those of its lines moved to another order (its
+ * `moved_lines`) onto that order too, and so on along a line moved twice: the kitchen cooks a moved
+ * line on the ticket of the order it was fired from, and the order it is on now shows it cooking.
+ * An order already past this event (a redelivery) is read to learn where its lines went, so a crash
+ * between two orders' writes is completed.
+ */
+async function passOn(orders: Collection<OrderView>, orderId: string, e: RecordedEvent, status: Record<string, KitchenStatus>, seen: Set<string>): Promise<void> {
+  let away: Record<string, string> | undefined;
+  let applied = false;
+  await updateDocument(orders, orderId, e, (o) => {
+    applied = true;
+    away = o?.moved_lines;
+    return o ? { ...o, kitchen_status: { ...o.kitchen_status, ...status } } : undefined;
+  });
+  if (!applied) away = (await orders.get(orderId))?.moved_lines;
+  const onward = new Map<string, Record<string, KitchenStatus>>();
+  for (const [lineId, to] of Object.entries(away ?? {})) {
+    if (status[lineId] && !seen.has(to)) onward.set(to, { ...onward.get(to), [lineId]: status[lineId] });
+  }
+  for (const [to, moved] of onward) {
+    seen.add(to);
+    await passOn(orders, to, e, moved, seen);
+  }
+}

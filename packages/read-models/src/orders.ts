@@ -1,4 +1,8 @@
 import { type Discount, type KitchenStatus, type OrderEvent, type OrderLine, completeLine, discountedTotal, lineDiscounts, orderVersionAfter } from '@comanda/domain';
+import type { FiredLine } from '@comanda/domain';
+import type { ReadStore } from '@comanda/read-store';
+import { KITCHEN_TICKETS, ORDERS } from './collections.js';
+import type { KitchenTicketView } from './kitchen-tickets.js';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 
 /**
@@ -27,10 +31,15 @@ export type OrderView = Tracked & {
   paid_sat: number;
   /** Kitchen status by line id (kitchen-tickets.ts); a line not in it is `pending`. */
   kitchen_status?: Record<string, KitchenStatus>;
+  /**
+   * Fired lines moved to another order, by line id: their kitchen ticket stays this order's, so its
+   * changes are passed on to the order the line is on now (kitchen-tickets.ts). Absent: none.
+   */
+  moved_lines?: Record<string, string>;
   version: number;
 };
 
-export const ORDERS = 'orders';
+export { ORDERS };
 
 const byId = <T>(items: T[], id: (x: T) => string): Record<string, T> => Object.fromEntries(items.map((x) => [id(x), x]));
 
@@ -64,6 +73,8 @@ export const ordersProjection = projectionOf<OrderEvent>({
   },
   async apply(e, store) {
     const orderId = e.stream.slice('order-'.length);
+    // Fired lines moved in arrive as their ticket has them now (sent, cooking, done), not as "not sent".
+    const movedIn = e.type === 'DishesAdded' && e.data.moved?.fired.length ? await kitchenStatusOf(store, e.data.moved.fired) : undefined;
     await updateDocument(store.collection<OrderView>(ORDERS), orderId, e, (order) => {
       if (e.type === 'OrderPlaced') {
         const { userId, tableId, waiter, placedAt, number = null, guests = null } = e.data;
@@ -74,12 +85,20 @@ export const ordersProjection = projectionOf<OrderEvent>({
       }
       if (!order) return undefined;
       switch (e.type) {
-        case 'DishesAdded':
-          return withLines(order, [...order.lines, ...e.data.lines.map(completeLine)], e);
+        case 'DishesAdded': {
+          const added = withLines(order, [...order.lines, ...e.data.lines.map(completeLine)], e);
+          if (!movedIn) return added;
+          // Back where they were fired from (a move undone): no longer passed on to the other order.
+          const away = order.moved_lines && Object.fromEntries(Object.entries(order.moved_lines).filter(([lineId]) => !(lineId in movedIn)));
+          return { ...added, kitchen_status: { ...order.kitchen_status, ...movedIn }, ...(away ? { moved_lines: away } : {}) };
+        }
         case 'OrderLineUpdated':
           return withLines(order, order.lines.map((l) => (l.lineId === e.data.lineId ? { ...completeLine(l), ...e.data } : l)), e);
-        case 'OrderLineRemoved':
-          return withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId), e);
+        case 'OrderLineRemoved': {
+          const rest = withLines(order, order.lines.filter((l) => l.lineId !== e.data.lineId), e);
+          const to = e.data.move?.fired ? e.data.move.toOrderId : undefined;
+          return to ? { ...rest, moved_lines: { ...order.moved_lines, [e.data.lineId]: to } } : rest;
+        }
         case 'OrderLinesCleared':
           return withLines(order, [], e);
         case 'DiscountGiven':
@@ -105,3 +124,16 @@ export const ordersProjection = projectionOf<OrderEvent>({
     });
   },
 });
+
+/** The kitchen's status of lines fired elsewhere, read from their tickets (which the log order has already brought up to here). */
+async function kitchenStatusOf(store: ReadStore, fired: FiredLine[]): Promise<Record<string, KitchenStatus>> {
+  const tickets = store.collection<KitchenTicketView>(KITCHEN_TICKETS);
+  const status: Record<string, KitchenStatus> = {};
+  for (const ticketId of new Set(fired.map((l) => l.ticketId))) {
+    const ticket = await tickets.get(ticketId);
+    for (const l of ticket?.lines ?? []) if (fired.some((f) => f.lineId === l.line_id)) status[l.line_id] = l.kitchen_status;
+  }
+  for (const l of fired) status[l.lineId] ??= 'sent';
+  return status;
+}
+

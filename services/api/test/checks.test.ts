@@ -70,8 +70,14 @@ t.test('lines move to another table\'s order; a fired one only with a manager; a
     { kind: 'table_move', staff: 'waiter-1', approved_by: null, amount: 25.5, order_id: a.id },
     { kind: 'table_move', staff: 'waiter-1', approved_by: 'manager-1', reason: 'guest changed tables', amount: 22, order_id: a.id },
   ], 'each move in the audit trail: who, and who approved the fired one and why');
-  const kitchen = (await s.kitchen('GET', '/kitchen/tickets')).body as Array<{ lines: Array<{ line_id: string; kitchen_status: string }> }>;
+  const kitchen = (await s.kitchen('GET', '/kitchen/tickets')).body as Array<{ id: string; lines: Array<{ line_id: string; kitchen_status: string }> }>;
   t.same(kitchen.flatMap((k) => k.lines).filter((l) => l.line_id === a.lines[1]).map((l) => l.kitchen_status), ['sent'], 'the kitchen keeps cooking the moved line, not cancelled');
+  // On its new order the line says what the kitchen is doing with it, and follows its ticket.
+  const onOrder = async (orderId: string) => ((await s.waiter('GET', `/orders/${orderId}/dishes`)).body as Array<{ id: string; kitchen_status: string }>).find((l) => l.id === a.lines[1])?.kitchen_status;
+  t.equal(await onOrder(b.id), 'sent', 'the moved line is sent on table 2, not "not sent"');
+  const cooking = kitchen.find((k) => k.lines.some((l) => l.line_id === a.lines[1]))!;
+  t.equal((await s.kitchen('POST', `/kitchen/tickets/${cooking.id}/start`)).status, 200);
+  t.equal(await onOrder(b.id), 'in_progress', 'the kitchen started it: table 2 sees it cooking');
   const refire = await s.waiter('POST', `/orders/${b.id}/fire`, undefined);
   t.equal(refire.status < 500, true);
   const after = (await s.kitchen('GET', '/kitchen/tickets')).body as Array<{ lines: Array<{ line_id: string }> }>;
