@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
 import type { Member } from './login.js';
 import type { Order, Table } from './menu.js';
+import { GuestCounts, guestsLabel } from './guests.js';
 import { age, money } from './money.js';
 import { go } from './route.js';
 
@@ -66,12 +67,8 @@ export function Floor(props: { me: Member }) {
       )}
       {seating && (
         <div class="sheet-backdrop" onClick={(e) => e.target === e.currentTarget && setSeating(null)}>
-          <div class="sheet guests-sheet" role="dialog">
-            <h3>How many guests at {seating.name}?</h3>
-            <div class="guest-counts">
-              {GUEST_COUNTS.map((n) => <button type="button" key={n} data-guests={n} disabled={w.busy} onClick={() => void open(seating, n)}>{n}</button>)}
-            </div>
-            <button type="button" class="secondary wide" onClick={() => setSeating(null)}>Cancel</button>
+          <div class="sheet" role="dialog">
+            <GuestCounts title={`How many guests at ${seating.name}?`} disabled={w.busy} onPick={(n) => void open(seating, n)} onCancel={() => setSeating(null)} />
           </div>
         </div>
       )}
@@ -79,15 +76,12 @@ export function Floor(props: { me: Member }) {
   );
 }
 
-/** The parties a tap seats; a larger one is corrected on the order (PUT /orders/{id} takes up to 99). */
-const GUEST_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-
 function OrderFacts(props: { order: Order }) {
   const o = props.order;
   return (
     <span class="tile-facts">
       {o.number !== null && <span class="tile-number">#{o.number}</span>}
-      {o.guests !== null && <span class="tile-guests" title="guests">{o.guests} {o.guests === 1 ? 'guest' : 'guests'}</span>}
+      {o.guests !== null && <span class="tile-guests" title="guests">{guestsLabel(o.guests)}</span>}
       <span>{age(o.created_at)}</span>
       <span class="tile-total">{money(o.total)}</span>
       {o.status === 'ready' && <span class="badge ready-badge">Ready</span>}

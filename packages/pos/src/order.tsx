@@ -1,12 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useSignal, useWrite } from './api.js';
 import type { Member } from './login.js';
 import { type Dish, type OrderLine, loadMenu, menu } from './menu.js';
 import { money } from './money.js';
+import { useDishTaps } from './dish-taps.js';
+import { GuestCounts, guestsLabel } from './guests.js';
 import { DiscountSheet, DishSheet, LineSheet, MoveSheet } from './order-sheets.js';
 import { go } from './route.js';
 
-type Sheet = { kind: 'dish'; dish: Dish } | { kind: 'line'; lineId: string } | { kind: 'move' } | { kind: 'discount' } | null;
+type Sheet = { kind: 'dish'; dish: Dish } | { kind: 'line'; lineId: string } | { kind: 'move' } | { kind: 'discount' } | { kind: 'guests' } | null;
 
 const STATUS_LABEL: Record<OrderLine['kitchen_status'], string> = {
   pending: 'not sent', sent: 'sent', in_progress: 'cooking', done: 'ready', cancelled: 'voided',
@@ -25,8 +27,6 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   // The quantity key: the next dish tapped goes in that many at once, then it is back to 1.
   const [quantity, setQuantity] = useState(1);
   const tableName = useTableName(complete.data?.order.table_id ?? null);
-  // What this screen last set a line's quantity to: a second tap before the next read counts from it.
-  const counted = useRef<Record<string, number>>({});
   const [pane, setPane] = useState<'menu' | 'ticket'>('menu');
   useEffect(() => void loadMenu(), [orderId]);
 
@@ -35,23 +35,25 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   const open = order ? ['pending', 'preparing', 'ready'].includes(order.status) : false;
   const w = useWrite();
   const run = (what: () => Promise<unknown>) => w.run(what, complete.refresh);
+  // Ten taps of a dish are one line of ten, and none is lost while a write is on its way (dish-taps.ts).
+  const taps = useDishTaps(orderId, lines, complete.refresh);
   const addDish = (dish: Dish) => {
     if (dish.modifier_group_ids.length > 0) return setSheet({ kind: 'dish', dish });
-    const n = quantity;
     setQuantity(1);
-    // The same dish again, for the same seat and course, adds to its last line not yet fired (no
-    // options, no notes), so ten taps are one line of ten rather than ten lines of one.
-    const same = sameUnfiredLine(lines, dish.id, course, seat);
-    if (same) {
-      const to = Math.max(same.quantity, counted.current[same.id] ?? 0) + n;
-      counted.current[same.id] = to;
-      return void run(() => ok(api.PUT('/orders/{id}/dishes/{dishId}', { params: { path: { id: orderId, dishId: same.id } }, body: { quantity: to }, headers: { 'idempotency-key': newKey() } })));
-    }
-    void run(() => ok(api.POST('/orders/{id}/dishes', { params: { path: { id: orderId } }, body: [{ dish_id: dish.id, quantity: n, course, seat }], headers: { 'idempotency-key': newKey() } })));
+    taps.tap({ dishId: dish.id, n: quantity, course, seat });
   };
   const fire = (body: { course?: number }) =>
-    void run(() => ok(api.POST('/orders/{id}/fire', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': newKey() } })));
+    void run(async () => {
+      await taps.settled();
+      await ok(api.POST('/orders/{id}/fire', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': newKey() } }));
+    });
 
+  // Someone joined or left: the covers follow (the rest of the order is sent as it is, as the seed's PUT asks).
+  const setGuests = (guests: number) => {
+    const o = complete.data!.order;
+    setSheet(null);
+    void run(() => ok(api.PUT('/orders/{id}', { params: { path: { id: orderId } }, body: { user_id: o.user_id, table_id: o.table_id, waiter: o.waiter, guests }, headers: { 'idempotency-key': newKey() } })));
+  };
   const words = search.trim().toLowerCase();
   const dishes = m.dishes.filter((d) => (words ? d.name.toLowerCase().includes(words) : !category || d.category_id === category));
   const courses = [...new Set(lines.map((l) => l.course))].sort((a, b) => a - b);
@@ -69,13 +71,14 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
       <header class="order-head">
         <button type="button" class="secondary" onClick={() => go('/floor')}>← Floor</button>
         <h2 id="order-title">{order.table_id ? (tableName ?? 'Table') : 'Take-away'} <span class="muted">{order.number ? `#${order.number}` : ''} {order.waiter}</span></h2>
+        <button type="button" class="secondary guests" id="order-guests" disabled={!open} onClick={() => setSheet({ kind: 'guests' })}>{guestsLabel(order.guests)}</button>
         <span class={`badge status-${order.status}`}>{order.status}</span>
         <div class="pane-switch">
           <button type="button" class={pane === 'menu' ? 'active' : ''} onClick={() => setPane('menu')}>Menu</button>
           <button type="button" class={pane === 'ticket' ? 'active' : ''} onClick={() => setPane('ticket')}>Order ({lines.length})</button>
         </div>
       </header>
-      {w.error && <p class="error" role="alert">{w.error}</p>}
+      {(w.error || taps.error) && <p class="error" role="alert">{w.error || taps.error}</p>}
       <section class="menu-pane">
         <input class="search" type="search" placeholder="Search the menu" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
         <nav class="chips">
@@ -89,7 +92,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
         </div>
         <div class="dishes">
           {dishes.map((d) => (
-            <button type="button" key={d.id} class="dish" data-dish-id={d.id} disabled={!open || w.busy} onClick={() => addDish(d)}>
+            <button type="button" key={d.id} class="dish" data-dish-id={d.id} disabled={!open} onClick={() => addDish(d)}>
               <span class="dish-name">{d.name}</span>
               <span class="dish-price">{money(d.price)}</span>
               {d.allergens.length > 0 && <span class="allergens">{d.allergens.join(' · ')}</span>}
@@ -108,7 +111,8 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
             </div>
           );
         })}
-        {lines.length === 0 && <p class="muted">Tap a dish to add it.</p>}
+        {taps.adding.map((a) => <p class="adding" key={`${a.dishId}-${a.course}-${a.seat}`}>+{a.n} {m.dishById[a.dishId]?.name} <span class="muted">adding…</span></p>)}
+        {lines.length === 0 && taps.adding.length === 0 && <p class="muted">Tap a dish to add it.</p>}
         {order.discounts.length > 0 && (
           <ul class="discounts">
             {order.discounts.map((d) => <li key={d.id}>{d.comp ? 'Comp' : 'Discount'} {d.kind === 'percent' ? `${d.value} %` : money(d.value)} — {d.reason} <span class="amount">−{money(d.amount)}</span></li>)}
@@ -117,7 +121,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
         <div class="total-row"><span>Total</span><strong id="order-total">{money(order.total)}</strong></div>
       </section>
       <div class="actions order-actions">
-        <button type="button" id="fire-all" disabled={!open || w.busy || unfired.length === 0} onClick={() => fire({})}>Fire all</button>
+        <button type="button" id="fire-all" disabled={!open || w.busy || (unfired.length === 0 && taps.adding.length === 0)} onClick={() => fire({})}>Fire all</button>
         <button type="button" class="secondary" id="move-order" disabled={!open || w.busy} onClick={() => setSheet({ kind: 'move' })}>Move</button>
         <button type="button" class="secondary" disabled={!open || w.busy || lines.length === 0} onClick={() => setSheet({ kind: 'discount' })}>Discount</button>
         <button type="button" id="to-bill" disabled={lines.length === 0} onClick={() => go(`/bill/${orderId}`)}>Bill</button>
@@ -128,17 +132,13 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
             {sheet.kind === 'dish' && <DishSheet orderId={orderId} dish={sheet.dish} course={course} seat={seat} onDone={closeSheet} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'line' && sheetLine && <LineSheet key={sheetLine.id} me={props.me} orderId={orderId} line={sheetLine} onDone={closeSheet} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'move' && <MoveSheet order={order} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
+            {sheet.kind === 'guests' && <GuestCounts title="How many guests?" current={order.guests} disabled={w.busy} onPick={(n) => setGuests(n)} onCancel={() => setSheet(null)} />}
             {sheet.kind === 'discount' && <DiscountSheet me={props.me} orderId={orderId} lines={lines} onDone={closeSheet} onCancel={() => setSheet(null)} />}
           </div>
         </div>
       )}
     </main>
   );
-}
-
-/** The last line of this dish for this course and seat still to be fired, with no options and no notes. */
-function sameUnfiredLine(lines: OrderLine[], dishId: string, course: number, seat: number | null): OrderLine | undefined {
-  return lines.filter((l) => l.dish_id === dishId && l.kitchen_status === 'pending' && l.course === course && l.seat === seat && l.modifiers.length === 0 && !l.notes).pop();
 }
 
 /** The table's name, read once per table (the order screen says which table it is). */

@@ -79,7 +79,7 @@ function applyToOrder(base: { order: Order; dishes: Line[] }, writes: Entry[]): 
       dishes = dishes.map((l) => (l.kitchen_status === 'pending' && (which.course === undefined || l.course === which.course) && (!which.line_ids || which.line_ids.includes(l.id)) ? { ...l, kitchen_status: 'sent' as const } : l));
     } else if (e.method === 'PUT' && sub === '') {
       const change = e.body as Partial<Order>;
-      order = { ...order, table_id: change.table_id ?? order.table_id, status: change.status ?? order.status };
+      order = { ...order, table_id: change.table_id ?? order.table_id, status: change.status ?? order.status, guests: change.guests ?? order.guests };
     }
   }
   const counted = (ls: Line[]) => ls.filter((l) => l.kitchen_status !== 'cancelled').reduce((sum, l) => sum + l.line_total, 0);
