@@ -30,7 +30,7 @@ t.test('checks as a restaurant uses them: moved lines, merged checks, a split it
         await press(page, '#add-line');
         await page.waitForSelector('.dish-sheet', { hidden: true });
       }
-      // As a waiter sees it: the line is there before the next tap (a tap while a write is in flight is not taken).
+      // Each line on the ticket before the next tap, so the lines come in the order the test names them.
       await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length === n, {}, i + 1);
     }
     await page.waitForFunction((n) => document.querySelectorAll('.ticket-pane .line').length === n, {}, dishes.length);

@@ -89,6 +89,8 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await press(tomas, `[data-dish-id="${r.menu.tacos}"]`);
   await press(tomas, `[data-option-id="${r.extras[0]}"]`);
   await press(tomas, '#add-line');
+  // As a waiter sees it: the sheet closes once the line is added (a tap before lands on its backdrop).
+  await tomas.waitForSelector('.dish-sheet', { hidden: true });
   await press(tomas, '.search', { clickCount: 3 });
   await tomas.keyboard.press('Backspace');
   await tomas.type('.search', 'cerv');
@@ -119,7 +121,8 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await stepper(marisol, 2, 'more');
   await press(marisol, `[data-dish-id="${r.menu.cerveza}"]`);
   const cerveza = () => marisol.$$eval('.ticket-pane .line', (rows) => rows.filter((row) => row.textContent!.includes('Cerveza')).map((row) => row.querySelector('.chip.ks')!.textContent));
-  await waitText(marisol, /Cerveza/, '.ticket-pane');
+  // The tap shows at once ("+1 Cerveza adding…"), then as the order's line.
+  await marisol.waitForFunction(() => [...document.querySelectorAll('.ticket-pane .line')].some((row) => row.textContent!.includes('Cerveza')));
   t.same(await cerveza(), ['not sent'], 'the beer is on the order, not fired yet');
   await press(marisol, '#fire-all');
   await marisol.waitForFunction(() => Array.from(document.querySelectorAll('.ticket-pane .line')).some((row) => row.textContent!.includes('Cerveza') && row.querySelector('.chip.ks')!.textContent === 'sent'));

@@ -51,6 +51,14 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   await page.waitForSelector(`[data-ticket-id="${bill.id}"]`);
   await press(page, '.top .nav');
   await page.waitForSelector(`[data-table-id="${r.tables.S1}"]`);
+  // Another of Marisol's tables, seated from another device: this tablet never opens it before the cut.
+  const me = (await marisol.get('/auth/me')).body as { id: string };
+  const elsewhere = ((await marisol.post('/orders/with-dishes', { order: { user_id: me.id, table_id: r.tables.S4, waiter: 'Marisol' }, dishes: [{ dish_id: r.menu.agua, quantity: 3 }] })).body as { id: string }).id;
+  await page.waitForSelector(`[data-table-id="${r.tables.S4}"][data-status="occupied"]`);
+  await page.waitForFunction((id) => new Promise((done) => {
+    const open = indexedDB.open('comanda-pos');
+    open.onsuccess = () => { const got = open.result.transaction('reads').objectStore('reads').get(`/orders/${id}/complete`); got.onsuccess = () => done(got.result !== undefined); };
+  }), { timeout: 15_000 }, elsewhere);
 
   // The network goes; the POS is reloaded and opens from the tablet, signed in, the floor as it was.
   await page.setOfflineMode(true);
@@ -58,6 +66,12 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   await page.waitForSelector(`[data-table-id="${r.tables.S1}"][data-status="available"]`, { timeout: 15_000 });
   t.ok(await page.$('header.top'), 'still signed in with no network');
   t.match(await page.$eval('#offline-banner', (e) => e.textContent), /No connection/, 'the banner says the network is away');
+  // Her other table opens with no network: the floor kept her open orders as they changed.
+  await press(page, `[data-table-id="${r.tables.S4}"]`);
+  await waitText(page, /3 ×\s*Agua de horchata/, '.ticket-pane');
+  t.pass('an open order never opened on this tablet opens offline');
+  await press(page, '.order-head .secondary');
+  await page.waitForSelector(`[data-table-id="${r.tables.S1}"][data-status="available"]`);
 
   // S1 seated, two moles, fired — all kept on the tablet.
   await seatTable(page, `[data-table-id="${r.tables.S1}"]`);
@@ -119,7 +133,7 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   t.same(s1Now.dishes.map((l) => [l.dish_id, l.quantity, l.kitchen_status]), [[r.menu.mole, 2, 'sent']], 'two moles on one line, fired once');
   t.equal(await waiterAtTable(marisol, r.tables.S2!), 'Tomás', "S2 is Tomás's");
   t.same(await paymentsOn(marisol, billed), [['cash', bill.due]], 'the cash taken offline, once');
-  t.same(await openOrdersOf(marisol, 'Marisol'), [billed, s1].sort(), "Marisol's open orders: S3's and the one seated offline, no other");
+  t.same(await openOrdersOf(marisol, 'Marisol'), [billed, s1, elsewhere].sort(), "Marisol's open orders: S3's, S4's and the one seated offline, no other");
 
   // Read and dismissed: gone from the tablet.
   await page.$$eval('#refusals .refusal button', (bs) => bs.forEach((b) => (b as HTMLButtonElement).click()));

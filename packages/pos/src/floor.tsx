@@ -1,14 +1,21 @@
-import { useState } from 'preact/hooks';
-import { accepted, api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { accepted, api, ifNoneMatch, newKey, ok, online, usePolled, useWrite } from './api.js';
+import { prefetchOwnOrders } from './offline/prefetch.js';
 import type { Member } from './login.js';
 import type { Order, Table } from './menu.js';
 import { GuestCounts, guestsLabel } from './guests.js';
 import { age, money } from './money.js';
 import { go } from './route.js';
 
-/** The open orders by id: one list, revalidated by its ETag (it changes only when an open order does). */
-function useOpenOrders(): Record<string, Order> {
+/**
+ * The open orders by id: one list, revalidated by its ETag (it changes only when an open order does).
+ * The waiter's own are kept on the tablet as they change, to open with no network.
+ */
+function useOpenOrders(me: Member): Record<string, Order> {
   const list = usePolled((etag) => api.GET('/orders/open', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data;
+  useEffect(() => {
+    if (list && online.get()) prefetchOwnOrders(me.id, list, (id) => api.GET('/orders/{id}/complete', { params: { path: { id } } }));
+  }, [list]);
   const byId: Record<string, Order> = {};
   for (const o of list ?? []) byId[o.id] = o;
   return byId;
@@ -18,7 +25,7 @@ function useOpenOrders(): Record<string, Order> {
 export function Floor(props: { me: Member }) {
   const spaces = usePolled((etag) => api.GET('/spaces', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 10_000).data ?? [];
   const tables = usePolled((etag) => api.GET('/tables', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data ?? [];
-  const orders = useOpenOrders();
+  const orders = useOpenOrders(props.me);
   const [spaceId, setSpaceId] = useState<string | null>(null);
   // A free table tapped: how many guests sit down (the covers) is asked before it is seated.
   const [seating, setSeating] = useState<Table | null>(null);
