@@ -1,0 +1,59 @@
+import t from 'tap';
+import { dishStock, dishStockStream, newId, ownAuthority } from '@comanda/domain';
+import { CommandHandler } from '@comanda/event-store';
+import { addDishes, changeLine, placeOrder } from '../src/index.js';
+import { restaurant } from './restaurant.js';
+
+type R = Awaited<ReturnType<typeof restaurant>>;
+const AT = Date.parse('2026-11-28T20:00:00Z');
+const lineIds = (i: number) => `line-${i}`;
+const place = (r: R, commands = r.commands, changes: Partial<Parameters<typeof placeOrder>[1]> = {}) => placeOrder(commands, {
+  orderId: newId(), userId: r.ids.waiter, tableId: null, dishes: [{ dishId: r.ids.pastor }], lineId: lineIds, at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {}, ...changes,
+});
+const count = (r: R, remaining: number) => r.commands.handle(dishStock, dishStockStream(r.ids.pastor), { type: 'setCount', dishId: r.ids.pastor, day: '2026-11-28', remaining, by: r.ids.manager });
+const left = async (r: R) => (await r.commands.state(dishStock, dishStockStream(r.ids.pastor))).state.remaining;
+
+t.test('a dish without a count: ordering it writes nothing to its stream', async (t) => {
+  const r = await restaurant();
+  await place(r);
+  t.same(await r.appended(dishStockStream(r.ids.pastor)), []);
+});
+
+t.test('a burst of ten orders on two replicas for a count of 3: exactly three are placed, none oversold', async (t) => {
+  const r = await restaurant({ soleWriter: false });
+  await count(r, 3);
+  const replicas = [r.commands, new CommandHandler(r.store)];
+  const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => place(r, replicas[i % 2])));
+  const placed = outcomes.filter((o) => o.status === 'fulfilled');
+  t.equal(placed.length, 3, 'three orders placed');
+  for (const o of outcomes) if (o.status === 'rejected') t.match(o.reason, { kind: 'conflict', message: 'Taco al pastor is sold out' });
+  t.equal(await left(r), 0);
+});
+
+t.test('three portions whatever the orders: 2 then 1, then the next is refused naming the dish', async (t) => {
+  const r = await restaurant();
+  await count(r, 3);
+  await place(r, r.commands, { dishes: [{ dishId: r.ids.pastor, quantity: 2 }] });
+  await t.rejects(place(r, r.commands, { dishes: [{ dishId: r.ids.pastor }, { dishId: r.ids.pastor }] }), { kind: 'conflict', message: 'Only 1 Taco al pastor left' });
+  const { orderId } = await place(r);
+  await t.rejects(addDishes(r.commands, { orderId, dishes: [{ dishId: r.ids.pastor }], lineId: () => newId(), at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} }),
+    { kind: 'conflict', message: 'Taco al pastor is sold out' });
+  await t.rejects(changeLine(r.commands, { orderId, lineId: 'line-0', quantity: 2, at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} }),
+    { kind: 'conflict', message: 'Taco al pastor is sold out' }, 'raising a quantity');
+  t.match((await r.orderOf(orderId)).lines['line-0'], { quantity: 1 }, 'nothing half-written');
+  t.same(await place(r, r.commands, { at: Date.parse('2026-11-29T00:00:01Z') }).then(() => 'placed'), 'placed', 'the next business day it is on sale again');
+});
+
+t.test('an order refused after its portions were held gives them back', async (t) => {
+  const r = await restaurant();
+  await count(r, 3);
+  await place(r, r.commands, { tableId: r.ids.t1 });
+  await t.rejects(place(r, r.commands, { tableId: r.ids.t1 }), { kind: 'conflict', message: 'Table T1 already has an active order' });
+  t.equal(await left(r), 2, 'the refused order holds none');
+  const { orderId } = await place(r);
+  await t.rejects(addDishes(r.commands, { orderId: newId(), dishes: [{ dishId: r.ids.pastor }], lineId: () => newId(), at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} }),
+    { kind: 'not_found' }, 'dishes for an order that does not exist');
+  t.equal(await left(r), 1, 'given back');
+  await changeLine(r.commands, { orderId, lineId: 'line-0', quantity: 2, at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} });
+  t.equal(await left(r), 0, 'a raised quantity holds the extra portion');
+});
