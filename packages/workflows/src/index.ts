@@ -16,6 +16,7 @@ export { type MoveLines, mergeOrders, moveLines } from './orders/moveLines.js';
 export { type CloseOrder, closeIfPaid, closeOrder } from './orders/closeOrder.js';
 export { type GiveDiscount, giveDiscount } from './orders/giveDiscount.js';
 export { removeDiscount } from './orders/removeDiscount.js';
+export { type SetDishStock, setDishStock } from './menu/setDishStock.js';
 export { orderIsOpen } from './floor/open-orders.js';
 export { addTable } from './floor/addTable.js';
 export { setUpTable } from './floor/setUpTable.js';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { dishStock, dishStockStream, newId, ownAuthority } from '@comanda/domain';
 import { CommandHandler } from '@comanda/event-store';
-import { addDishes, changeLine, placeOrder } from '../src/index.js';
+import { addDishes, changeLine, placeOrder, setDishStock } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 type R = Awaited<ReturnType<typeof restaurant>>;
@@ -56,4 +56,19 @@ t.test('an order refused after its portions were held gives them back', async (t
   t.equal(await left(r), 1, 'given back');
   await changeLine(r.commands, { orderId, lineId: 'line-0', quantity: 2, at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} });
   t.equal(await left(r), 0, 'a raised quantity holds the extra portion');
+});
+
+t.test("setDishStock: a manager's 86, count or back on sale, for the business day it is set on", async (t) => {
+  const r = await restaurant();
+  const set = (changes: Partial<Parameters<typeof setDishStock>[1]>) => setDishStock(r.commands, { dishId: r.ids.pastor, by: r.ids.manager, at: AT, timezone: 'UTC', context: {}, ...changes });
+  t.match(await set({ soldOut: true }), { soldOut: true, remaining: 0 });
+  t.match(await set({ remaining: 2 }), { soldOut: false, remaining: 2 });
+  t.match(await set({ soldOut: false, remaining: 4 }), { soldOut: false, remaining: 4 }, 'back on sale with a count');
+  t.match(await set({ soldOut: false }), { soldOut: false, remaining: null });
+  await t.rejects(set({ soldOut: true, remaining: 3 }), { kind: 'validation' });
+  await t.rejects(set({}), { kind: 'validation' });
+  await t.rejects(set({ dishId: newId(), soldOut: true }), { kind: 'not_found' });
+  t.match(await r.appended(dishStockStream(r.ids.pastor)), [
+    { type: 'DishSoldOut', data: { by: r.ids.manager, day: '2026-11-28' } }, { type: 'DishCounted', data: { remaining: 2 } }, { type: 'DishCounted', data: { remaining: 4 } }, { type: 'DishBackOnSale' },
+  ]);
 });
