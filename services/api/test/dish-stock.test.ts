@@ -102,3 +102,20 @@ t.test('only managers and admins set a dish stock; bad input is a clear 400 or 4
   t.equal((await asManager('PUT', '/dishes/0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a/stock', { sold_out: true })).status, 404);
   t.match(await asWaiter('GET', `/dishes/${r.dishes.pastor}`), { body: { sold_out: false, remaining: null } }, 'nothing was set');
 });
+
+t.test('a burst of ten orders over HTTP for a count of 3: three placed, seven refused 409, none oversold; a retry holds nothing twice', async (t) => {
+  const { r, asWaiter, asManager, order, dish } = await service(t);
+  await asManager('PUT', `/dishes/${r.dishes.pastor}/stock`, { remaining: 3 });
+  const burst = await Promise.all(Array.from({ length: 10 }, () => order([{ dish_id: r.dishes.pastor }])));
+  t.same(burst.map((b) => b.status).sort(), [201, 201, 201, 409, 409, 409, 409, 409, 409, 409]);
+  t.ok(burst.filter((b) => b.status === 409).every((b) => b.body.message === 'Taco al pastor is sold out'), 'each refusal names the dish');
+  t.match(await dish(r.dishes.pastor), { sold_out: true, remaining: 0 });
+
+  await asManager('PUT', `/dishes/${r.dishes.pastor}/stock`, { remaining: 1 });
+  const waiterId = (await asWaiter('GET', '/auth/me')).body.id as string;
+  const body = { order: { user_id: waiterId, table_id: null, waiter: 'Marisol' }, dishes: [{ dish_id: r.dishes.pastor }] };
+  const first = await asWaiter('POST', '/orders/with-dishes', body, { 'idempotency-key': 'last-pastor' });
+  const retry = await asWaiter('POST', '/orders/with-dishes', body, { 'idempotency-key': 'last-pastor' });
+  t.same([first.status, retry.status, retry.body.id], [201, 201, first.body.id], 'the retry answers the same order');
+  t.match(await dish(r.dishes.pastor), { sold_out: true, remaining: 0 }, 'the one portion held once');
+});
