@@ -54,6 +54,12 @@ t.test('an order refused after its portions were held gives them back', async (t
   await t.rejects(addDishes(r.commands, { orderId: newId(), dishes: [{ dishId: r.ids.pastor }], lineId: () => newId(), at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} }),
     { kind: 'not_found' }, 'dishes for an order that does not exist');
   t.equal(await left(r), 1, 'given back');
+  const key = { idempotency: { key: 'one-more', fingerprint: 'f' } };
+  const added = await addDishes(r.commands, { orderId, dishes: [{ dishId: r.ids.pastor }], lineId: () => 'line-9', at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: key });
+  t.same(added.lineIds, ['line-9']);
+  t.same((await addDishes(r.commands, { orderId, dishes: [{ dishId: r.ids.pastor }], lineId: () => 'line-9', at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: key })).lineIds, ['line-9'], 'a retry with the same key');
+  t.equal(await left(r), 0, 'added once: one portion held');
+  await setDishStock(r.commands, { dishId: r.ids.pastor, remaining: 1, by: r.ids.manager, at: AT, timezone: 'UTC', context: {} });
   await changeLine(r.commands, { orderId, lineId: 'line-0', quantity: 2, at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: {} });
   t.equal(await left(r), 0, 'a raised quantity holds the extra portion');
 });
