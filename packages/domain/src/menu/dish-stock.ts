@@ -47,6 +47,8 @@ export function stockOn(state: DishStock, day: string): { soldOut: boolean; rema
 
 export const dishStock: Decider<DishStockCommand, DishStockEvent, DishStock> = {
   initialState: () => ({ day: null, soldOut: false, remaining: null, held: {} }),
+  // A counted dish's stream grows by a hold per order, day after day: a cold start need not fold them all.
+  snapshot: { name: 'dishStock', version: 1 },
 
   decide(command, state) {
     switch (command.type) {

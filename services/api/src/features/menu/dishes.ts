@@ -43,7 +43,7 @@ const Body = Type.Object({
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
 /** The dish as answered; its stock read for today, so a setting of an earlier business day no longer shows. */
-const viewOn = (today: string) => (d: DishView) => {
+const viewOn = (d: DishView, today: string) => {
   const stock = stockOn({ day: null, soldOut: false, remaining: null, held: {}, ...d.stock }, today);
   return {
     id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null,
@@ -63,7 +63,7 @@ export default async function dishRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['dishes'];
   const today = () => businessDay(app.now(), app.deps.config.timezone);
-  const view = (d: DishView) => viewOn(today())(d);
+  const view = (d: DishView) => viewOn(d, today());
 
   // The list's tag names the business day: a tablet revalidating after midnight hears that the 86s ended.
   // One dish's tag is its version (If-Match), which a portion ordered does not move: never a 304.
