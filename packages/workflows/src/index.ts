@@ -7,7 +7,7 @@ export { type DishRequest, linesFrom } from './orders/lines.js';
 export { later, onFloor, orderState, releaseAfter, releaseTableUnlessSeated, seat, tableNow, unseat } from './orders/seating.js';
 export { orderAmountDue, requirePaid } from './orders/amount-due.js';
 export { type PlaceOrder, placeOrder } from './orders/placeOrder.js';
-export { type Hold, type Portions, givePortionsBack, holdPortions, withPortions } from './orders/dish-portions.js';
+export { type Held, type Hold, type Portions, givePortionsBack, holdPortions, withPortions } from './orders/dish-portions.js';
 export { type AddDishes, addDishes } from './orders/addDishes.js';
 export { type ChangeLine, changeLine } from './orders/changeLine.js';
 export { type UpdateOrder, type UpdateOrderPolicy, updateOrder } from './orders/updateOrder.js';

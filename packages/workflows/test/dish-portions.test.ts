@@ -78,3 +78,16 @@ t.test("setDishStock: a manager's 86, count or back on sale, for the business da
     { type: 'DishSoldOut', data: { by: r.ids.manager, day: '2026-11-28' } }, { type: 'DishCounted', data: { remaining: 2 } }, { type: 'DishCounted', data: { remaining: 4 } }, { type: 'DishBackOnSale' },
   ]);
 });
+
+t.test('a key reused for another request is refused and gives back nothing its first request holds', async (t) => {
+  const r = await restaurant();
+  await count(r, 2);
+  const { orderId } = await place(r, r.commands, { dishes: [] });
+  const add = (fingerprint: string, notes: string) => addDishes(r.commands, {
+    orderId, dishes: [{ dishId: r.ids.pastor, notes }], lineId: () => 'line-k', at: AT, timezone: 'UTC', authority: ownAuthority(r.ids.waiter, 'waiter'), context: { idempotency: { key: 'k', fingerprint } },
+  });
+  await add('first', '');
+  t.equal(await left(r), 1);
+  await t.rejects(add('another', 'sin cebolla'), { kind: 'conflict', message: 'Idempotency-Key was already used for a different request' });
+  t.equal(await left(r), 1, "the first request's portion stays held: its line is on the order");
+});

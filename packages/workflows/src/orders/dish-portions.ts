@@ -9,6 +9,12 @@ export interface Portions {
   quantity?: number;
 }
 
+/** The dishes a call newly held portions of, and the position a reader must wait for. */
+export interface Held {
+  dishIds: readonly string[];
+  position: Position | null;
+}
+
 /** Where portions are held: the day they count against, and a hold id a retry repeats (the order's id, or the request's key). */
 export interface Hold {
   holdId: string;
@@ -35,7 +41,7 @@ const byDish = (lines: readonly Portions[]): Map<string, number> => {
  * If one dish refuses, those already held are given back: nothing half-written. Each dish's own stream
  * is written only while it has a count, so an order for dishes without one appends nothing here.
  */
-export async function holdPortions(commands: CommandHandler, lines: readonly Portions[], hold: Hold): Promise<Position | null> {
+export async function holdPortions(commands: CommandHandler, lines: readonly Portions[], hold: Hold): Promise<Held> {
   const names = (await commands.state(menu, MENU_STREAM)).state.dishes;
   const day = businessDay(hold.at, hold.timezone);
   const held: string[] = [];
@@ -50,15 +56,19 @@ export async function holdPortions(commands: CommandHandler, lines: readonly Por
       position = later(position, r.position);
     }
   } catch (error) {
-    await givePortionsBack(commands, held.map((dishId) => ({ dishId, quantity: 0 })), hold);
+    await givePortionsBack(commands, { dishIds: held, position }, hold);
     throw error;
   }
-  return position;
+  return { dishIds: held, position };
 }
 
-/** Gives back what `hold.holdId` held of these dishes (the order that held them was not written). */
-export async function givePortionsBack(commands: CommandHandler, lines: readonly Portions[], hold: Pick<Hold, 'holdId' | 'context'>): Promise<void> {
-  for (const dishId of byDish(lines).keys()) {
+/**
+ * Gives back what this call held (the order that held them was not written). Only what it held
+ * itself: a hold found already there belongs to an earlier request with the same key or order id
+ * (a retry, or a key reused for another request), whose order may well be written.
+ */
+export async function givePortionsBack(commands: CommandHandler, held: Held, hold: Pick<Hold, 'holdId' | 'context'>): Promise<void> {
+  for (const dishId of held.dishIds) {
     await commands.handle(dishStock, dishStockStream(dishId), { type: 'giveBack', dishId, holdId: hold.holdId }, dishContext(hold.context));
   }
 }
@@ -67,9 +77,9 @@ export async function givePortionsBack(commands: CommandHandler, lines: readonly
 export async function withPortions<T>(commands: CommandHandler, lines: readonly Portions[], hold: Hold, write: () => Promise<T>): Promise<{ result: T; held: Position | null }> {
   const held = await holdPortions(commands, lines, hold);
   try {
-    return { result: await write(), held };
+    return { result: await write(), held: held.position };
   } catch (error) {
-    await givePortionsBack(commands, lines, hold);
+    await givePortionsBack(commands, held, hold);
     throw error;
   }
 }

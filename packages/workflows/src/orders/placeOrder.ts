@@ -55,7 +55,7 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
   try {
     seated = await seat(commands, cmd.tableId, cmd.orderId, cmd.context);
   } catch (error) {
-    await givePortionsBack(commands, lines, hold);
+    await givePortionsBack(commands, held, hold);
     throw error;
   }
   let placed;
@@ -69,8 +69,8 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
     }, cmd.context);
   } catch (error) {
     await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);
-    await givePortionsBack(commands, lines, hold);
+    await givePortionsBack(commands, held, hold);
     throw error;
   }
-  return { orderId: cmd.orderId, position: later(held, seated, numbered.position, placed.position) };
+  return { orderId: cmd.orderId, position: later(held.position, seated, numbered.position, placed.position) };
 }
