@@ -42,6 +42,7 @@ export * from './menu/allergens.js';
 export * from './menu/modifier-groups.js';
 export * from './order/order-numbers.js';
 export * from './menu/tax-rates.js';
+export * from './menu/dish-stock.js';
 export * from './bills/taxes.js';
 export * from './bills/bill-ledger.js';
 export * from './bills/service-charge.js';

@@ -7,6 +7,7 @@ import { Cashier } from './cashier.js';
 import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
 import { isManager } from './manager.js';
+import { SoldOutSheet } from './sold-out.js';
 import { loadMenu, menu } from './menu.js';
 import { loadCurrency } from './money.js';
 import { dismiss, signedInAs, useDishNames } from './offline/outbox.js';
@@ -55,6 +56,7 @@ function App() {
       <header class="top">
         <button type="button" class={screen === 'floor' || !screen ? 'nav active' : 'nav'} onClick={() => go('/floor')}>Floor</button>
         {till && <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>}
+        {till && <button type="button" class={screen === '86' ? 'nav active' : 'nav'} id="nav-86" onClick={() => go('/86')}>86</button>}
         <span class="who">{me.name} <small>{me.role}</small></span>
         <button type="button" class="nav" id="sign-out" onClick={() => void signOut()}>Sign out</button>
       </header>
@@ -62,6 +64,7 @@ function App() {
         : screen === 'bill' && id ? <BillScreen orderId={id} />
         : screen === 'receipt' && id ? <ReceiptScreen ticketId={id} />
         : screen === 'cashier' && till ? <Cashier me={me} />
+        : screen === '86' && till ? <SoldOutSheet />
         : <Floor me={me} />}
     </>
   );

@@ -39,4 +39,12 @@ export async function loadMenu(): Promise<void> {
   });
 }
 
+/** The dishes as read again (a manager's 86 shows on every tablet within seconds), categories and groups kept. */
+export function setDishes(list: Dish[]): void {
+  menu.set({ ...menu.get(), dishes: list, dishById: Object.fromEntries(list.map((d) => [d.id, d])) });
+}
+
+/** "86" for a dish sold out, "3 left" for a counted one, nothing for a dish on sale without a count. */
+export const stockNote = (d: Pick<Dish, 'sold_out' | 'remaining'>): string => (d.sold_out ? '86' : d.remaining === null ? '' : `${d.remaining} left`);
+
 export const dishName = (dishId: string) => menu.get().dishById[dishId]?.name ?? 'Dish no longer on the menu';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useSignal, useWrite } from './api.js';
 import type { Member } from './login.js';
-import { type Dish, type OrderLine, loadMenu, menu } from './menu.js';
+import { type Dish, type OrderLine, loadMenu, menu, setDishes, stockNote } from './menu.js';
 import { money } from './money.js';
 import { useDishTaps } from './dish-taps.js';
 import { GuestCounts, guestsLabel } from './guests.js';
@@ -29,6 +29,10 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   const tableName = useTableName(complete.data?.order.table_id ?? null);
   const [pane, setPane] = useState<'menu' | 'ticket'>('menu');
   useEffect(() => void loadMenu(), [orderId]);
+  // The dishes read again every few seconds (a 304 while nothing changed): a dish a manager 86es
+  // greys out here without a reload.
+  const dishesNow = usePolled((etag) => api.GET('/dishes', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 3_000, [orderId]);
+  useEffect(() => void (dishesNow.data && setDishes(dishesNow.data)), [dishesNow.data]);
 
   const order = complete.data?.order;
   const lines = complete.data?.dishes ?? [];
@@ -38,6 +42,8 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   // Ten taps of a dish are one line of ten, and none is lost while a write is on its way (dish-taps.ts).
   const taps = useDishTaps(orderId, lines, complete.refresh);
   const addDish = (dish: Dish) => {
+    // Said at once, not sent: the server would refuse it (409) anyway.
+    if (dish.sold_out) return w.setError(`${dish.name} is sold out`);
     if (dish.modifier_group_ids.length > 0) return setSheet({ kind: 'dish', dish });
     setQuantity(1);
     taps.tap({ dishId: dish.id, n: quantity, course, seat });
@@ -92,8 +98,9 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
         </div>
         <div class="dishes">
           {dishes.map((d) => (
-            <button type="button" key={d.id} class="dish" data-dish-id={d.id} disabled={!open} onClick={() => addDish(d)}>
+            <button type="button" key={d.id} class={d.sold_out ? 'dish sold-out' : 'dish'} data-dish-id={d.id} aria-disabled={d.sold_out} disabled={!open} onClick={() => addDish(d)}>
               <span class="dish-name">{d.name}</span>
+              {stockNote(d) && <span class="stock">{stockNote(d)}</span>}
               <span class="dish-price">{money(d.price)}</span>
               {d.allergens.length > 0 && <span class="allergens">{d.allergens.join(' · ')}</span>}
             </button>

@@ -1,4 +1,4 @@
-import { type DishDetails, type MenuEvent, allergenSet, fromCents, versionAfter } from '@comanda/domain';
+import { type DishDetails, type DishStock, type DishStockEvent, type MenuEvent, allergenSet, fromCents, versionAfter } from '@comanda/domain';
 import { projectionOf, type Tracked, updateDocument } from './projection.js';
 import { bump } from './versioned.js';
 
@@ -8,6 +8,12 @@ export type DishView = Tracked & {
   /** Overrides the category's rate; null: the category's. */
   tax_rate_id: string | null;
   version: number;
+  /**
+   * Sold out ("86") or counted, as the dish's own stream last said (issue 60); the answer reads it for
+   * today (`stockOn`: a setting of an earlier business day no longer counts). Absent: never set.
+   * Not counted in `version`: a manager's If-Match stays valid while orders take portions.
+   */
+  stock?: Pick<DishStock, 'day' | 'soldOut' | 'remaining'>;
 };
 
 export const DISHES = 'dishes';
@@ -18,14 +24,33 @@ const fields = (d: DishDetails) => ({
   tax_rate_id: d.taxRateId ?? null,
 });
 
-export const dishesProjection = projectionOf<MenuEvent>({
+/** What a dish's stock event leaves on its document (the decider's evolve, without the holds). */
+function stockAfter(e: DishStockEvent, stock: DishView['stock']): DishView['stock'] {
+  switch (e.type) {
+    case 'DishSoldOut': return { day: e.data.day, soldOut: true, remaining: null };
+    case 'DishCounted': return { day: e.data.day, soldOut: false, remaining: e.data.remaining };
+    case 'DishBackOnSale': return { day: null, soldOut: false, remaining: null };
+    default: return stock && { ...stock, remaining: e.data.remaining };
+  }
+}
+
+export const dishesProjection = projectionOf<MenuEvent | DishStockEvent>({
   name: 'dishes',
-  // 2: modifier groups, allergens and tax rate.
-  version: 2,
-  handles: ['DishAdded', 'DishUpdated', 'DishRemoved'],
+  // 2: modifier groups, allergens and tax rate. 3: sold out and counts (issue 60).
+  version: 3,
+  handles: ['DishAdded', 'DishUpdated', 'DishRemoved', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PortionsHeld', 'PortionsGivenBack'],
   collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }, { station_id: 1 }] },
   async apply(e, store) {
-    if (e.type !== 'DishAdded' && e.type !== 'DishUpdated' && e.type !== 'DishRemoved') return;
+    switch (e.type) {
+      case 'DishSoldOut': case 'DishCounted': case 'DishBackOnSale': case 'PortionsHeld': case 'PortionsGivenBack':
+        // A dish taken off the menu keeps no document: its stock has nothing to show on.
+        await updateDocument(store.collection<DishView>(DISHES), e.data.dishId, e, (dish) => dish && { ...dish, stock: stockAfter(e, dish.stock) });
+        return;
+      case 'DishAdded': case 'DishUpdated': case 'DishRemoved':
+        break;
+      default:
+        return;
+    }
     const { dishId } = e.data;
     await updateDocument(store.collection<DishView>(DISHES), dishId, e, (dish) => {
       switch (e.type) {

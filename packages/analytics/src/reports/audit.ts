@@ -1,5 +1,5 @@
 import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
-import { type Approval, type OrderEvent, type ShiftEvent, type StaffEvent, type TicketEvent, lineTotal } from '@comanda/domain';
+import { type Approval, type DishStockEvent, type MenuEvent, type OrderEvent, type ShiftEvent, type StaffEvent, type TicketEvent, lineTotal } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, compareText, eventTime, inRange, money, streamId } from '../report.js';
 import { isComp } from './discounts.js';
@@ -8,13 +8,14 @@ import { isComp } from './discounts.js';
  * The audit trail: every exception that moves money or changes who may, with who did it, who approved
  * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
  * refunds, bills cancelled, service charges taken off bills, orders handed to another waiter, tables moved, orders deleted, shifts
- * opened and closed, staff created, renamed, given a new PIN or role, removed. A projection of the
+ * opened and closed, staff created, renamed, given a new PIN or role, removed, dishes sold out ("86"),
+ * counted or put back on sale. A projection of the
  * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
  * who did it is the event's own `by`, else the request's user in its metadata.
  */
 export const AUDIT_KINDS = [
   'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'service_charge_removed', 'order_transfer', 'table_move',
-  'order_deleted', 'shift_opened', 'shift_closed', 'staff_change',
+  'order_deleted', 'shift_opened', 'shift_closed', 'staff_change', 'dish_stock',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -24,7 +25,7 @@ interface Entry {
   amount: number | null; before: number | null; after: number | null;
   orderId: string | null; ticketId: string | null; detail: string;
 }
-interface AuditState { clock: LocalClock; entries: Entry[]; names: Map<string, string> }
+interface AuditState { clock: LocalClock; entries: Entry[]; names: Map<string, string>; dishes: Map<string, string> }
 
 const userOf = (event: ReplayedEvent): string | null => (typeof event.metadata.userId === 'string' ? event.metadata.userId : null);
 const approvalOf = (a: Approval | undefined, event: ReplayedEvent) =>
@@ -130,18 +131,31 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
   }
 }
 
+/** A dish's sold-out setting (issue 60): who stopped or counted it; the dish named as the menu last named it. */
+function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | MenuEvent) {
+  if (e.type === 'DishAdded' || e.type === 'DishUpdated') {
+    s.dishes.set(e.data.dishId, e.data.name);
+    return;
+  }
+  if (e.type !== 'DishSoldOut' && e.type !== 'DishCounted' && e.type !== 'DishBackOnSale') return;
+  const what = e.type === 'DishSoldOut' ? 'sold out' : e.type === 'DishCounted' ? `${e.data.remaining} left` : 'back on sale';
+  push(s, event, undefined, { kind: 'dish_stock', by: e.data.by ?? userOf(event), approvedBy: null, reason: null, amount: null, detail: `${s.dishes.get(e.data.dishId) ?? e.data.dishId} ${what}` });
+}
+
+const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale'] as const;
 const ORDER_TYPES = ['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted'] as const;
 const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted'] as const;
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  version: 2,
+  version: 3,
   title: 'Audit trail',
-  handles: [...ORDER_TYPES, ...OTHER_TYPES],
-  init: (clock) => ({ clock, entries: [], names: new Map() }),
+  handles: [...ORDER_TYPES, ...OTHER_TYPES, ...DISH_TYPES],
+  init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map() }),
   apply(s, event) {
     if (isOneOf<OrderEvent>(event, ORDER_TYPES)) applyOrder(s, event, event);
     else if (isOneOf<TicketEvent | ShiftEvent | StaffEvent>(event, OTHER_TYPES)) applyOther(s, event, event);
+    else if (isOneOf<DishStockEvent | MenuEvent>(event, DISH_TYPES)) applyDish(s, event, event);
   },
   query(s, range) {
     const name = (id: string | null) => (id === null ? null : (s.names.get(id) ?? null));

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { direct as api, useSignal, writing } from '../api.js';
 import { OfflineBanner } from '../banner.js';
 import { OrderCard, TicketCard, tableLabel, tickCards } from './cards.js';
+import { EightySix } from './eighty-six.js';
 import { AllDay, RecallDialog, UndoBar, type Undo } from './extras.js';
 import { EXPO, KitchenFeed } from './feed.js';
 import { SoundButton, chime, keepAwake } from './sound.js';
@@ -106,6 +107,7 @@ export function Display(props: { station: string; stations: Station[]; onStation
         <span id="counts">{feed.expo ? `${feed.size} orders` : `${feed.size} open`}</span>
       </Bar>
       <OfflineBanner retrying="reconnecting; the tickets catch up by themselves" />
+      <EightySix />
       {!feed.expo && <AllDay tickets={feed.board.list} />}
       <main id="tickets" ref={board} class={feed.expo ? 'expo' : undefined} aria-live="polite" onClick={(e) => void onTap(e)}>
         {feed.expo

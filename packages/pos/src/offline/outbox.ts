@@ -158,9 +158,9 @@ async function messageOf(answer: Response): Promise<string> {
   try {
     const body = (await answer.clone().json()) as { message?: unknown; errors?: Array<{ field?: unknown; message?: unknown }> };
     const fields = Array.isArray(body.errors) ? body.errors : [];
-    // The only way the menu refuses a dish it listed before: it was taken off (sold out).
+    // A dish the menu listed before and has taken off since (a sold-out dish is a 409 naming it).
     if (fields.some((f) => typeof f.field === 'string' && f.field.endsWith('.dish_id') && f.message === 'must be a dish on the menu')) {
-      return 'no longer on the menu (sold out or taken off since)';
+      return 'no longer on the menu (taken off since)';
     }
     const detail = fields.map((f) => `${String(f.field)} ${String(f.message)}`).join('; ');
     if (typeof body.message === 'string') return detail ? `${body.message}: ${detail}` : body.message;

@@ -1,5 +1,6 @@
 import { type Authority, type FieldError, businessDay, forbidden, order, orderStream, validationFailed } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
+import { givePortionsBack, holdPortions } from './dish-portions.js';
 import { type DishRequest, linesFrom } from './lines.js';
 import { REPLICA_NUMBER_BLOCK, takeOrderNumber } from './order-numbers.js';
 import { later, seat, unseat } from './seating.js';
@@ -33,7 +34,8 @@ export interface PlaceOrder {
 }
 
 /**
- * Places an order: checks the user and the dishes, seats the table (the table's own stream, refusing a
+ * Places an order: checks the user and the dishes, holds the portions of dishes with a count (refusing a
+ * sold-out dish by name, see dish-portions.ts), seats the table (the table's own stream, refusing a
  * table another open order holds), takes the day's next order number, then writes the order (its own stream). If the order's append fails the
  * seat is given back, so a refused order never keeps a table. Returns the position a reader must wait for.
  */
@@ -46,7 +48,16 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
   const member = await checkUserExists(commands, userId, errors);
   if (errors.length || !member) throw validationFailed(errors);
   const lines = await linesFrom(commands, cmd.dishes, cmd.lineId);
-  const seated = await seat(commands, cmd.tableId, cmd.orderId, cmd.context);
+  // Portions first, the table second, the order last; each given back if a later write refuses.
+  const hold = { holdId: cmd.orderId, at: cmd.at, timezone: cmd.timezone, context: cmd.context };
+  const held = await holdPortions(commands, lines, hold);
+  let seated;
+  try {
+    seated = await seat(commands, cmd.tableId, cmd.orderId, cmd.context);
+  } catch (error) {
+    await givePortionsBack(commands, held, hold);
+    throw error;
+  }
   let placed;
   let numbered;
   try {
@@ -58,7 +69,8 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
     }, cmd.context);
   } catch (error) {
     await unseat(commands, cmd.tableId, cmd.orderId, cmd.context);
+    await givePortionsBack(commands, held, hold);
     throw error;
   }
-  return { orderId: cmd.orderId, position: later(seated, numbered.position, placed.position) };
+  return { orderId: cmd.orderId, position: later(held.position, seated, numbered.position, placed.position) };
 }

@@ -6,7 +6,7 @@ import { type TSchema, Type } from 'typebox';
 import { EmptyList, sendList } from './resources.js';
 import { Headers, IdParams, OptionalPagination, PAGED_BY_CHOICE, commonErrors, withHeaders } from './schemas.js';
 import { findPage } from './pages.js';
-import { unchanged, versionTag } from '../plugins/revalidation.js';
+import { REVALIDATE, unchanged, versionTag } from '../plugins/revalidation.js';
 
 export interface ResourceReads<D extends Tracked & { name: string; version: number }> {
   /** '/dishes': the list at the path, one document at `<path>/:id`. */
@@ -19,6 +19,13 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
   /** The resource as answered; `view` strips the read model's internal fields. */
   schema: TSchema;
   view(document: D): unknown;
+  /** Something the answer depends on beyond the documents (the business day a dish's 86 holds for): part of the list's ETag. */
+  listTagOf?: () => string;
+  /**
+   * false: one document is always answered in full, its ETag (its version, for If-Match) never a 304;
+   * for a document whose answer changes without its version moving (a dish's sold-out state).
+   */
+  notModifiedOne?: boolean;
 }
 
 /**
@@ -37,7 +44,8 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
     },
   }, async (request, reply) => {
-    if (unchanged(request, reply, await listTag())) return reply;
+    const tag = await listTag();
+    if (unchanged(request, reply, o.listTagOf ? `${tag.slice(0, -1)}.${o.listTagOf()}"` : tag)) return reply;
     return sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view));
   });
 
@@ -47,7 +55,8 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
   }, async (request, reply) => {
     const document = await documents.get(request.params.id);
     if (!document) throw notFound();
-    if (unchanged(request, reply, versionTag(document.version))) return reply;
+    if (o.notModifiedOne === false) reply.header('etag', versionTag(document.version)).header('cache-control', REVALIDATE);
+    else if (unchanged(request, reply, versionTag(document.version))) return reply;
     return o.view(document);
   });
 }

@@ -52,6 +52,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /dishes/:id': 'getDish',
   'PUT /dishes/:id': 'changeDish',
   'DELETE /dishes/:id': 'removeDish',
+  'PUT /dishes/:id/stock': 'setDishStock',
   'GET /modifier-groups': 'listModifierGroups',
   'POST /modifier-groups': 'createModifierGroup',
   'GET /modifier-groups/:id': 'getModifierGroup',

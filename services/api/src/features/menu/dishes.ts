@@ -1,4 +1,4 @@
-import { ALLERGENS, type DishDetails, MENU_STREAM, menu, toCents, validationFailed } from '@comanda/domain';
+import { ALLERGENS, type DishDetails, MENU_STREAM, businessDay, menu, stockOn, toCents, validationFailed } from '@comanda/domain';
 import { DISHES, type DishView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +20,8 @@ const Dish = Type.Object({
   modifier_group_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'the modifier groups a waiter chooses from for this dish' }),
   allergens: Type.Array(Type.Enum([...ALLERGENS]), { description: "of the EU's 14, in the list's order" }),
   tax_rate_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's tax rate; null: the category's" }),
+  sold_out: Type.Boolean({ description: 'sold out today ("86"): ordering it is 409; set by PUT /dishes/{id}/stock' }),
+  remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'portions left today; null: no count' }),
 });
 const Body = Type.Object({
   name: PlaceName,
@@ -40,9 +42,14 @@ const Body = Type.Object({
 }, { examples: [{ name: 'Taco al pastor', price: 25.5, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21' }, { name: 'Quesadilla', price: 40, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', allergens: ['gluten', 'milk'] }] });
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
-const view = (d: DishView) => ({
-  id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null,
-});
+/** The dish as answered; its stock read for today, so a setting of an earlier business day no longer shows. */
+const viewOn = (d: DishView, today: string) => {
+  const stock = stockOn({ day: null, soldOut: false, remaining: null, held: {}, ...d.stock }, today);
+  return {
+    id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null,
+    sold_out: stock.soldOut, remaining: stock.remaining,
+  };
+};
 
 /** The body as the menu decider takes it: the name trimmed and the price in exact cents. */
 function dishDetails(body: Static<typeof Body>): DishDetails {
@@ -55,8 +62,12 @@ function dishDetails(body: Static<typeof Body>): DishDetails {
 export default async function dishRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['dishes'];
+  const today = () => businessDay(app.now(), app.deps.config.timezone);
+  const view = (d: DishView) => viewOn(d, today());
 
-  resourceReads<DishView>(app, { path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view });
+  // The list's tag names the business day: a tablet revalidating after midnight hears that the 86s ended.
+  // One dish's tag is its version (If-Match), which a portion ordered does not move: never a 304.
+  resourceReads<DishView>(app, { path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view, listTagOf: today, notModifiedOne: false });
 
   app.post('/dishes', {
     config: { permission: 'menu:write' },

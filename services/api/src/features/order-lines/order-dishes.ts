@@ -9,7 +9,7 @@ import type { Representation } from '../../http/read-only-fields.js';
 import { paramOf } from '../../http/representation.js';
 import { arrayPage } from '../../http/pages.js';
 import { writeContext } from '../../http/write-context.js';
-import { linesFrom } from '@comanda/workflows';
+import { addDishes, changeLine } from '@comanda/workflows';
 import { Course, NewOrderDish, Quantity, Seat, dishRequests, lineIds } from './lines.js';
 import { OrderDishSchema, lineResponse } from '../orders/views.js';
 import { revisionTag, unchanged } from '../../plugins/revalidation.js';
@@ -18,7 +18,7 @@ import { readOnlyFields } from '../../http/read-only-fields.js';
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
 const VoidQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200, description: 'why a fired line is voided (or X-Approval-Reason)' })) });
 const exceptions = "A price other than the menu's (`price_at_order`, or a new price on PUT) is a price override: managers and admins set one on their own session, a waiter only with a manager's approval and a reason in the request's X-Approval-* headers (403 `Needs a manager's approval: price override` otherwise). Each override is recorded with who, who approved, why, the menu's price and the new one (GET /audit).";
-const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready)' }) };
+const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready); a dish sold out ("86"), or with fewer portions left than asked, is refused naming it' }) };
 const rule = 'Dishes may change only while the order is open: pending, preparing or ready (409 otherwise). The total is recomputed in integer cents on every change.';
 
 const LineChange = Type.Object({
@@ -53,14 +53,12 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
       response: { 201: Type.Object({ message: Type.Literal('Dishes added successfully'), ids: Type.Array(Type.String()) }), ...errors },
     },
   }, async (request, reply) => {
-    const { id } = request.params;
     const context = writeContext(request);
-    const lines = await linesFrom(commands, dishRequests(request.body), lineIds(context));
-    const authority = await authorityOf(app, request);
-    const result = await commands.handle(order, orderStream(id), { type: 'addDishes', lines, authority }, context);
+    const result = await addDishes(commands, {
+      orderId: request.params.id, dishes: dishRequests(request.body), lineId: lineIds(context), at: app.now(), timezone: app.deps.config.timezone, authority: await authorityOf(app, request), context,
+    });
     await app.readYourWrite(result.position);
-    const added = result.events.flatMap((e) => (e.type === 'DishesAdded' ? e.data.lines.map((l) => l.lineId) : []));
-    return reply.code(201).send({ message: 'Dishes added successfully', ids: added });
+    return reply.code(201).send({ message: 'Dishes added successfully', ids: result.lineIds });
   });
 
   /** A line as GET /orders/{id}/dishes answers it. */
@@ -88,8 +86,9 @@ export default async function orderDishRoutes(fastify: FastifyInstance) {
       if (cents === null || cents <= 0) throw validationFailed([{ field: 'price_at_order', message: 'must be a positive amount with at most two decimals' }]);
       priceCents = cents;
     }
-    const authority = await authorityOf(app, request);
-    const result = await commands.handle(order, orderStream(id), { type: 'updateLine', lineId: dishId, priceCents, notes: body.notes?.trim(), quantity: body.quantity, course: body.course, seat: body.seat, authority }, writeContext(request));
+    const result = await changeLine(commands, {
+      orderId: id, lineId: dishId, priceCents, notes: body.notes?.trim(), quantity: body.quantity, course: body.course, seat: body.seat, at: app.now(), timezone: app.deps.config.timezone, authority: await authorityOf(app, request), context: writeContext(request),
+    });
     await app.readYourWrite(result.position);
     return { message: 'Order dish updated successfully', id: dishId };
   });
