@@ -66,3 +66,14 @@ t.test("GET /orders/{id}/tickets moves with that order's bills only, not with ev
   t.equal(paid.status, 200, 'its own bill paid: the bills again');
   t.equal(paid.body[0].status, 2);
 });
+
+t.test('an order with no bill yet: 204 with its ETag, then 304 while it stays without one', async (t) => {
+  const { call, order } = await service(t);
+  const id = await order('t1');
+  const none = await call('GET', `/orders/${id}/tickets?all=true`);
+  t.equal(none.status, 204);
+  t.ok(none.etag, 'the empty answer carries its ETag, so the next poll can be a 304');
+  t.equal((await call('GET', `/orders/${id}/tickets?all=true`, undefined, { 'if-none-match': none.etag! })).status, 304, 'still none: 304');
+  t.equal((await call('POST', `/orders/${id}/tickets`, { split: 'none' })).status, 201);
+  t.equal((await call('GET', `/orders/${id}/tickets?all=true`, undefined, { 'if-none-match': none.etag! })).status, 200, 'a bill: the list');
+});

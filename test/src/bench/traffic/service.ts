@@ -147,7 +147,8 @@ export class Session {
       // A refused connection: counted as status 0.
     }
     this.service.count(this.client, kind, performance.now() - asked, status, text);
-    if (etag && status === 200 && options.revalidate) this.tags.set(path, etag);
+    // As the POS keeps it (usePolled): the tag of any answer that has one, an empty list's 204 too.
+    if (etag && (status === 200 || status === 204) && options.revalidate) this.tags.set(path, etag);
     let body: unknown = text;
     try {
       if (text && (text[0] === '{' || text[0] === '[')) body = JSON.parse(text);
