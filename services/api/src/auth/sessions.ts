@@ -4,6 +4,7 @@ import { LoginThrottle } from './throttle.js';
 import { hashSecret, verifySecret } from './pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
+import { deviceLabel } from './device.js';
 
 export type Member = { id: string; name: string; role: Role };
 export type SignedIn = { member: Member; access: string; refresh: string };
@@ -67,13 +68,19 @@ async function makeSessions(app: FastifyInstance) {
   return {
     checkPin,
 
-    /** The member and fresh tokens; `{retryAfter}` while the (address, name) pair is locked; null for wrong credentials. */
-    async signIn(request: FastifyRequest, name: string, pin: string): Promise<SignIn> {
+    /**
+     * The member and fresh tokens; `{retryAfter}` while the (address, name) pair is locked; null for
+     * wrong credentials. The session records the device it came from (`device`, else the User-Agent's
+     * short form) for the back office's list of sessions.
+     */
+    async signIn(request: FastifyRequest, name: string, pin: string, device?: string): Promise<SignIn> {
       const member = await checkPin(request, name, pin);
       if (!member || 'retryAfter' in member) return member;
       const sid = newId();
+      const label = deviceLabel(device, request.headers['user-agent']);
+      const at = app.now();
       await commands.handle(session, sessionStream(sid), {
-        type: 'startSession', sessionId: sid, userId: member.id, expiresAt: app.now() + REFRESH_TTL_S * 1000,
+        type: 'startSession', sessionId: sid, userId: member.id, expiresAt: at + REFRESH_TTL_S * 1000, at, ...(label ? { device: label } : {}),
       }, { ...writeContext(request), userId: member.id });
       return tokens(member, sid, 0);
     },

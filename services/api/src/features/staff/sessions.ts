@@ -1,4 +1,4 @@
-import { ROLES, STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
+import { DEVICE_MAX, ROLES, STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
@@ -11,7 +11,11 @@ const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: 
 export const LoginBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   pin: Type.String({ minLength: 1, maxLength: 64 }),
-}, { examples: [{ name: 'marisol', pin: '2580' }] });
+  device: Type.Optional(Type.String({
+    minLength: 1, maxLength: DEVICE_MAX,
+    description: 'What the back office calls this device ("Tablet 3"), listed with its session (GET /sessions); without it, the User-Agent\'s short form',
+  })),
+}, { examples: [{ name: 'marisol', pin: '2580', device: 'Tablet 3' }] });
 /** A locked name or address: the answer of every throttled sign-in (login, tokens, the wallet). */
 export const TooMany = Type.Object({ message: Type.String(), retryAfter: Type.Integer({ description: 'seconds' }) });
 
@@ -30,7 +34,7 @@ export function tooManyAttempts(reply: FastifyReply, seconds: number) {
 export async function signInOrRefuse(
   sessions: Awaited<ReturnType<typeof staffSessions>>, request: FastifyRequest, reply: FastifyReply, credentials: Static<typeof LoginBody>,
 ): Promise<SignedIn | null> {
-  const signed = await sessions.signIn(request, credentials.name, credentials.pin);
+  const signed = await sessions.signIn(request, credentials.name, credentials.pin, credentials.device);
   if (signed && 'retryAfter' in signed) {
     await tooManyAttempts(reply, signed.retryAfter);
     return null;
