@@ -61,7 +61,8 @@ t.test('a manager revokes a live session, with who and why; it then refreshes no
   const onTablet: SessionEvent = { type: 'SessionStarted', data: { sessionId: 's1', userId: 'u1', expiresAt: 1000, device: 'Tablet 3' } };
   t.match(given(session, [onTablet]).when(revoke), { events: [{ data: { userId: 'u1', device: 'Tablet 3' } }] }, 'whose session and which device, for the audit trail');
   t.same(given(session, [started, refreshed, revoked]).when({ type: 'refreshSession', generation: 1, now: 30, expiresAt: 3000 }), unauthorized);
-  t.equal(given(session, [started, revoked]).state.revoked, true);
+  t.match(given(session, [started, revoked]).state, { revoked: true, revokedBy: 'm1' }, 'the device can be told a manager ended it');
+  t.match(given(session, [started, { type: 'SessionRevoked', data: { reason: 'logout' } }]).state, { revoked: true, revokedBy: null });
 });
 
 t.test('no revoke of a session that is unknown, already ended or expired, nor without a reason', async (t) => {

@@ -79,7 +79,7 @@ t.test("a manager revokes a tablet's session: refresh 401, its access token 401 
   t.same(await s.revoke(id, { reason: 'tablet left in the bar' }, key), { status: 200, body: { id, message: 'Session revoked' } });
   const access = tablet.split('; ').filter((c) => c.startsWith('accessToken=')).join('; ');
   t.same(await s.json(await s.request('/orders/status/pending', access)), { status: 401, body: { message: 'Unauthorized' } }, 'the access token, well within its minute');
-  t.equal((await s.request('/auth/refresh', tablet, {}, 'POST')).status, 401, 'no refresh');
+  t.same(await s.json(await s.request('/auth/refresh', tablet, {}, 'POST')), { status: 401, body: { message: 'Unauthorized', reason: 'signed out by a manager' } }, 'no refresh, and the tablet is told why');
   t.notOk(await s.find('Tablet 3'), 'no longer listed');
   t.same(await s.revoke(id, { reason: 'tablet left in the bar' }, key), { status: 200, body: { id, message: 'Session revoked' } }, 'a retry with the key is answered the same');
   t.same(await s.revoke(id, { reason: 'again' }), { status: 409, body: { message: 'The session has already ended' } }, 'without it, the session has ended');
@@ -91,6 +91,18 @@ t.test("a manager revokes a tablet's session: refresh 401, its access token 401 
   t.match(audit.body.entries, [{ kind: 'session_revoked', staff_id: managerId, staff: 'manager-1', approved_by: 'manager-1', reason: 'tablet left in the bar', amount: null, detail: 'waiter-1 signed out of Tablet 3' }], 'once, with who and why');
   t.equal(audit.body.count, 1);
   t.equal((await s.tablet({ device: 'Tablet 3' })) !== '', true, 'the waiter signs in again');
+});
+
+t.test('a bearer-token client is told a manager ended its session; a logout is not a manager', async (t) => {
+  const s = await service();
+  t.teardown(s.close);
+  const till = await s.json(await s.request('/auth/token', null, {}, 'POST', { name: 'waiter-1', pin: '4321', device: 'Till app' }));
+  const refreshWith = async (token: string) => s.json(await s.request('/auth/token/refresh', null, {}, 'POST', { refresh_token: token }));
+  t.equal((await s.revoke((await s.find('Till app')).id, { reason: 'replaced' })).status, 200);
+  t.same(await refreshWith(till.body.refresh_token), { status: 401, body: { message: 'Unauthorized', reason: 'signed out by a manager' } });
+  const own = await s.json(await s.request('/auth/token', null, {}, 'POST', { name: 'waiter-1', pin: '4321' }));
+  t.equal((await s.request('/auth/token/revoke', null, {}, 'POST', { refresh_token: own.body.refresh_token })).status, 200);
+  t.same(await refreshWith(own.body.refresh_token), { status: 401, body: { message: 'Unauthorized' } }, 'signed out by itself: no reason given');
 });
 
 t.test('bad revokes are 4xx and write nothing', async (t) => {

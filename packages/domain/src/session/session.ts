@@ -36,6 +36,8 @@ export interface Session {
   rotatedAt: number | null;
   /** The device it was started from (issue 59), null before. */
   device: string | null;
+  /** Who ended it from the back office (a manager's revoke), so the device can be told so. */
+  revokedBy: string | null;
 }
 
 /**
@@ -69,7 +71,7 @@ function reusedInGrace(state: Session, generation: number, now: number): boolean
 }
 
 export const session: Decider<SessionCommand, SessionEvent, Session> = {
-  initialState: () => ({ sessionId: null, userId: null, generation: 0, expiresAt: 0, revoked: false, rotatedAt: null, device: null }),
+  initialState: () => ({ sessionId: null, userId: null, generation: 0, expiresAt: 0, revoked: false, rotatedAt: null, device: null, revokedBy: null }),
 
   decide(command, state) {
     switch (command.type) {
@@ -110,7 +112,7 @@ export const session: Decider<SessionCommand, SessionEvent, Session> = {
       case 'SessionRefreshed':
         return { ...state, generation: event.data.generation, expiresAt: event.data.expiresAt, rotatedAt: event.data.at ?? null };
       case 'SessionRevoked':
-        return { ...state, revoked: true };
+        return { ...state, revoked: true, revokedBy: event.data.reason === 'revoked' ? event.data.by : null };
     }
   },
 };
