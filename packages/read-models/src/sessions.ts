@@ -4,7 +4,7 @@ import { projectionOf, type Tracked, updateDocument } from './projection.js';
 /**
  * The sessions still open, as the back office lists them (issue 59): who, from which device, signed in
  * when, last refreshed when. An ended one (logout, a reused refresh token, a manager's revoke) is
- * removed; an expired one stays until then, so the route leaves out those past `expires_at`. Nothing
+ * removed; an expired one stays, so the route asks only for those before `expires_at`. Nothing
  * that signs in is kept: no token, no generation.
  */
 export type SessionView = Tracked & {
@@ -16,7 +16,8 @@ export const SESSIONS = 'sessions';
 export const sessionsProjection = projectionOf<SessionEvent>({
   name: 'sessions',
   handles: ['SessionStarted', 'SessionRefreshed', 'SessionRevoked'],
-  collections: { [SESSIONS]: [{ signed_in_at: 1 }] },
+  // The list asks for those not expired yet: a tablet's session never signed out of stays until it expires.
+  collections: { [SESSIONS]: [{ expires_at: 1 }] },
   async apply(e, store) {
     const id = e.stream.slice('session-'.length);
     await updateDocument(store.collection<SessionView>(SESSIONS), id, e, (s) => {

@@ -52,6 +52,10 @@ t.test('each sign-in is listed with its member, device, sign-in and last refresh
   t.ok((await s.find('Tablet 3')).last_refreshed_at, 'the refresh is shown');
   t.ok(listed.body.length >= 4, 'the harness sessions too (admin, manager, waiter)');
 
+  s.clock.now += 31 * 24 * 3600 * 1000;
+  const fresh = await s.login('manager-1', '4321');
+  t.same((await s.list(fresh)).body.map((x: { user: string }) => x.user), ['manager-1'], 'expired sessions are left out: only the one just signed in');
+
   const tooLong = await s.request('/auth/login', null, {}, 'POST', { name: 'waiter-1', pin: '4321', device: 'x'.repeat(65) });
   t.same([tooLong.status, (await tooLong.json()).errors[0].field], [400, 'device'], 'a label past 64 characters is refused, nothing signed in');
 });

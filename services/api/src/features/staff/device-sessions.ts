@@ -37,11 +37,11 @@ export default async function deviceSessionRoutes(fastify: FastifyInstance) {
     },
   }, async () => {
     const now = app.now();
-    const [open, staff] = await Promise.all([sessions.find({}, { sort: { signed_in_at: -1 } }), users.find({})]);
+    const [open, staff] = await Promise.all([sessions.find({ expires_at: { $gt: now } }, { sort: { signed_in_at: -1 } }), users.find({})]);
     const byId = new Map(staff.map((u) => [u.id, u]));
     return open.flatMap((s) => {
       const member = byId.get(s.user_id);
-      if (!member || s.expires_at <= now) return [];
+      if (!member) return [];
       return [{
         id: s.id, user_id: s.user_id, user: member.name, role: member.role, device: s.device,
         signed_in_at: iso(s.signed_in_at), last_refreshed_at: s.last_refreshed_at === null ? null : iso(s.last_refreshed_at),
