@@ -24,6 +24,7 @@ t.test('a manager signs a tablet out: it shows the PIN pad and why, its outbox i
   const marisol = await tablet(chromium.browser, pos.url, log, 'marisol');
   await press(marisol, '.device-name summary');
   await marisol.type('#device-name', 'Tablet 3');
+  await look(marisol, 'login-device');
   await signIn(marisol, 'Marisol', '2580');
   await seatTable(marisol, `[data-table-id="${r.tables.S2}"]`);
   await marisol.waitForFunction(() => location.hash.startsWith('#/order/'));

@@ -80,7 +80,7 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
         <Keypad value={pin} onChange={setPin} onEnter={() => void submit()} enterLabel="Sign in" disabled={busy} />
         {error && <p class="error" role="alert">{error}</p>}
         <details class="device-name">
-          <summary>This device: <strong>{device.trim() || 'not named'}</strong></summary>
+          <summary>This device: <strong>{device.trim() || 'not named'}</strong> <span class="change">Change</span></summary>
           <label>Name it as managers will see it<input id="device-name" autocomplete="off" maxLength={64} placeholder="Tablet 3" value={device} onInput={(e) => setDevice(e.currentTarget.value)} /></label>
         </details>
       </form>
