@@ -18,8 +18,11 @@ export interface ComandaClientOptions {
   retries?: number;
   /** Longest wait between two tries, whatever Retry-After asks (ms). */
   maxRetryWaitMs?: number;
-  /** Called once when the session has ended (a refresh was refused): sign in again. */
-  onSignedOut?: () => void;
+  /**
+   * Called once when the session has ended (a refresh was refused): sign in again. `byManager`: a
+   * manager ended it from the back office (POST /sessions/{id}/revoke), which the refusal says.
+   */
+  onSignedOut?: (why: { byManager: boolean }) => void;
   fetch?: (request: Request) => Promise<Response>;
 }
 
@@ -28,8 +31,11 @@ export interface ComandaClient {
   api: Client<paths>;
   /** One request through the session (refreshed on a 401) and the retries: what `api` sends with. */
   fetch(request: Request): Promise<Response>;
-  /** Signs in (cookies or tokens, as `session` says) and answers who. */
-  signIn(name: string, pin: string): Promise<{ id: string; name: string; role: string }>;
+  /**
+   * Signs in (cookies or tokens, as `session` says) and answers who. `device`: what the back office
+   * calls this device ("Tablet 3"), listed with its session.
+   */
+  signIn(name: string, pin: string, device?: string): Promise<{ id: string; name: string; role: string }>;
   signOut(): Promise<void>;
 }
 
@@ -58,6 +64,8 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
   const base = options.baseUrl.replace(/\/$/, '');
   let tokens: { access: string; refresh: string } | null = null;
   let refreshing: Promise<boolean> | null = null;
+  /** Whether the last refused refresh said a manager ended the session. */
+  let byManager = false;
   /** Moves on each refresh that succeeded: a 401 to a request sent before one is answered by retrying, not by another refresh. */
   let renewals = 0;
 
@@ -67,12 +75,20 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
       ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     }));
 
+  /** Whether a refresh was answered; a refusal is read for its reason. */
+  const answered = async (res: Response): Promise<boolean> => {
+    if (res.ok) return true;
+    const body: unknown = await res.json().catch(() => null);
+    byManager = typeof body === 'object' && body !== null && 'reason' in body && body.reason === 'signed out by a manager';
+    return false;
+  };
   const refresh = (): Promise<boolean> => (refreshing ??= (async () => {
+    byManager = false;
     try {
-      if (mode === 'cookies') return (await post('/auth/refresh')).ok;
+      if (mode === 'cookies') return await answered(await post('/auth/refresh'));
       if (!tokens) return false;
       const res = await post('/auth/token/refresh', { refresh_token: tokens.refresh });
-      if (!res.ok) return false;
+      if (!(await answered(res))) return false;
       const pair = (await res.json()) as { access_token: string; refresh_token: string };
       tokens = { access: pair.access_token, refresh: pair.refresh_token };
       return true;
@@ -83,7 +99,7 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
     if (ok) renewals++;
     if (!ok) {
       tokens = null;
-      options.onSignedOut?.();
+      options.onSignedOut?.({ byManager });
     }
     return ok;
   }).finally(() => {
@@ -123,8 +139,8 @@ export function createComandaClient(options: ComandaClientOptions): ComandaClien
   return {
     api,
     fetch: send,
-    async signIn(name, pin) {
-      const res = await post(mode === 'cookies' ? '/auth/login' : '/auth/token', { name, pin });
+    async signIn(name, pin, device) {
+      const res = await post(mode === 'cookies' ? '/auth/login' : '/auth/token', { name, pin, ...(device ? { device } : {}) });
       if (!res.ok) throw new SignInRefused(res.status, res.status === 429 ? Number(res.headers.get('retry-after')) : null);
       const body = (await res.json()) as { user: { id: string; name: string; role: string }; access_token?: string; refresh_token?: string };
       if (body.access_token && body.refresh_token) tokens = { access: body.access_token, refresh: body.refresh_token };

@@ -85,12 +85,12 @@ t.test('a 401 to a request sent before a refresh finished is sent again, not ref
 });
 
 t.test('a refused refresh ends the session: onSignedOut, and the 401 reaches the caller', async (t) => {
-  let signedOut = 0;
+  const signedOut: Array<{ byManager: boolean }> = [];
   const s = server((seen) => (seen.path === '/auth/token' ? json(200, tokens(1)) : json(401, { message: 'Unauthorized' })));
-  const client = createComandaClient({ baseUrl: 'http://pos.test', fetch: s.fetch, session: 'tokens', onSignedOut: () => signedOut++ });
+  const client = createComandaClient({ baseUrl: 'http://pos.test', fetch: s.fetch, session: 'tokens', onSignedOut: (why) => signedOut.push(why) });
   await client.signIn('Ana', '1234');
   t.equal((await client.api.GET('/auth/me')).response.status, 401);
-  t.equal(signedOut, 1);
+  t.same(signedOut, [{ byManager: false }]);
   t.equal((await client.api.GET('/auth/me')).response.status, 401, 'no tokens left: nothing to refresh');
   t.equal(s.seen.filter((x) => x.path === '/auth/token/refresh').length, 1);
 });
@@ -111,4 +111,20 @@ t.test('cookies: sign-in, refresh and sign-out go to the cookie routes; refusals
   t.equal(s.seen.at(-1)!.path, '/auth/logout');
   const wrong = server(() => json(401, { message: 'Invalid credentials' }));
   await t.rejects(createComandaClient({ baseUrl: 'http://pos.test', fetch: wrong.fetch }).signIn('Ana', '0000'), { status: 401, retryAfter: null });
+});
+
+t.test("a refresh refused because a manager ended the session is told apart; the sign-in names the device", async (t) => {
+  for (const session of ['cookies', 'tokens'] as const) {
+    const why: Array<{ byManager: boolean }> = [];
+    const s = server((seen) => {
+      if (seen.path === '/auth/token') return json(200, tokens(1));
+      if (seen.path === '/auth/login') return json(200, { message: 'Login successful', user: tokens(1).user });
+      return json(401, { message: 'Unauthorized', ...(seen.path.includes('refresh') ? { reason: 'signed out by a manager' } : {}) });
+    });
+    const client = createComandaClient({ baseUrl: 'http://pos.test', fetch: s.fetch, session, onSignedOut: (w) => why.push(w) });
+    await client.signIn('Ana', '1234', 'Tablet 3');
+    t.same(JSON.parse(s.seen[0]!.body), { name: 'Ana', pin: '1234', device: 'Tablet 3' }, session);
+    t.equal((await client.api.GET('/auth/me')).response.status, 401);
+    t.same(why, [{ byManager: true }], session);
+  }
 });

@@ -47,3 +47,31 @@ t.test('logout revokes once; logging out of nothing changes nothing', async (t) 
   t.same(given(session, [started, { type: 'SessionRevoked', data: { reason: 'logout' } }]).when({ type: 'endSession' }), { events: [] });
   t.same(given(session, []).when({ type: 'endSession' }), { events: [] });
 });
+
+t.test('a sign-in records the device it came from and when', async (t) => {
+  t.same(given(session, []).when({ type: 'startSession', sessionId: 's1', userId: 'u1', expiresAt: 1000, device: 'Tablet 3', at: 5 }), {
+    events: [{ type: 'SessionStarted', data: { sessionId: 's1', userId: 'u1', expiresAt: 1000, device: 'Tablet 3', at: 5 } }],
+  });
+});
+
+t.test('a manager revokes a live session, with who and why; it then refreshes no more', async (t) => {
+  const revoke = { type: 'revokeSession', by: 'm1', why: ' tablet lost ', at: 20 } as const;
+  const revoked: SessionEvent = { type: 'SessionRevoked', data: { reason: 'revoked', userId: 'u1', device: null, by: 'm1', why: 'tablet lost', at: 20 } };
+  t.same(given(session, [started, refreshed]).when(revoke), { events: [revoked] }, 'the reason is kept trimmed');
+  const onTablet: SessionEvent = { type: 'SessionStarted', data: { sessionId: 's1', userId: 'u1', expiresAt: 1000, device: 'Tablet 3' } };
+  t.match(given(session, [onTablet]).when(revoke), { events: [{ data: { userId: 'u1', device: 'Tablet 3' } }] }, 'whose session and which device, for the audit trail');
+  t.same(given(session, [started, refreshed, revoked]).when({ type: 'refreshSession', generation: 1, now: 30, expiresAt: 3000 }), unauthorized);
+  t.match(given(session, [started, revoked]).state, { revoked: true, revokedBy: 'm1' }, 'the device can be told a manager ended it');
+  t.match(given(session, [started, { type: 'SessionRevoked', data: { reason: 'logout' } }]).state, { revoked: true, revokedBy: null });
+});
+
+t.test('no revoke of a session that is unknown, already ended or expired, nor without a reason', async (t) => {
+  const revoke = { type: 'revokeSession', by: 'm1', why: 'tablet lost', at: 20 } as const;
+  t.same(given(session, []).when(revoke), { error: { kind: 'not_found', message: 'Resource not found' } });
+  const ended = { error: { kind: 'conflict', message: 'The session has already ended' } };
+  t.same(given(session, [started, { type: 'SessionRevoked', data: { reason: 'logout' } }]).when(revoke), ended, 'logged out');
+  t.same(given(session, [started]).when({ ...revoke, at: 1000 }), ended, 'expired at expiresAt');
+  t.same(given(session, [started]).when({ ...revoke, why: '  ' }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'reason', message: 'must say why the session is ended' }] } },
+  });
+});

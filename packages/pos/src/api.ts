@@ -1,13 +1,13 @@
 import { type Schema, type paths } from '@comanda/client';
 import createClient from 'openapi-fetch';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { comanda, online, signedOut } from './network.js';
+import { comanda, online, signedOut, signedOutByManager } from './network.js';
 import { enqueue } from './offline/outbox.js';
 import { read } from './offline/reads.js';
 import { signal, useSignal, type Signal } from './signal.js';
 
 export type { Schema, Signal };
-export { comanda, online, signal, signedOut, useSignal };
+export { comanda, online, signal, signedOut, signedOutByManager, useSignal };
 
 /** The kitchen display's client: straight to the network (it has no outbox; a bump is retried). */
 export const direct = comanda.api;

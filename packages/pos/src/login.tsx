@@ -17,6 +17,16 @@ function rememberedNames(): string[] {
   }
 }
 
+const DEVICE = 'comanda.device';
+/** This device's name as the back office lists its sessions ("Tablet 3"): a label, nothing secret. */
+const deviceName = (): string => {
+  try {
+    return localStorage.getItem(DEVICE) ?? '';
+  } catch {
+    return '';
+  }
+};
+
 const remember = (name: string) =>
   localStorage.setItem(REMEMBERED, JSON.stringify([name, ...rememberedNames().filter((n) => n.toLowerCase() !== name.toLowerCase())].slice(0, MAX_REMEMBERED)));
 
@@ -31,6 +41,7 @@ export interface Member { id: string; name: string; role: string }
 export function Login(props: { onSignedIn: (member: Member) => void; title?: string; notice?: string }) {
   const [name, setName] = useState('');
   const [names] = useState(rememberedNames);
+  const [device, setDevice] = useState(deviceName);
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -39,8 +50,12 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
     setBusy(true);
     setError('');
     try {
-      const member = await comanda.signIn(name.trim(), pin);
+      // Unnamed, the server names the device by its browser ("Chrome on Android").
+      const label = device.trim().slice(0, 64);
+      const member = await comanda.signIn(name.trim(), pin, label || undefined);
       remember(name.trim());
+      if (label) localStorage.setItem(DEVICE, label);
+      else localStorage.removeItem(DEVICE);
       props.onSignedIn(member);
     } catch (e) {
       setPin('');
@@ -53,6 +68,8 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
     <main class="login">
       <form class="login-card" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <h1>{props.title ?? 'Comanda'}</h1>
+        {/* Read first, before the name is picked: why this screen is asking again. */}
+        {props.notice && !error && <p class="notice" role="alert" id="login-notice">{props.notice}</p>}
         {names.length > 0 && (
           <div class="staff-names" role="radiogroup" aria-label="Who is signing in">
             {names.map((n) => <button type="button" key={n} data-staff-name={n} class={n === name ? 'chip active' : 'chip'} aria-checked={n === name} role="radio" onClick={() => { setName(n); setError(''); }}>{n}</button>)}
@@ -61,7 +78,11 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
         <label>Name<input id="login-name" autocomplete="off" value={name} onFocus={(e) => e.currentTarget.select()} onInput={(e) => setName(e.currentTarget.value)} /></label>
         <div class="pin-dots" aria-label="PIN">{pin ? '●'.repeat(pin.length) : <span class="muted">PIN</span>}</div>
         <Keypad value={pin} onChange={setPin} onEnter={() => void submit()} enterLabel="Sign in" disabled={busy} />
-        {(error || props.notice) && <p class="error" role="alert">{error || props.notice}</p>}
+        {error && <p class="error" role="alert">{error}</p>}
+        <details class="device-name">
+          <summary>This device: <strong>{device.trim() || 'not named'}</strong> <span class="change">Change</span></summary>
+          <label>Name it as managers will see it<input id="device-name" autocomplete="off" maxLength={64} placeholder="Tablet 3" value={device} onInput={(e) => setDevice(e.currentTarget.value)} /></label>
+        </details>
       </form>
     </main>
   );

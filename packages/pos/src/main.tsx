@@ -1,9 +1,10 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, comanda, signedOut, useSignal } from './api.js';
+import { api, comanda, signedOut, signedOutByManager, useSignal } from './api.js';
 import { OfflineBanner as Banner, Refusals } from './banner.js';
 import { BillScreen } from './bill.js';
 import { Cashier } from './cashier.js';
+import { Devices } from './devices.js';
 import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
 import { isManager } from './manager.js';
@@ -23,6 +24,7 @@ import './pos.css';
 function App() {
   const [me, setMe] = useState<Member | null | undefined>(undefined);
   const ended = useSignal(signedOut);
+  const byManager = useSignal(signedOutByManager);
   const route = useRoute();
   useEffect(() => {
     void api.GET('/auth/me').then((r) => setMe(r.data ?? null), () => setMe(null));
@@ -40,7 +42,9 @@ function App() {
 
   if (me === undefined) return <Banner />;
   // A new sign-in starts on the floor, never on the screen the last member left open (a manager's till).
-  if (me === null) return <><Banner /><Login onSignedIn={(m) => { go('/floor'); setMe(m); }} /></>;
+  // What was waiting in the outbox stays there and is sent once its member signs in again.
+  const notice = byManager ? 'This tablet was signed out by a manager. Sign in again: nothing waiting to be sent is lost.' : undefined;
+  if (me === null) return <><Banner /><Login notice={notice} onSignedIn={(m) => { signedOutByManager.set(false); go('/floor'); setMe(m); }} /></>;
   const [screen, id] = route;
   // Screens follow the role: the till (the shift's figures, the drawer's cash) is for managers and admins.
   const till = isManager(me);
@@ -57,6 +61,7 @@ function App() {
         <button type="button" class={screen === 'floor' || !screen ? 'nav active' : 'nav'} onClick={() => go('/floor')}>Floor</button>
         {till && <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>}
         {till && <button type="button" class={screen === '86' ? 'nav active' : 'nav'} id="nav-86" onClick={() => go('/86')}>86</button>}
+        {till && <button type="button" class={screen === 'devices' ? 'nav active' : 'nav'} id="nav-devices" onClick={() => go('/devices')}>Devices</button>}
         <span class="who">{me.name} <small>{me.role}</small></span>
         <button type="button" class="nav" id="sign-out" onClick={() => void signOut()}>Sign out</button>
       </header>
@@ -65,6 +70,7 @@ function App() {
         : screen === 'receipt' && id ? <ReceiptScreen ticketId={id} />
         : screen === 'cashier' && till ? <Cashier me={me} />
         : screen === '86' && till ? <SoldOutSheet />
+        : screen === 'devices' && till ? <Devices />
         : <Floor me={me} />}
     </>
   );

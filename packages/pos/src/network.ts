@@ -5,6 +5,8 @@ import { signal } from './signal.js';
 export const online = signal(true);
 /** The session ended (logout elsewhere, revoked, refresh refused): back to the PIN pad. */
 export const signedOut = signal(0);
+/** The last session ended because a manager signed this device out (the PIN pad says so); false once someone signs in. */
+export const signedOutByManager = signal(false);
 
 const watchedFetch = async (request: Request): Promise<Response> => {
   try {
@@ -29,5 +31,8 @@ export const comanda = createComandaClient({
   retries: location.pathname.startsWith('/kitchen') ? 40 : 2,
   maxRetryWaitMs: location.pathname.startsWith('/kitchen') ? 3_000 : 1_000,
   fetch: watchedFetch,
-  onSignedOut: () => signedOut.set(signedOut.get() + 1),
+  onSignedOut: ({ byManager }) => {
+    signedOutByManager.set(byManager);
+    signedOut.set(signedOut.get() + 1);
+  },
 });

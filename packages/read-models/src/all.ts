@@ -12,6 +12,7 @@ import { shiftsProjection } from './shifts.js';
 import { stationsProjection } from './stations.js';
 import { kitchenTicketsProjection, orderKitchenStatusProjection } from './kitchen-tickets.js';
 import { unmatchedPaymentsProjection } from './unmatched-payments.js';
+import { sessionsProjection } from './sessions.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -29,4 +30,5 @@ export const allProjections: Projection[] = [
   kitchenTicketsProjection,
   orderKitchenStatusProjection,
   unmatchedPaymentsProjection,
+  sessionsProjection,
 ];

@@ -13,3 +13,4 @@ export * from './shifts.js';
 export * from './stations.js';
 export * from './kitchen-tickets.js';
 export * from './unmatched-payments.js';
+export * from './sessions.js';

@@ -22,6 +22,7 @@ export { addTable } from './floor/addTable.js';
 export { setUpTable } from './floor/setUpTable.js';
 export { removeTable } from './floor/removeTable.js';
 export { type HashPin, addStaff, changeStaff, removeStaff } from './staff/changeStaff.js';
+export { revokeSession } from './staff/revokeSession.js';
 export * from './checkout/ports.js';
 export * from './checkout/checkoutTicket.js';
 export * from './checkout/settleLightningPayment.js';

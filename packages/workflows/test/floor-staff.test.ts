@@ -1,6 +1,6 @@
 import t from 'tap';
-import { STAFF_STREAM, newId, order, orderStream, ownAuthority } from '@comanda/domain';
-import { addStaff, addTable, changeStaff, placeOrder, removeStaff, setUpTable } from '../src/index.js';
+import { STAFF_STREAM, newId, order, orderStream, ownAuthority, session, sessionStream } from '@comanda/domain';
+import { addStaff, addTable, changeStaff, placeOrder, removeStaff, revokeSession, setUpTable } from '../src/index.js';
 import { restaurant } from './restaurant.js';
 
 const hashPin = async (pin: string, name: string) => `hash(${pin},${name})`;
@@ -64,4 +64,22 @@ t.test('a rename needs the PIN again (the name salts it); unknown staff is 404',
     { type: 'UserPinChanged', data: { userId: r.ids.waiter, pinHash: 'hash(5555,Roberto)' } },
   ]);
   await t.rejects(removeStaff(r.commands, { ...admin, userId: newId() }), { kind: 'not_found' });
+});
+
+t.test("a manager ends a waiter's device session, with who and why, but never an admin's", async (t) => {
+  const r = await restaurant();
+  const signIn = async (userId: string) => {
+    const sid = newId();
+    await r.commands.handle(session, sessionStream(sid), { type: 'startSession', sessionId: sid, userId, expiresAt: 10_000, device: 'Tablet 3', at: 1 });
+    return sid;
+  };
+  const byManager = { by: r.ids.manager, actorRole: 'manager' as const, why: 'tablet lost', at: 5, context: {} };
+  await t.rejects(revokeSession(r.commands, { ...byManager, sessionId: newId() }), { kind: 'not_found' }, 'no such session');
+  const admins = await signIn(r.ids.admin);
+  await t.rejects(revokeSession(r.commands, { ...byManager, sessionId: admins }), { kind: 'forbidden' }, "an admin's session is an admin's to end");
+  t.same(await r.appended(sessionStream(admins), 1), []);
+  await revokeSession(r.commands, { ...byManager, by: r.ids.admin, actorRole: 'admin', sessionId: admins });
+  const waiters = await signIn(r.ids.waiter);
+  await revokeSession(r.commands, { ...byManager, sessionId: waiters });
+  t.same(await r.appended(sessionStream(waiters), 1), [{ type: 'SessionRevoked', data: { reason: 'revoked', userId: r.ids.waiter, device: 'Tablet 3', by: r.ids.manager, why: 'tablet lost', at: 5 } }]);
 });

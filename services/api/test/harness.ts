@@ -96,8 +96,8 @@ export async function testApp(
 }
 
 /** The test app listening on loopback; `request` goes over HTTP, with a session's Cookie header when given. */
-export async function servedApp(env: Record<string, string> = {}) {
-  const s = await testApp(env);
+export async function servedApp(env: Record<string, string> = {}, log?: MemoryEventStore) {
+  const s = await testApp(env, {}, undefined, {}, log);
   const base = await s.app.listen({ host: '127.0.0.1', port: 0 });
   const request = (path: string, cookie: string | null, headers: Record<string, string> = {}, method = 'GET', body?: unknown) =>
     fetch(base + path, {

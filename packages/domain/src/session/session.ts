@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.js';
-import { DomainError } from '../errors.js';
+import { DomainError, conflict, notFound, validationFailed } from '../errors.js';
 
 /**
  * A login session (`session-<id>`): the refresh token carries the session id and a generation. Each
@@ -34,18 +34,34 @@ export interface Session {
    * can be signed again, byte for byte, for a reuse within the grace.
    */
   rotatedAt: number | null;
+  /** The device it was started from (issue 59), null before. */
+  device: string | null;
+  /** Who ended it from the back office (a manager's revoke), so the device can be told so. */
+  revokedBy: string | null;
 }
 
+/**
+ * The device a session was started from, as the back office names it ("Tablet 3", or the browser's
+ * short name): a label the device chose, never anything that signs in.
+ */
+export const DEVICE_MAX = 64;
+
+/** Who ended someone's session from the back office, and why (issue 59): the audit trail shows it. */
+export interface SessionRevocation { by: string; why: string; at: number }
+
 export type SessionEvent =
-  | { type: 'SessionStarted'; data: { sessionId: string; userId: string; expiresAt: number } }
+  /** `device` and `at` (when it was signed in) from issue 59: absent in older events. */
+  | { type: 'SessionStarted'; data: { sessionId: string; userId: string; expiresAt: number; device?: string; at?: number } }
   /** `at`: when the rotation happened (absent in events written before issue 58: no grace for those). */
   | { type: 'SessionRefreshed'; data: { generation: number; expiresAt: number; at?: number } }
-  | { type: 'SessionRevoked'; data: { reason: 'logout' | 'refresh token reused' } };
+  /** A manager's revoke names whose session it was and its device, so the audit trail reads alone. */
+  | { type: 'SessionRevoked'; data: { reason: 'logout' | 'refresh token reused' } | ({ reason: 'revoked'; userId: string; device: string | null } & SessionRevocation) };
 
 export type SessionCommand =
-  | { type: 'startSession'; sessionId: string; userId: string; expiresAt: number }
+  | { type: 'startSession'; sessionId: string; userId: string; expiresAt: number; device?: string; at?: number }
   | { type: 'refreshSession'; generation: number; now: number; expiresAt: number }
-  | { type: 'endSession' };
+  | { type: 'endSession' }
+  | ({ type: 'revokeSession' } & SessionRevocation);
 
 export const unauthorized = () => new DomainError('unauthorized', 'Unauthorized');
 
@@ -55,13 +71,19 @@ function reusedInGrace(state: Session, generation: number, now: number): boolean
 }
 
 export const session: Decider<SessionCommand, SessionEvent, Session> = {
-  initialState: () => ({ sessionId: null, userId: null, generation: 0, expiresAt: 0, revoked: false, rotatedAt: null }),
+  initialState: () => ({ sessionId: null, userId: null, generation: 0, expiresAt: 0, revoked: false, rotatedAt: null, device: null, revokedBy: null }),
 
   decide(command, state) {
     switch (command.type) {
       case 'startSession':
         if (state.sessionId) return [];
-        return [{ type: 'SessionStarted', data: { sessionId: command.sessionId, userId: command.userId, expiresAt: command.expiresAt } }];
+        return [{
+          type: 'SessionStarted',
+          data: {
+            sessionId: command.sessionId, userId: command.userId, expiresAt: command.expiresAt,
+            ...(command.device !== undefined ? { device: command.device } : {}), ...(command.at !== undefined ? { at: command.at } : {}),
+          },
+        }];
       case 'refreshSession':
         if (!state.sessionId || state.revoked || command.now >= state.expiresAt) throw unauthorized();
         if (command.generation === state.generation) {
@@ -74,17 +96,23 @@ export const session: Decider<SessionCommand, SessionEvent, Session> = {
       case 'endSession':
         if (!state.sessionId || state.revoked) return [];
         return [{ type: 'SessionRevoked', data: { reason: 'logout' } }];
+      case 'revokeSession':
+        // An expired session is as good as ended: revoking it would record a cut that cut nothing.
+        if (!state.sessionId || !state.userId) throw notFound();
+        if (state.revoked || command.at >= state.expiresAt) throw conflict('The session has already ended');
+        if (!command.why.trim()) throw validationFailed([{ field: 'reason', message: 'must say why the session is ended' }]);
+        return [{ type: 'SessionRevoked', data: { reason: 'revoked', userId: state.userId, device: state.device, by: command.by, why: command.why.trim(), at: command.at } }];
     }
   },
 
   evolve(state, event) {
     switch (event.type) {
       case 'SessionStarted':
-        return { ...state, sessionId: event.data.sessionId, userId: event.data.userId, expiresAt: event.data.expiresAt };
+        return { ...state, sessionId: event.data.sessionId, userId: event.data.userId, expiresAt: event.data.expiresAt, device: event.data.device ?? null };
       case 'SessionRefreshed':
         return { ...state, generation: event.data.generation, expiresAt: event.data.expiresAt, rotatedAt: event.data.at ?? null };
       case 'SessionRevoked':
-        return { ...state, revoked: true };
+        return { ...state, revoked: true, revokedBy: event.data.reason === 'revoked' ? event.data.by : null };
     }
   },
 };

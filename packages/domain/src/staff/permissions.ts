@@ -12,6 +12,8 @@ export const PERMISSIONS = {
   'users:manage': ['admin', 'manager'],
   /** Creating, changing or removing an admin, or making anyone admin: managers manage the rest of the staff. */
   'users:admins': ['admin'],
+  /** The devices' sessions (GET /sessions) and ending one from the back office (issue 59). */
+  'sessions:manage': ['admin', 'manager'],
   'menu:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'menu:write': ['admin', 'manager'],
   'floor:read': ['admin', 'manager', 'waiter', 'kitchen'],

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { direct as api, comanda, signedOut, useSignal } from '../api.js';
+import { direct as api, comanda, signedOut, signedOutByManager, useSignal } from '../api.js';
 import { OfflineBanner } from '../banner.js';
 import { Login, type Member } from '../login.js';
 import { Bar, Display, type Station } from './display.js';
@@ -46,7 +46,7 @@ function Kitchen() {
   useEffect(() => {
     if (ended === 0) return;
     // The session ended under a signed-in screen (not a first visit, whose session was never there).
-    if (me) setNotice('Session ended: sign in again');
+    if (me) setNotice(signedOutByManager.get() ? 'This screen was signed out by a manager: sign in again' : 'Session ended: sign in again');
     setMe(null);
   }, [ended]);
 

@@ -1,13 +1,16 @@
-import { type Role, STAFF_STREAM, findByName, newId, roster, session, sessionStream } from '@comanda/domain';
+import { DomainError, type Role, STAFF_STREAM, findByName, newId, roster, session, sessionStream } from '@comanda/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LoginThrottle } from './throttle.js';
 import { hashSecret, verifySecret } from './pin.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../plugins/auth.js';
 import { writeContext } from '../http/write-context.js';
+import { deviceLabel } from './device.js';
 
 export type Member = { id: string; name: string; role: Role };
 export type SignedIn = { member: Member; access: string; refresh: string };
 export type SignIn = SignedIn | { retryAfter: number } | null;
+/** A refresh refused because a manager ended the session (issue 59): the device says so to its waiter. */
+export const REVOKED = 'signed out by a manager' as const;
 
 /**
  * What every way of holding a session shares, cookies for browsers and bearer tokens for other clients:
@@ -67,29 +70,41 @@ async function makeSessions(app: FastifyInstance) {
   return {
     checkPin,
 
-    /** The member and fresh tokens; `{retryAfter}` while the (address, name) pair is locked; null for wrong credentials. */
-    async signIn(request: FastifyRequest, name: string, pin: string): Promise<SignIn> {
+    /**
+     * The member and fresh tokens; `{retryAfter}` while the (address, name) pair is locked; null for
+     * wrong credentials. The session records the device it came from (`device`, else the User-Agent's
+     * short form) for the back office's list of sessions.
+     */
+    async signIn(request: FastifyRequest, name: string, pin: string, device?: string): Promise<SignIn> {
       const member = await checkPin(request, name, pin);
       if (!member || 'retryAfter' in member) return member;
       const sid = newId();
+      const label = deviceLabel(device, request.headers['user-agent']);
+      const at = app.now();
       await commands.handle(session, sessionStream(sid), {
-        type: 'startSession', sessionId: sid, userId: member.id, expiresAt: app.now() + REFRESH_TTL_S * 1000,
+        type: 'startSession', sessionId: sid, userId: member.id, expiresAt: at + REFRESH_TTL_S * 1000, at, ...(label ? { device: label } : {}),
       }, { ...writeContext(request), userId: member.id });
       return tokens(member, sid, 0);
     },
 
     /**
      * Rotated tokens for a valid refresh token, or null (invalid, expired, reused: the session is then
-     * revoked). The token just rotated out, presented again within the grace (two tabs, a retry), is
-     * answered the pair its rotation issued; the decider then records nothing.
+     * revoked), or REVOKED when a manager ended the session. The token just rotated out, presented
+     * again within the grace (two tabs, a retry), is answered the pair its rotation issued; the decider
+     * then records nothing.
      */
-    async refresh(request: FastifyRequest, refreshToken: string | undefined): Promise<SignedIn | null> {
+    async refresh(request: FastifyRequest, refreshToken: string | undefined): Promise<SignedIn | typeof REVOKED | null> {
       const claims = app.readToken(refreshToken, 'refresh');
       if (!claims || typeof claims.sid !== 'string' || typeof claims.gen !== 'number') return null;
       const now = app.now();
-      const result = await commands.handle(session, sessionStream(claims.sid), {
+      const stream = sessionStream(claims.sid);
+      const result = await commands.handle(session, stream, {
         type: 'refreshSession', generation: claims.gen, now, expiresAt: now + REFRESH_TTL_S * 1000,
-      }, sessionContext(request, claims));
+      }, sessionContext(request, claims)).catch(async (error: unknown) => {
+        if (!(error instanceof DomainError) || error.kind !== 'unauthorized') throw error;
+        return (await commands.state(session, stream)).state.revokedBy ? REVOKED : null;
+      });
+      if (result === null || result === REVOKED) return result;
       const { state } = await commands.state(roster, STAFF_STREAM);
       const member = result.state.userId ? state.members[result.state.userId] : undefined;
       if (result.state.revoked || !member) {

@@ -17,6 +17,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /auth/token': 'signInForTokens',
   'POST /auth/token/refresh': 'refreshTokens',
   'POST /auth/token/revoke': 'revokeTokens',
+  'GET /sessions': 'listDeviceSessions',
+  'POST /sessions/:id/revoke': 'revokeDeviceSession',
   'GET /users': 'listStaff',
   'POST /users': 'addStaff',
   'GET /users/:id': 'getStaffMember',

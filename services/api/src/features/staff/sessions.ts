@@ -1,8 +1,8 @@
-import { ROLES, STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
+import { DEVICE_MAX, ROLES, STAFF_STREAM, roster, unauthorized } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { type SignedIn, staffSessions } from '../../auth/sessions.js';
+import { REVOKED, type SignedIn, staffSessions } from '../../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../../plugins/auth.js';
 import { Headers, withHeaders } from '../../http/schemas.js';
 
@@ -11,7 +11,18 @@ const UserSummary = Type.Object({ id: Type.String(), name: Type.String(), role: 
 export const LoginBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   pin: Type.String({ minLength: 1, maxLength: 64 }),
-}, { examples: [{ name: 'marisol', pin: '2580' }] });
+  device: Type.Optional(Type.String({
+    minLength: 1, maxLength: DEVICE_MAX,
+    description: 'What the back office calls this device ("Tablet 3"), listed with its session (GET /sessions); without it, the User-Agent\'s short form',
+  })),
+}, { examples: [{ name: 'marisol', pin: '2580', device: 'Tablet 3' }] });
+/** A refused refresh: `reason` says when a manager ended the session (the device tells its waiter). */
+export const RefreshRefused = Type.Object({
+  message: Type.Literal('Unauthorized'),
+  reason: Type.Optional(Type.Literal(REVOKED, { description: 'the session was ended from the back office (POST /sessions/{id}/revoke)' })),
+});
+/** The body of a refused refresh. */
+export const refused = (outcome: typeof REVOKED | null) => ({ message: 'Unauthorized' as const, ...(outcome ? { reason: outcome } : {}) });
 /** A locked name or address: the answer of every throttled sign-in (login, tokens, the wallet). */
 export const TooMany = Type.Object({ message: Type.String(), retryAfter: Type.Integer({ description: 'seconds' }) });
 
@@ -30,7 +41,7 @@ export function tooManyAttempts(reply: FastifyReply, seconds: number) {
 export async function signInOrRefuse(
   sessions: Awaited<ReturnType<typeof staffSessions>>, request: FastifyRequest, reply: FastifyReply, credentials: Static<typeof LoginBody>,
 ): Promise<SignedIn | null> {
-  const signed = await sessions.signIn(request, credentials.name, credentials.pin);
+  const signed = await sessions.signIn(request, credentials.name, credentials.pin, credentials.device);
   if (signed && 'retryAfter' in signed) {
     await tooManyAttempts(reply, signed.retryAfter);
     return null;
@@ -84,14 +95,14 @@ export default async function authRoutes(fastify: FastifyInstance) {
       description: 'Rotates the refresh token. The same refresh token presented again within 10 s of its rotation (two tabs, a retry) is answered the same new cookies; presented later (a stolen copy) it revokes the whole session. Idempotency-Key is ignored here.',
       response: {
         200: withHeaders(Type.Object({ message: Type.Literal('Access token refreshed successfully') }), Headers.setCookie),
-        401: withHeaders(Type.Object({ message: Type.Literal('Unauthorized') }, { description: 'No valid refresh token, or the session is revoked (a reused refresh token revokes it): both cookies are cleared' }), Headers.setCookie),
+        401: withHeaders(Type.Object(RefreshRefused.properties, { description: 'No valid refresh token, or the session is revoked (a reused refresh token revokes it; so does a manager, said in `reason`): both cookies are cleared' }), Headers.setCookie),
       },
     },
   }, async (request, reply) => {
     const signed = await sessions.refresh(request, request.cookies.refreshToken);
-    if (!signed) {
+    if (!signed || signed === REVOKED) {
       clear(request, reply);
-      throw unauthorized();
+      return reply.code(401).send(refused(signed));
     }
     issue(request, reply, signed);
     return { message: 'Access token refreshed successfully' as const };

@@ -2,10 +2,10 @@ import { ROLES } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type SignedIn, staffSessions } from '../../auth/sessions.js';
+import { REVOKED, type SignedIn, staffSessions } from '../../auth/sessions.js';
 import { ACCESS_TTL_S, REFRESH_TTL_S } from '../../plugins/auth.js';
 import { Headers, withHeaders } from '../../http/schemas.js';
-import { LoginBody, TooMany, signInOrRefuse } from './sessions.js';
+import { LoginBody, RefreshRefused, TooMany, refused, signInOrRefuse } from './sessions.js';
 
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
 const TokenPair = Type.Object({
@@ -18,7 +18,6 @@ const TokenPair = Type.Object({
 }, {
   examples: [{ token_type: 'Bearer', access_token: 'eyJhbGciOi…', expires_in: 60, refresh_token: 'eyJhbGciOi…', refresh_expires_in: 2592000, user: { id: '5f0c…', name: 'Marisol', role: 'waiter' } }],
 });
-const Unauthorized = Type.Object({ message: Type.Literal('Unauthorized') });
 const pair = (signed: SignedIn) => ({
   token_type: 'Bearer' as const, access_token: signed.access, expires_in: ACCESS_TTL_S,
   refresh_token: signed.refresh, refresh_expires_in: REFRESH_TTL_S, user: signed.member,
@@ -56,11 +55,11 @@ export default async function authTokenRoutes(fastify: FastifyInstance) {
       tags: ['auth'], summary: 'A new token pair for a refresh token (rotation)',
       description: 'Each refresh token works once. Presented again within 10 s of its rotation (two tabs, a retry after a lost answer) it is answered the same new pair; presented later (a stolen copy) it revokes the whole session: every token of it stops working, and the client signs in again.',
       body: Type.Object({ refresh_token: Token }),
-      response: { 200: TokenPair, 401: Unauthorized },
+      response: { 200: TokenPair, 401: RefreshRefused },
     },
   }, async (request, reply) => {
     const signed = await sessions.refresh(request, request.body.refresh_token);
-    if (!signed) return reply.code(401).send({ message: 'Unauthorized' as const });
+    if (!signed || signed === REVOKED) return reply.code(401).send(refused(signed));
     return pair(signed);
   });
 
