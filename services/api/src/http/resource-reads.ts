@@ -3,7 +3,8 @@ import type { Tracked } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import { EmptyList, sendList } from './resources.js';
+import { EmptyList } from './resources.js';
+import { KeptAnswers, listAnswer, sendListAnswer } from './kept-answers.js';
 import { Headers, IdParams, OptionalPagination, PAGED_BY_CHOICE, commonErrors, withHeaders } from './schemas.js';
 import { findPage } from './pages.js';
 import { REVALIDATE, unchanged, versionTag } from '../plugins/revalidation.js';
@@ -36,6 +37,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const documents = app.deps.readStore.collection<D>(o.collection);
   const listTag = app.collectionsTag([o.collection]);
+  const lists = new KeptAnswers();
 
   app.get(o.path, {
     config: { permission: o.permission },
@@ -44,9 +46,13 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
     },
   }, async (request, reply) => {
-    const tag = await listTag();
-    if (unchanged(request, reply, o.listTagOf ? `${tag.slice(0, -1)}.${o.listTagOf()}"` : tag)) return reply;
-    return sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view));
+    const collectionTag = await listTag();
+    const tag = o.listTagOf ? `${collectionTag.slice(0, -1)}.${o.listTagOf()}"` : collectionTag;
+    if (unchanged(request, reply, tag)) return reply;
+    return sendListAnswer(reply, await lists.answer(request.url, tag, async () => {
+      const { items, total } = await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null);
+      return listAnswer(reply, items.map(o.view), total, 'no content');
+    }));
   });
 
   app.get(`${o.path}/:id`, {

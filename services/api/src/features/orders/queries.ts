@@ -8,6 +8,7 @@ import { Headers, type PageQuery, Pagination, commonErrors, withHeaders } from '
 import { findPage } from '../../http/pages.js';
 import { OrderSchema, orderResponse } from './views.js';
 import { unchanged } from '../../plugins/revalidation.js';
+import { KeptAnswers, listAnswer, sendListAnswer } from '../../http/kept-answers.js';
 
 /** The states of an order still on the floor. */
 const OPEN_STATUSES = ['pending', 'preparing', 'ready'] as const satisfies ReadonlyArray<(typeof ORDER_STATUSES)[number]>;
@@ -26,12 +27,17 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
   const orders = app.deps.readStore.collection<OrderView>(ORDERS);
   const tz = app.deps.config.timezone;
   const ordersTag = app.collectionsTag([ORDERS]);
-  // Each query's own checks come first (a bad date is a 400 whatever tag the client holds).
-  const list = async (reply: FastifyReply, filter: Filter, query: PageQuery) => (await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query)).items.map(orderResponse);
-  const find = async (request: FastifyRequest, reply: FastifyReply, filter: Filter, query: PageQuery) => {
-    if (unchanged(request, reply, await ordersTag())) return reply;
-    return list(reply, filter, query);
+  const lists = new KeptAnswers();
+  // Each query's own checks come first (a bad date is a 400 whatever tag the client holds); then its
+  // revalidation; then the answer kept for its tag, or read (http/kept-answers.ts).
+  const list = async (request: FastifyRequest, reply: FastifyReply, tag: string, filter: Filter, query: PageQuery) => {
+    if (unchanged(request, reply, tag)) return reply;
+    return sendListAnswer(reply, await lists.answer(request.url, tag, async () => {
+      const { items, total } = await findPage(reply, orders, filter, { sort: { placed_at: -1 } }, query);
+      return listAnswer(reply, items.map(orderResponse), total, 'an empty array');
+    }));
   };
+  const find = async (request: FastifyRequest, reply: FastifyReply, filter: Filter, query: PageQuery) => list(request, reply, await ordersTag(), filter, query);
 
   app.get('/orders/user/:userId', {
     config: { permission: 'orders:read' },
@@ -50,8 +56,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
     const { status } = request.params;
     if (!isOrderStatus(status)) throw validationFailed([{ field: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
     // The floor's tablets poll the open states: tagged by the orders in this state alone.
-    if (unchanged(request, reply, await app.matchingTag(ORDERS, { status }))) return reply;
-    return list(reply, { status }, request.query);
+    return list(request, reply, await app.matchingTag(ORDERS, { status }), { status }, request.query);
   });
 
   // The floor's one poll (issue 58): every open order at once, instead of one list per open state.
@@ -62,8 +67,7 @@ export default async function orderQueryRoutes(fastify: FastifyInstance) {
     config: { permission: 'orders:read' },
     schema: { tags: ['orders'], summary: `Open orders (${OPEN_STATUSES.join(', ')}), newest first`, description: 'What the floor shows: tagged by these orders alone (how many, and the revision of the one changed last), for If-None-Match', querystring: Pagination, response: listed },
   }, async (request, reply) => {
-    if (unchanged(request, reply, await app.matchingTag(ORDERS, OPEN))) return reply;
-    return list(reply, OPEN, request.query);
+    return list(request, reply, await app.matchingTag(ORDERS, OPEN), OPEN, request.query);
   });
 
   app.get('/orders/date-range', {
