@@ -1,0 +1,20 @@
+import t from 'tap';
+import { clockTime, columnsOf, encoderFor, renderKitchenTicket } from '../src/index.js';
+
+t.test('58 mm paper holds 32 characters a line, 80 mm 48; times are the restaurant\'s', async (t) => {
+  t.equal(columnsOf(58), 32);
+  t.equal(columnsOf(80), 48);
+  t.equal(clockTime(Date.UTC(2026, 6, 1, 18, 5), 'Europe/Madrid'), '20:05');
+  t.equal(clockTime(Date.UTC(2026, 6, 1, 18, 5), 'America/New_York'), '14:05');
+});
+
+t.test('every piece of paper starts by resetting the printer and choosing its code page, and ends cut', async (t) => {
+  const start = Buffer.from(encoderFor({ paperWidth: 80, codePage: 'cp858' }).line('x').encode());
+  t.same([...start.subarray(0, 2)], [0x1b, 0x40], 'ESC @');
+  t.ok(start.includes(Buffer.from([0x1b, 0x74, 19])), 'ESC t 19: CP858');
+  const ticket = Buffer.from(renderKitchenTicket({ paperWidth: 58, codePage: 'windows1252' }, { tableName: null, waiter: 'Ana', stationName: 'Bar', at: 0 }, [{ dishName: 'Mojito', notes: '' }], 'UTC'));
+  t.ok(ticket.includes(Buffer.from([0x1b, 0x74, 16])), 'ESC t 16: windows-1252');
+  t.ok(ticket.includes(Buffer.from('Takeaway')), 'no table: a takeaway');
+  t.ok(ticket.includes(Buffer.from('1 x Mojito')), 'one portion when the line says none');
+  t.same([...ticket.subarray(-4)], [0x1d, 0x56, 0x00, 0x0a], 'GS V 0: cut (the library feeds a line after it)');
+});
