@@ -46,6 +46,8 @@ export interface Config {
   restaurantName: string;
   /** A kitchen ticket every line of which is done is bumped after this many minutes; 0 = never (COMANDA_KITCHEN_AUTO_BUMP_MINUTES). */
   kitchenAutoBumpMinutes: number;
+  /** The longest wait between two tries of a printer that does not take a job (COMANDA_PRINT_RETRY_MAX_SECONDS, default 30). */
+  printRetryMaxSeconds: number;
   // Operations (issue 17): /metrics and scheduled backups.
   /** Bearer token for GET /metrics; null = the route is not served. */
   metricsToken: string | null;
@@ -298,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     kitchenAutoBumpMinutes: integer(env, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES', 0, 0, 1440),
+    printRetryMaxSeconds: integer(env, 'COMANDA_PRINT_RETRY_MAX_SECONDS', 30, 1, 3600),
     ...checkout(env),
   };
 }

@@ -1,9 +1,11 @@
-import { type Projection, allProjections } from '@comanda/read-models';
+import { PRINTERS, PRINT_JOBS, type PrintJobView, type PrinterView, type Projection, allProjections } from '@comanda/read-models';
+import { type SendToPrinter, Spooler, sendOverTcp } from '@comanda/printing';
 import { type LocalProgress, type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { kitchenPublications } from './kitchen-publications.js';
 import { kitchenReactions } from './process-managers/kitchen.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
 import { closePaidOrders } from './process-managers/close-paid-orders.js';
+import { kitchenPaper } from './process-managers/kitchen-paper.js';
 import { Projector } from './projector.js';
 import { type Reaction, type ReactionProgress, Reactor } from './reactor.js';
 import { recentOnFirstRun } from './recent-history.js';
@@ -54,9 +56,10 @@ export const kitchenRelay = (): Part => ({
   },
 });
 
-/** The process managers Comanda runs: table occupancy, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
-export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders'>): Reaction[] => [
-  tableOccupancy(commands), ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0),
+/** The process managers Comanda runs: table occupancy, kitchen paper, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
+export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders' | 'timezone'>): Reaction[] => [
+  tableOccupancy(commands), kitchenPaper(commands, { timezone: config?.timezone ?? 'UTC', screenGone: () => false }),
+  ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0),
   ...(config?.closePaidOrders ? [closePaidOrders(commands)] : []),
 ];
 
@@ -110,5 +113,22 @@ export const reactionProgress = (store: EventStore, readStore: ReadStore): React
       await readStore.setCheckpoint(REACTIONS_APPENDED, appended);
       await readStore.setCheckpoint(REACTIONS_THROUGH, through);
     }
+  },
+});
+
+/**
+ * The print spooler (issue 61): prints the queue the reactions and the API fill, one printer at a time
+ * in order, retrying a printer that is down with backoff up to COMANDA_PRINT_RETRY_MAX_SECONDS. Runs
+ * where the reactions run (the standalone, the leading projector), so one process sends each job.
+ */
+export const printing = (send: SendToPrinter = sendOverTcp()): Part => ({
+  name: 'printing',
+  async start(rt) {
+    const spooler = new Spooler({
+      commands: rt.commands, jobs: rt.readStore.collection<PrintJobView>(PRINT_JOBS), printers: rt.readStore.collection<PrinterView>(PRINTERS),
+      send, warn: (details, message) => rt.logger.warn(details, message), retryMaxMs: rt.config.printRetryMaxSeconds * 1000,
+    });
+    spooler.start();
+    return { stop: () => spooler.stop() };
   },
 });
