@@ -1,5 +1,5 @@
 import t from 'tap';
-import { clockTime, columnsOf, encoderFor, renderKitchenTicket } from '../src/index.js';
+import { clockTime, columnsOf, encoderFor, renderKitchenTicket, renderTestPage, renderVoid } from '../src/index.js';
 
 t.test('58 mm paper holds 32 characters a line, 80 mm 48; times are the restaurant\'s', async (t) => {
   t.equal(columnsOf(58), 32);
@@ -17,4 +17,13 @@ t.test('every piece of paper starts by resetting the printer and choosing its co
   t.ok(ticket.includes(Buffer.from('Takeaway')), 'no table: a takeaway');
   t.ok(ticket.includes(Buffer.from('1 x Mojito')), 'one portion when the line says none');
   t.same([...ticket.subarray(-4)], [0x1d, 0x56, 0x00, 0x0a], 'GS V 0: cut (the library feeds a line after it)');
+});
+
+t.test('a void and a test page say what they are', async (t) => {
+  const heading = { tableName: 'T4', orderNumber: 7, waiter: 'Ana', stationName: 'Grill', at: 0 };
+  const voided = Buffer.from(renderVoid({ paperWidth: 80, codePage: 'cp437' }, heading, { dishName: 'Rib-eye', quantity: 2, seat: 3, notes: '' }, 'UTC')).toString('latin1');
+  t.match(voided, /VOID[\s\S]*T4[\s\S]*Order #7[\s\S]*VOID 2 x Rib-eye[\s\S]*Seat 3/);
+  const page = Buffer.from(renderTestPage({ paperWidth: 58, codePage: 'cp858' }, 'Pass', 0, 'UTC')).toString('latin1');
+  t.match(page, /Test print[\s\S]*Pass[\s\S]*58 mm/);
+  t.ok(page.includes('12,50 \u00d5'), 'the euro sign as CP858 writes it (0xD5)');
 });
