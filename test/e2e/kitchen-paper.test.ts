@@ -86,20 +86,40 @@ t.test('a dinner: two courses fired to a paper-only grill and a bar that prints 
   const voided = await r.admin.delete(`/orders/${orderId}/dishes/${agua.id}`);
   t.equal(voided.status, 200, JSON.stringify(voided.body));
   const bar2 = await s.barPaper.waitForJobs(2);
-  t.match(words(bar2[1]!).join(' '), new RegExp(`^VOID T7 Order #${number} · Bar Marisol · \\d\\d:\\d\\d VOID 1 x Agua de horchata {3}Seat 2$`), 'VOID, then the line in double size (wrapped at 24 characters)');
+  t.match(words(bar2[1]!).join(' '), new RegExp(`^VOID T7 Order #${number} · Bar Marisol · \\d\\d:\\d\\d VOID 1 x Agua de horchata {3}Seat 2$`), 'VOID, then the line in double size (wrapped at 21 characters)');
 
   // A test page from the back office: the euro sign in windows-1252.
   t.equal((await r.admin.post(`/printers/${s.barPrinter}/test`)).status, 202);
   const bar3 = await s.barPaper.waitForJobs(3);
   t.ok(words(bar3[2]!).includes('Price: 12,50 €'), 'the euro sign prints');
   t.ok(words(bar3[2]!).includes('Crème brûlée, jalapeño, Würstel'));
+  // The bill at the table, then the receipt once paid, on the till's printer: the paper says what the receipt says.
+  const tillPaper = new PrinterSimulator('cp437');
+  const tillPort = await tillPaper.start();
+  t.teardown(() => tillPaper.stop());
+  t.equal((await r.admin.post('/printers', { name: 'Till', host: '127.0.0.1', port: tillPort, paper_width: 80, code_page: 'cp858', till: true })).status, 201);
+  const billId = ((await r.waiter.post(`/orders/${orderId}/tickets`, { split: 'none' })).body as { ids: string[] }).ids[0]!;
+  const receiptLines = async () => (await r.waiter.text(`/tickets/${billId}/receipt`)).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  t.equal((await r.waiter.post(`/tickets/${billId}/print`)).status, 202);
+  const [billPaper] = await tillPaper.waitForJobs(1);
+  t.same(billPaper!.text.map((l) => l.trim()).filter((l) => l !== ''), await receiptLines(), 'the bill on paper is the bill on screen, line for line');
+  t.equal((await r.admin.post('/shifts/open', { cash_float: 100 })).status, 201);
+  const total = ((await r.waiter.get(`/tickets/${billId}`)).body as { total: number }).total;
+  t.equal((await r.waiter.post(`/tickets/${billId}/payments`, { method: 'cash', amount: total, tip: 5, tendered: 200 })).status, 201);
+  t.equal((await r.waiter.post(`/tickets/${billId}/print`)).status, 202);
+  const receiptPaper = (await tillPaper.waitForJobs(2))[1]!;
+  const receipt = receiptPaper.text.map((l) => l.trim()).filter((l) => l !== '');
+  t.same(receipt, await receiptLines(), 'the receipt on paper is the receipt on screen');
+  t.ok(receipt.some((l) => /^Change +/.test(l)) && receipt.includes('PAID'), 'with the change, marked paid');
+  t.same(tillPaper.errors, []);
+
   let printed: Array<{ kind: string; attempts: number }> = [];
   // The printer acknowledged; the spooler records it a moment later.
-  for (let i = 0; i < 50 && printed.length < 5; i++) {
+  for (let i = 0; i < 50 && printed.length < 7; i++) {
     printed = (await r.admin.get('/printers/jobs?status=printed')).body as typeof printed;
-    if (printed.length < 5) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (printed.length < 7) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  t.same(printed.map((j) => [j.kind, j.attempts]), [['test', 1], ['kitchen', 1], ['kitchen', 1], ['kitchen', 1], ['kitchen', 1]], 'each printed at the first attempt');
+  t.same(printed.map((j) => [j.kind, j.attempts]), [['receipt', 1], ['bill', 1], ['test', 1], ['kitchen', 1], ['kitchen', 1], ['kitchen', 1], ['kitchen', 1]], 'each printed at the first attempt');
   t.same((await r.admin.get('/printers/jobs')).body, [], 'nothing left in the queue');
   t.same(s.grillPaper.errors.concat(s.barPaper.errors), []);
 });

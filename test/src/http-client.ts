@@ -35,6 +35,12 @@ export class Client {
   }
 
   get = (path: string) => this.request('GET', path);
+
+  /** A text answer (a receipt), read as it comes. */
+  async text(path: string): Promise<string> {
+    const res = await fetch(this.base + path, { headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    return res.text();
+  }
   post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', path, body, headers);
   put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', path, body, headers);
   delete = (path: string) => this.request('DELETE', path);

@@ -44,6 +44,8 @@ export interface Config {
   serviceCharge: ServiceChargeConfig;
   /** Printed on receipts (COMANDA_RESTAURANT_NAME). */
   restaurantName: string;
+  /** The last line of every bill and receipt (COMANDA_RECEIPT_FOOTER). */
+  receiptFooter: string;
   /** A kitchen ticket every line of which is done is bumped after this many minutes; 0 = never (COMANDA_KITCHEN_AUTO_BUMP_MINUTES). */
   kitchenAutoBumpMinutes: number;
   /** The longest wait between two tries of a printer that does not take a job (COMANDA_PRINT_RETRY_MAX_SECONDS, default 30). */
@@ -121,6 +123,12 @@ function flag(env: Env, name: string): boolean {
   if (raw === null || raw === 'false') return false;
   if (raw === 'true') return true;
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function receiptFooter(env: Env): string {
+  const footer = text(env, 'COMANDA_RECEIPT_FOOTER') ?? 'Thank you!';
+  if (footer.length > 200) throw new ConfigError('COMANDA_RECEIPT_FOOTER', 'must be at most 200 characters');
+  return footer;
 }
 
 function restaurantName(env: Env): string {
@@ -294,6 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     waiterDiscountMaxPercent: integer(env, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT', 10, 0, 100),
     serviceCharge: serviceChargeConfig(env),
     restaurantName: restaurantName(env),
+    receiptFooter: receiptFooter(env),
     ...operations(env),
     trustedProxies: proxies(env),
     allowedOrigins: origins(env),

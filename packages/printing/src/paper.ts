@@ -7,8 +7,8 @@ export interface Paper {
   codePage: CodePage;
 }
 
-/** Characters a line holds in the printer's font A: 32 on 58 mm paper, 48 on 80 mm. */
-export const columnsOf = (width: PaperWidth): number => (width === 58 ? 32 : 48);
+/** Characters a line holds in the printer's font A: 32 on 58 mm paper, 42 on 80 mm (as the text receipt has always counted). */
+export const columnsOf = (width: PaperWidth): number => (width === 58 ? 32 : 42);
 
 /**
  * A fresh encoder for one piece of paper: initialised (ESC @), in the printer's code page, lines ended

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { clockTime, columnsOf, encoderFor, renderKitchenTicket, renderTestPage, renderVoid } from '../src/index.js';
+import { amountLine, clockTime, columnsOf, encoderFor, renderKitchenTicket, renderReceipt, renderTestPage, renderVoid } from '../src/index.js';
 
-t.test('58 mm paper holds 32 characters a line, 80 mm 48; times are the restaurant\'s', async (t) => {
+t.test('58 mm paper holds 32 characters a line, 80 mm 42; times are the restaurant\'s', async (t) => {
   t.equal(columnsOf(58), 32);
-  t.equal(columnsOf(80), 48);
+  t.equal(columnsOf(80), 42);
   t.equal(clockTime(Date.UTC(2026, 6, 1, 18, 5), 'Europe/Madrid'), '20:05');
   t.equal(clockTime(Date.UTC(2026, 6, 1, 18, 5), 'America/New_York'), '14:05');
 });
@@ -26,4 +26,16 @@ t.test('a void and a test page say what they are', async (t) => {
   const page = Buffer.from(renderTestPage({ paperWidth: 58, codePage: 'cp858' }, 'Pass', 0, 'UTC')).toString('latin1');
   t.match(page, /Test print[\s\S]*Pass[\s\S]*58 mm/);
   t.ok(page.includes('12,50 \u00d5'), 'the euro sign as CP858 writes it (0xD5)');
+});
+
+t.test('a receipt\'s rows: amounts aligned to the paper\'s right edge, long labels shortened, totals bold', async (t) => {
+  t.equal(amountLine('Taco al pastor', 5100, 32), `Taco al pastor${' '.repeat(13)}51.00`);
+  t.equal(amountLine('Refund: the guest found a hair in the soup', -1250, 32), 'Refund: the guest found … -12.50', 'a space always before the amount');
+  const paper = Buffer.from(renderReceipt({ paperWidth: 80, codePage: 'cp858' }, [
+    { kind: 'title', text: 'La Esquina' }, { kind: 'center', text: '2026-11-28 20:15' }, { kind: 'rule' }, { kind: 'text', text: '  + extra queso' },
+    { kind: 'amount', label: 'TOTAL', cents: 8100, strong: true },
+  ]));
+  const text = paper.toString('latin1');
+  t.match(text, /La Esquina[\s\S]*2026-11-28 20:15[\s\S]*-{42}\n  \+ extra queso\n/);
+  t.ok(paper.includes(Buffer.from(`\x1bE\x01TOTAL${' '.repeat(32)}81.00`, 'latin1')), 'TOTAL in bold across 42 columns');
 });

@@ -125,6 +125,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /printers/:id': 'removePrinter',
   'POST /printers/:id/test': 'printTestPage',
   'GET /printers/jobs': 'listPrintJobs',
+  'POST /tickets/:id/print': 'printBill',
   'POST /orders/:id/fire': 'fireOrder',
   'POST /orders/:id/dishes/move': 'moveOrderLines',
   'POST /orders/:id/merge': 'mergeOrders',
