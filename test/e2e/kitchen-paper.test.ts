@@ -14,7 +14,7 @@ const TIMEZONE = 'Europe/Madrid';
 async function service(t: Tap.Test) {
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-paper-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const env = { COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_TIMEZONE: TIMEZONE, COMANDA_PRINT_RETRY_MAX_SECONDS: '1' };
+  const env = { COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_TIMEZONE: TIMEZONE, COMANDA_PRINT_RETRY_MAX_SECONDS: '1', COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS: '2' };
   let pos: StandaloneProcess = await startStandalone(env);
   t.teardown(() => pos.stop());
   const r = await kitchenRestaurant(pos.url);
@@ -176,4 +176,30 @@ t.test('kill -9 of the standalone mid-queue: what the printer acknowledged is no
   const admin = new Client(s.pos.url);
   await admin.login('admin', '1234');
   t.same((await admin.get('/printers/jobs')).body, [], 'the queue is empty after the restart');
+});
+
+t.test('a screen-mode station: paper only while its kitchen screen has been gone longer than the fallback time', async (t) => {
+  const s = await service(t);
+  t.equal((await s.r.admin.put(`/printers/${s.grillPrinter}`, { name: 'Grill', host: '127.0.0.1', port: s.grillPaper.port, paper_width: 80, code_page: 'cp858', station_id: s.r.grill, station_mode: 'screen' })).status, 200);
+  await s.r.fireOrder();
+  const first = await s.grillPaper.waitForJobs(1);
+  t.match(first[0]!.text.join('\n'), /Order #1 · Grill/, 'no screen ever connected: the printer prints');
+
+  const screen = await s.chef.stream(`/kitchen/events?station_id=${s.r.grill}`);
+  await s.r.fireOrder();
+  await s.barPaper.waitForJobs(2);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.equal(s.grillPaper.jobs.length, 1, 'the screen is there: no paper');
+
+  screen.close();
+  await s.r.fireOrder();
+  await s.barPaper.waitForJobs(3);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.equal(s.grillPaper.jobs.length, 1, 'the screen has just gone: not yet');
+
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await s.r.fireOrder();
+  const jobs = await s.grillPaper.waitForJobs(2);
+  t.match(jobs[1]!.text.join('\n'), /Order #4 · Grill/, 'gone longer than the fallback time: the printer takes over');
+  t.equal(s.grillPaper.jobs.length, 2);
 });

@@ -50,6 +50,8 @@ export interface Config {
   kitchenAutoBumpMinutes: number;
   /** The longest wait between two tries of a printer that does not take a job (COMANDA_PRINT_RETRY_MAX_SECONDS, default 30). */
   printRetryMaxSeconds: number;
+  /** A station in screen mode whose display has been gone this long prints what is fired to it (COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS, default 60). */
+  kitchenPaperFallbackSeconds: number;
   // Operations (issue 17): /metrics and scheduled backups.
   /** Bearer token for GET /metrics; null = the route is not served. */
   metricsToken: string | null;
@@ -310,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     kitchenAutoBumpMinutes: integer(env, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES', 0, 0, 1440),
     printRetryMaxSeconds: integer(env, 'COMANDA_PRINT_RETRY_MAX_SECONDS', 30, 1, 3600),
+    kitchenPaperFallbackSeconds: integer(env, 'COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS', 60, 1, 3600),
     ...checkout(env),
   };
 }

@@ -9,7 +9,7 @@ t.test('defaults match the design table', async (t) => {
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
     adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
-    completeRequiresPayment: false, closePaidOrders: false, restaurantName: 'Comanda', receiptFooter: 'Thank you!', kitchenAutoBumpMinutes: 0, printRetryMaxSeconds: 30,
+    completeRequiresPayment: false, closePaidOrders: false, restaurantName: 'Comanda', receiptFooter: 'Thank you!', kitchenAutoBumpMinutes: 0, printRetryMaxSeconds: 30, kitchenPaperFallbackSeconds: 60,
   });
   t.ok(c.dataDir.endsWith('/data'));
   t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
@@ -65,6 +65,7 @@ t.test('values are read and validated, each error names its variable', async (t)
   t.equal(loadConfig({ COMANDA_SERVICE_CHARGE_PERCENT: '100' }).serviceCharge.rateBp, 10_000);
   t.equal(loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }).kitchenAutoBumpMinutes, 5);
   t.equal(loadConfig({ COMANDA_PRINT_RETRY_MAX_SECONDS: '5' }).printRetryMaxSeconds, 5);
+  t.equal(loadConfig({ COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS: '20' }).kitchenPaperFallbackSeconds, 20);
   t.throws(() => loadConfig({ COMANDA_PRINT_RETRY_MAX_SECONDS: '0' }), /COMANDA_PRINT_RETRY_MAX_SECONDS/);
   t.equal(loadConfig({}).pricesIncludeTax, true, 'menu prices include tax unless said');
   t.equal(loadConfig({ COMANDA_PRICES_INCLUDE_TAX: 'false' }).pricesIncludeTax, false);

@@ -15,3 +15,4 @@ export * from './printers.js';
 export * from './kitchen-tickets.js';
 export * from './unmatched-payments.js';
 export * from './sessions.js';
+export * from './station-screens.js';

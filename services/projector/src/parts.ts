@@ -1,4 +1,4 @@
-import { PRINTERS, PRINT_JOBS, type PrintJobView, type PrinterView, type Projection, allProjections } from '@comanda/read-models';
+import { PRINTERS, PRINT_JOBS, type PrintJobView, type PrinterView, type Projection, allProjections, stationScreenGone } from '@comanda/read-models';
 import { type SendToPrinter, Spooler, sendOverTcp } from '@comanda/printing';
 import { type LocalProgress, type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { kitchenPublications } from './kitchen-publications.js';
@@ -57,14 +57,21 @@ export const kitchenRelay = (): Part => ({
 });
 
 /** The process managers Comanda runs: table occupancy, kitchen paper, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
-export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders' | 'timezone'>): Reaction[] => [
-  tableOccupancy(commands), kitchenPaper(commands, { timezone: config?.timezone ?? 'UTC', screenGone: () => false }),
+export const allReactions = (
+  commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders' | 'timezone' | 'kitchenPaperFallbackSeconds'>, readStore?: ReadStore,
+): Reaction[] => [
+  tableOccupancy(commands),
+  kitchenPaper(commands, {
+    timezone: config?.timezone ?? 'UTC',
+    // Without the screens' presence (a reactor given no read store) a screen-mode station never falls back to paper.
+    screenGone: async (stationId) => (readStore ? stationScreenGone(readStore, stationId, Date.now(), (config?.kitchenPaperFallbackSeconds ?? 60) * 1000) : false),
+  }),
   ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0),
   ...(config?.closePaidOrders ? [closePaidOrders(commands)] : []),
 ];
 
 /** The process managers, issuing commands through the process's command handler. */
-export const reactions = (choose: (commands: CommandHandler, config: Config) => Reaction[] = allReactions): Part => ({
+export const reactions = (choose: (commands: CommandHandler, config: Config, readStore: ReadStore) => Reaction[] = allReactions): Part => ({
   name: 'reactions',
   async start(rt) {
     // On the embedded log, a reactor with no checkpoint (a restored data dir) reacts to the last
@@ -75,7 +82,7 @@ export const reactions = (choose: (commands: CommandHandler, config: Config) => 
     const here = localReactionProgress(rt.store, rt.progress);
     const shared = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
     const progress: ReactionProgress = shared ? { report: async (through) => (await here.report(through), await shared.report(through)) } : here;
-    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config), rt.logger, 'reactor', progress);
+    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config, rt.readStore), rt.logger, 'reactor', progress);
     await part.start();
     // Every event up to its checkpoint has had its reactions: a write made before (none on a new log) waits for nothing here.
     rt.progress.report(REACTIONS_THROUGH, part.position ?? -1n);

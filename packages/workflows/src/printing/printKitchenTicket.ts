@@ -10,10 +10,11 @@ export type KitchenPaper = { ticketId: string; causeId: string; at: number } & (
 export interface KitchenPaperPolicy {
   timezone: string;
   /** Whether a screen-mode station's display has been gone long enough for its printer to take over. */
-  screenGone: (stationId: string) => boolean;
+  screenGone: (stationId: string) => Promise<boolean>;
 }
 
-const prints = (mode: StationMode, screenGone: boolean) => mode !== 'screen' || screenGone;
+/** Paper and both always print; a screen prints only while its display is gone (the fallback). */
+const prints = async (mode: StationMode, screenGone: () => Promise<boolean>) => mode !== 'screen' || (await screenGone());
 
 /**
  * Queues the paper a kitchen event calls for at its station's printer: the ticket when lines are
@@ -25,7 +26,7 @@ export async function printKitchenTicket(commands: CommandHandler, paper: Kitche
   const { state: ticket } = await commands.state(kitchenTicket, kitchenTicketStream(paper.ticketId));
   if (!ticket.opened) return null;
   const printer: Printer | undefined = stationPrinter((await commands.state(printers, PRINTERS_STREAM)).state, ticket.stationId);
-  if (!printer || !prints(printer.stationMode, policy.screenGone(ticket.stationId))) return null;
+  if (!printer || !(await prints(printer.stationMode, () => policy.screenGone(ticket.stationId)))) return null;
   const stationName = (await commands.state(menu, MENU_STREAM)).state.stations[ticket.stationId]?.name ?? 'Kitchen';
   const heading: TicketHeading = {
     tableName: ticket.tableName, waiter: ticket.waiter, stationName, at: paper.kind === 'fired' ? ticket.firedAt : paper.at,
