@@ -35,6 +35,23 @@ export class Client {
   }
 
   get = (path: string) => this.request('GET', path);
+
+  private cookieHeader = () => [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+
+  /** A text answer (a receipt), read as it comes. */
+  async text(path: string): Promise<string> {
+    return (await fetch(this.base + path, { headers: { cookie: this.cookieHeader() } })).text();
+  }
+
+  /** An event stream (a kitchen screen) held open until `close()`: its first bytes have arrived when it resolves. */
+  async stream(path: string): Promise<{ close: () => void }> {
+    const stop = new AbortController();
+    const res = await fetch(this.base + path, { headers: { cookie: this.cookieHeader() }, signal: stop.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    void (async () => { while (!(await reader.read().catch(() => ({ done: true }))).done); })();
+    return { close: () => stop.abort() };
+  }
   post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', path, body, headers);
   put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', path, body, headers);
   delete = (path: string) => this.request('DELETE', path);

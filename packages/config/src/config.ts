@@ -44,8 +44,14 @@ export interface Config {
   serviceCharge: ServiceChargeConfig;
   /** Printed on receipts (COMANDA_RESTAURANT_NAME). */
   restaurantName: string;
+  /** The last line of every bill and receipt (COMANDA_RECEIPT_FOOTER). */
+  receiptFooter: string;
   /** A kitchen ticket every line of which is done is bumped after this many minutes; 0 = never (COMANDA_KITCHEN_AUTO_BUMP_MINUTES). */
   kitchenAutoBumpMinutes: number;
+  /** The longest wait between two tries of a printer that does not take a job (COMANDA_PRINT_RETRY_MAX_SECONDS, default 30). */
+  printRetryMaxSeconds: number;
+  /** A station in screen mode whose display has been gone this long prints what is fired to it (COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS, default 60). */
+  kitchenPaperFallbackSeconds: number;
   // Operations (issue 17): /metrics and scheduled backups.
   /** Bearer token for GET /metrics; null = the route is not served. */
   metricsToken: string | null;
@@ -119,6 +125,12 @@ function flag(env: Env, name: string): boolean {
   if (raw === null || raw === 'false') return false;
   if (raw === 'true') return true;
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function receiptFooter(env: Env): string {
+  const footer = text(env, 'COMANDA_RECEIPT_FOOTER') ?? 'Thank you!';
+  if (footer.length > 200) throw new ConfigError('COMANDA_RECEIPT_FOOTER', 'must be at most 200 characters');
+  return footer;
 }
 
 function restaurantName(env: Env): string {
@@ -292,12 +304,15 @@ export function loadConfig(env: Env = process.env): Config {
     waiterDiscountMaxPercent: integer(env, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT', 10, 0, 100),
     serviceCharge: serviceChargeConfig(env),
     restaurantName: restaurantName(env),
+    receiptFooter: receiptFooter(env),
     ...operations(env),
     trustedProxies: proxies(env),
     allowedOrigins: origins(env),
     shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     kitchenAutoBumpMinutes: integer(env, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES', 0, 0, 1440),
+    printRetryMaxSeconds: integer(env, 'COMANDA_PRINT_RETRY_MAX_SECONDS', 30, 1, 3600),
+    kitchenPaperFallbackSeconds: integer(env, 'COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS', 60, 1, 3600),
     ...checkout(env),
   };
 }

@@ -9,7 +9,7 @@ t.test('defaults match the design table', async (t) => {
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
     adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
-    completeRequiresPayment: false, closePaidOrders: false, restaurantName: 'Comanda', kitchenAutoBumpMinutes: 0,
+    completeRequiresPayment: false, closePaidOrders: false, restaurantName: 'Comanda', receiptFooter: 'Thank you!', kitchenAutoBumpMinutes: 0, printRetryMaxSeconds: 30, kitchenPaperFallbackSeconds: 60,
   });
   t.ok(c.dataDir.endsWith('/data'));
   t.same([c.trustedProxies, c.shutdownTimeoutMs, c.requestTimeoutMs], [[], 10_000, 30_000], 'no proxy is trusted unless listed');
@@ -47,6 +47,7 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_PRICES_INCLUDE_TAX: 'no' }, 'COMANDA_PRICES_INCLUDE_TAX'],
     [{ COMANDA_WAITER_DISCOUNT_MAX_PERCENT: '101' }, 'COMANDA_WAITER_DISCOUNT_MAX_PERCENT'],
     [{ COMANDA_RESTAURANT_NAME: 'x'.repeat(81) }, 'COMANDA_RESTAURANT_NAME'],
+    [{ COMANDA_RECEIPT_FOOTER: 'x'.repeat(201) }, 'COMANDA_RECEIPT_FOOTER'],
     [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '1441' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
     [{ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '2.5' }, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES'],
     [{ COMANDA_SERVICE_CHARGE_PERCENT: '12.555' }, 'COMANDA_SERVICE_CHARGE_PERCENT'],
@@ -63,11 +64,14 @@ t.test('values are read and validated, each error names its variable', async (t)
   t.equal(loadConfig({ COMANDA_SERVICE_CHARGE_PERCENT: '0.05' }).serviceCharge.rateBp, 5, 'from the digits: 0.05 % is 5 basis points');
   t.equal(loadConfig({ COMANDA_SERVICE_CHARGE_PERCENT: '100' }).serviceCharge.rateBp, 10_000);
   t.equal(loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }).kitchenAutoBumpMinutes, 5);
+  t.equal(loadConfig({ COMANDA_PRINT_RETRY_MAX_SECONDS: '5' }).printRetryMaxSeconds, 5);
+  t.equal(loadConfig({ COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS: '20' }).kitchenPaperFallbackSeconds, 20);
+  t.throws(() => loadConfig({ COMANDA_PRINT_RETRY_MAX_SECONDS: '0' }), /COMANDA_PRINT_RETRY_MAX_SECONDS/);
   t.equal(loadConfig({}).pricesIncludeTax, true, 'menu prices include tax unless said');
   t.equal(loadConfig({ COMANDA_PRICES_INCLUDE_TAX: 'false' }).pricesIncludeTax, false);
   t.equal(loadConfig({}).waiterDiscountMaxPercent, 10);
   t.equal(loadConfig({ COMANDA_WAITER_DISCOUNT_MAX_PERCENT: '0' }).waiterDiscountMaxPercent, 0);
-  t.match(loadConfig({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true', COMANDA_RESTAURANT_NAME: 'La Esquina' }), { completeRequiresPayment: true, restaurantName: 'La Esquina' });
+  t.match(loadConfig({ COMANDA_COMPLETE_REQUIRES_PAYMENT: 'true', COMANDA_RESTAURANT_NAME: 'La Esquina', COMANDA_RECEIPT_FOOTER: '¡Gracias!' }), { completeRequiresPayment: true, restaurantName: 'La Esquina', receiptFooter: '¡Gracias!' });
   t.equal(loadConfig({ COMANDA_CLOSE_PAID_ORDERS: 'true' }).closePaidOrders, true);
   for (const [env, variable] of bad) {
     t.throws(() => loadConfig(env), { name: 'ConfigError', variable, message: new RegExp(variable) });

@@ -46,3 +46,5 @@ export * from './menu/dish-stock.js';
 export * from './bills/taxes.js';
 export * from './bills/bill-ledger.js';
 export * from './bills/service-charge.js';
+export * from './printing/printers.js';
+export * from './printing/print-job.js';

@@ -13,6 +13,7 @@ import { stationsProjection } from './stations.js';
 import { kitchenTicketsProjection, orderKitchenStatusProjection } from './kitchen-tickets.js';
 import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 import { sessionsProjection } from './sessions.js';
+import { printJobsProjection, printersProjection } from './printers.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -31,4 +32,6 @@ export const allProjections: Projection[] = [
   orderKitchenStatusProjection,
   unmatchedPaymentsProjection,
   sessionsProjection,
+  printersProjection,
+  printJobsProjection,
 ];

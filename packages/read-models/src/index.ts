@@ -11,6 +11,8 @@ export * from './orders.js';
 export * from './tickets.js';
 export * from './shifts.js';
 export * from './stations.js';
+export * from './printers.js';
 export * from './kitchen-tickets.js';
 export * from './unmatched-payments.js';
 export * from './sessions.js';
+export * from './station-screens.js';

@@ -38,3 +38,4 @@ export * from './bills/cancelTicket.js';
 export * from './bills/reopenTicket.js';
 export * from './bills/shifts.js';
 export * from './wallet/payFromWallet.js';
+export * from './printing/printKitchenTicket.js';

@@ -8,4 +8,5 @@ export { tableOccupancy } from './process-managers/table-occupancy.js';
 export { closePaidOrders } from './process-managers/close-paid-orders.js';
 export { kitchenTickets, orderStatusFromKitchen, autoBump, kitchenReactions } from './process-managers/kitchen.js';
 export { recentOnFirstRun } from './recent-history.js';
-export { projections, relay, kitchenRelay, reactions, allReactions, reactionProgress } from './parts.js';
+export { projections, relay, kitchenRelay, reactions, allReactions, reactionProgress, printing } from './parts.js';
+export { kitchenPaper } from './process-managers/kitchen-paper.js';

@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from '@comanda/config';
 import { type Leadership, becomeLeader } from '@comanda/postgres';
 import { createRuntime } from '@comanda/runtime';
-import { kitchenRelay, projections, reactions, relay } from './parts.js';
+import { kitchenRelay, printing, projections, reactions, relay } from './parts.js';
 import { serveStandby } from './standby.js';
 
 /**
@@ -43,7 +43,7 @@ if (lockUrl) {
 
 let running: Awaited<ReturnType<typeof createRuntime>>;
 try {
-  running = await createRuntime(config, [projections(), relay(), kitchenRelay(), reactions()], { exitWhenFailed: true });
+  running = await createRuntime(config, [projections(), relay(), kitchenRelay(), reactions(), printing()], { exitWhenFailed: true });
 } catch (error) {
   console.error(`projector did not start: ${(error as Error).message}`);
   process.exit(1);

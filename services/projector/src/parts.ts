@@ -1,9 +1,11 @@
-import { type Projection, allProjections } from '@comanda/read-models';
+import { PRINTERS, PRINT_JOBS, type PrintJobView, type PrinterView, type Projection, allProjections, stationScreenGone } from '@comanda/read-models';
+import { type SendToPrinter, Spooler, sendOverTcp } from '@comanda/printing';
 import { type LocalProgress, type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { kitchenPublications } from './kitchen-publications.js';
 import { kitchenReactions } from './process-managers/kitchen.js';
 import { tableOccupancy } from './process-managers/table-occupancy.js';
 import { closePaidOrders } from './process-managers/close-paid-orders.js';
+import { kitchenPaper } from './process-managers/kitchen-paper.js';
 import { Projector } from './projector.js';
 import { type Reaction, type ReactionProgress, Reactor } from './reactor.js';
 import { recentOnFirstRun } from './recent-history.js';
@@ -54,14 +56,22 @@ export const kitchenRelay = (): Part => ({
   },
 });
 
-/** The process managers Comanda runs: table occupancy, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
-export const allReactions = (commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders'>): Reaction[] => [
-  tableOccupancy(commands), ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0),
+/** The process managers Comanda runs: table occupancy, kitchen paper, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
+export const allReactions = (
+  commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders' | 'timezone' | 'kitchenPaperFallbackSeconds'>, readStore?: ReadStore,
+): Reaction[] => [
+  tableOccupancy(commands),
+  kitchenPaper(commands, {
+    timezone: config?.timezone ?? 'UTC',
+    // Without the screens' presence (a reactor given no read store) a screen-mode station never falls back to paper.
+    screenGone: async (stationId) => (readStore ? stationScreenGone(readStore, stationId, Date.now(), (config?.kitchenPaperFallbackSeconds ?? 60) * 1000) : false),
+  }),
+  ...kitchenReactions(commands, undefined, config?.kitchenAutoBumpMinutes ?? 0),
   ...(config?.closePaidOrders ? [closePaidOrders(commands)] : []),
 ];
 
 /** The process managers, issuing commands through the process's command handler. */
-export const reactions = (choose: (commands: CommandHandler, config: Config) => Reaction[] = allReactions): Part => ({
+export const reactions = (choose: (commands: CommandHandler, config: Config, readStore: ReadStore) => Reaction[] = allReactions): Part => ({
   name: 'reactions',
   async start(rt) {
     // On the embedded log, a reactor with no checkpoint (a restored data dir) reacts to the last
@@ -72,7 +82,7 @@ export const reactions = (choose: (commands: CommandHandler, config: Config) => 
     const here = localReactionProgress(rt.store, rt.progress);
     const shared = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
     const progress: ReactionProgress = shared ? { report: async (through) => (await here.report(through), await shared.report(through)) } : here;
-    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config), rt.logger, 'reactor', progress);
+    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config, rt.readStore), rt.logger, 'reactor', progress);
     await part.start();
     // Every event up to its checkpoint has had its reactions: a write made before (none on a new log) waits for nothing here.
     rt.progress.report(REACTIONS_THROUGH, part.position ?? -1n);
@@ -110,5 +120,22 @@ export const reactionProgress = (store: EventStore, readStore: ReadStore): React
       await readStore.setCheckpoint(REACTIONS_APPENDED, appended);
       await readStore.setCheckpoint(REACTIONS_THROUGH, through);
     }
+  },
+});
+
+/**
+ * The print spooler (issue 61): prints the queue the reactions and the API fill, one printer at a time
+ * in order, retrying a printer that is down with backoff up to COMANDA_PRINT_RETRY_MAX_SECONDS. Runs
+ * where the reactions run (the standalone, the leading projector), so one process sends each job.
+ */
+export const printing = (send: SendToPrinter = sendOverTcp()): Part => ({
+  name: 'printing',
+  async start(rt) {
+    const spooler = new Spooler({
+      commands: rt.commands, jobs: rt.readStore.collection<PrintJobView>(PRINT_JOBS), printers: rt.readStore.collection<PrinterView>(PRINTERS),
+      send, warn: (details, message) => rt.logger.warn(details, message), retryMaxMs: rt.config.printRetryMaxSeconds * 1000,
+    });
+    spooler.start();
+    return { stop: () => spooler.stop() };
   },
 });

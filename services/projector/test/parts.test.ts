@@ -38,10 +38,10 @@ t.test('projections, relays and reactions as parts: health per part, read models
 t.test('the process managers Comanda runs: the kitchen auto-bump only when COMANDA_KITCHEN_AUTO_BUMP_MINUTES is set', async (t) => {
   const commands = {} as unknown as CommandHandler;
   const names = (env: Record<string, string>) => allReactions(commands, loadConfig(env)).map((r) => r.name);
-  t.same(names({}), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen'], 'off by default');
-  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '0' }), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen']);
-  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen', 'kitchen-auto-bump']);
-  t.same(names({ COMANDA_CLOSE_PAID_ORDERS: 'true' }), ['table-occupancy', 'kitchen-tickets', 'order-status-from-kitchen', 'close-paid-orders'], 'closing paid orders only when COMANDA_CLOSE_PAID_ORDERS is set');
+  t.same(names({}), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen'], 'off by default');
+  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '0' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen']);
+  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen', 'kitchen-auto-bump']);
+  t.same(names({ COMANDA_CLOSE_PAID_ORDERS: 'true' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen', 'close-paid-orders'], 'closing paid orders only when COMANDA_CLOSE_PAID_ORDERS is set');
   const [autoBump] = allReactions(commands, loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' })).slice(-1);
   const event = { data: { at: Date.now() }, metadata: {}, recordedAt: 0 } as unknown as RecordedEvent;
   t.ok(Math.abs(autoBump!.delayMs!(event) - 5 * 60_000) < 1_000, 'due five minutes after the change');

@@ -1,6 +1,6 @@
 import { api, reports } from '@comanda/api';
 import type { Config } from '@comanda/config';
-import { kitchenRelay, projections, reactions, relay } from '@comanda/projector';
+import { kitchenRelay, printing, projections, reactions, relay } from '@comanda/projector';
 import { createRuntime } from '@comanda/runtime';
 import type { SimNetwork } from '@comanda/node-sim';
 import { walletBridge } from '@comanda/wallet-bridge';
@@ -33,7 +33,7 @@ export async function startComanda(config: Config, options: { logStream?: Destin
   const ownerReports = reports({ checkpoint: true });
   const running = await createRuntime(
     config,
-    [operations(), ownerReports, projections(), relay(), kitchenRelay(), reactions(), node, walletBridge(), api({ reports: ownerReports })],
+    [operations(), ownerReports, projections(), relay(), kitchenRelay(), reactions(), printing(), node, walletBridge(), api({ reports: ownerReports })],
     options.logStream ? { logStream: options.logStream } : {},
   );
   return {

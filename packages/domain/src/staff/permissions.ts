@@ -50,6 +50,12 @@ export const PERMISSIONS = {
   'currencies:write': ['admin'],
   /** The kitchen screens: read tickets, start, mark lines done, bump, recall. */
   'kitchen:act': ['admin', 'manager', 'kitchen'],
+  /** Adding, changing and removing the restaurant's printers, a test print (issue 61). */
+  'printers:manage': ['admin', 'manager'],
+  /** The print queue: a station's screen shows what waits for its printer. */
+  'printers:queue': ['admin', 'manager', 'kitchen'],
+  /** Printing a bill or a receipt on the till's printer, and reprinting it. */
+  'printers:bills': ['admin', 'manager', 'waiter'],
   'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],
   'wallet:admin': ['admin'],
   /** Payments received that need a manager's eye (unmatched, late, after deletion). */

@@ -31,6 +31,7 @@ const TAGS = [
   { name: 'orders', description: 'Orders: placing, their lifecycle, queries by user, table, state and day' },
   { name: 'order dishes', description: 'The lines of an order' },
   { name: 'kitchen', description: 'Kitchen stations, firing an order to them, tickets on the kitchen screens and their taps' },
+  { name: 'printing', description: 'ESC/POS network printers: kitchen tickets and receipts on paper, the print queue' },
   { name: 'tickets', description: 'Bills: tickets issued for an order (whole or split), payments, voids, refunds, receipts' },
   { name: 'shifts', description: "The cashier's shift: opening float, counted cash and the Z report" },
   { name: 'currencies', description: 'Currencies and the base currency prices are in' },

@@ -1,5 +1,8 @@
-import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billedLineCents, lineTotal, percentOf } from '@comanda/domain';
-import type { TicketView } from '@comanda/read-models';
+import { PAYMENT_METHODS, TICKET_STATUS_NAMES, billedLineCents, lineTotal, notFound, percentOf } from '@comanda/domain';
+import { DISHES, TABLES, TICKETS, type DishView, type TableView, type TicketView } from '@comanda/read-models';
+import type { ReadStore } from '@comanda/read-store';
+import type { Config } from '@comanda/config';
+import { type ReceiptRow, amountLine, receiptAmount as amount } from '@comanda/printing';
 import { billFor, ticketFiguresOf, ticketTaxesOf } from './views.js';
 
 /** An 80 mm thermal printer prints 42 columns of its standard font. */
@@ -11,11 +14,9 @@ export interface ReceiptData {
   dishNames: Record<string, string>;
   tableName: string | null;
   timezone: string;
+  /** The last line (COMANDA_RECEIPT_FOOTER). */
+  footer: string;
 }
-
-type Row = { kind: 'title' | 'center' | 'rule' | 'text'; text?: string } | { kind: 'amount'; label: string; cents: number; strong?: boolean };
-
-const amount = (cents: number) => (cents < 0 ? '-' : '') + (Math.abs(cents) / 100).toFixed(2);
 
 function when(ms: number, timezone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms);
@@ -23,13 +24,25 @@ function when(ms: number, timezone: string): string {
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
 
-/** What a receipt says, in order; the text and HTML renderings only lay it out. */
-function rows(d: ReceiptData): Row[] {
+/** A bill as its receipt shows it, from the read models (404 for an unknown bill). */
+export async function receiptData(readStore: ReadStore, config: Pick<Config, 'restaurantName' | 'receiptFooter' | 'timezone'>, ticketId: string): Promise<ReceiptData> {
+  const ticket = await readStore.collection<TicketView>(TICKETS).get(ticketId);
+  if (!ticket) throw notFound();
+  const dishes = await readStore.collection<DishView>(DISHES).find({ _id: { $in: ticket.lines.map((l) => l.dishId) } });
+  const table = ticket.table_id ? await readStore.collection<TableView>(TABLES).get(ticket.table_id) : null;
+  return {
+    restaurant: config.restaurantName, footer: config.receiptFooter, ticket, tableName: table?.name ?? null, timezone: config.timezone,
+    dishNames: Object.fromEntries(dishes.map((d) => [d.id, d.name])),
+  };
+}
+
+/** What a receipt says, in order; the text, HTML and paper (ESC/POS) renderings only lay it out. */
+export function receiptRows(d: ReceiptData): ReceiptRow[] {
   const t = d.ticket;
   const f = ticketFiguresOf(t);
   // A bill of a split by seats says whose it is, so each guest picks up the right one.
   const forWhom = billFor(t);
-  const out: Row[] = [
+  const out: ReceiptRow[] = [
     { kind: 'title', text: d.restaurant },
     { kind: 'center', text: when(t.issued_at, d.timezone) },
     { kind: 'text', text: `${t.order_number ? `Order #${t.order_number}  ` : ''}Ticket ${t.id.slice(0, 8)}${d.tableName ? `  Table ${d.tableName}` : ''}` },
@@ -66,10 +79,11 @@ function rows(d: ReceiptData): Row[] {
       out.push({ kind: 'amount', label: '  Tendered', cents: p.details.tenderedCents });
       out.push({ kind: 'amount', label: '  Change', cents: p.details.changeCents });
     }
+    if (p.details.method === 'lightning') out.push({ kind: 'text', text: `  ${p.details.sats.toLocaleString('en')} sats` });
   }
   for (const r of t.refunds) out.push({ kind: 'amount', label: `Refund: ${r.reason}`, cents: -r.amount_cents });
   if (f.due) out.push({ kind: 'amount', label: 'DUE', cents: f.due, strong: true });
-  out.push({ kind: 'rule' }, { kind: 'center', text: TICKET_STATUS_NAMES[t.status].toUpperCase() }, { kind: 'center', text: 'Thank you!' });
+  out.push({ kind: 'rule' }, { kind: 'center', text: TICKET_STATUS_NAMES[t.status].toUpperCase() }, { kind: 'center', text: d.footer });
   return out;
 }
 
@@ -81,7 +95,7 @@ const center = (text: string) => {
 
 /** Plain text, no line longer than 42 characters. */
 export function receiptText(d: ReceiptData): string {
-  const lines = rows(d).map((row) => {
+  const lines = receiptRows(d).map((row) => {
     switch (row.kind) {
       case 'title':
       case 'center':
@@ -90,11 +104,8 @@ export function receiptText(d: ReceiptData): string {
         return '-'.repeat(RECEIPT_WIDTH);
       case 'text':
         return fit(row.text!, RECEIPT_WIDTH);
-      case 'amount': {
-        const value = amount(row.cents);
-        const label = fit(row.label, RECEIPT_WIDTH - value.length - 1);
-        return label + ' '.repeat(RECEIPT_WIDTH - label.length - value.length) + value;
-      }
+      case 'amount':
+        return amountLine(row.label, row.cents, RECEIPT_WIDTH);
     }
   });
   return `${lines.join('\n')}\n`;
@@ -104,7 +115,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<':
 
 /** The same receipt as a small self-contained page (for e-mail or a screen). */
 export function receiptHtml(d: ReceiptData): string {
-  const body = rows(d).map((row) => {
+  const body = receiptRows(d).map((row) => {
     switch (row.kind) {
       case 'title':
         return `<h1>${escape(row.text!)}</h1>`;

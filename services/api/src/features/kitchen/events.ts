@@ -1,6 +1,7 @@
 import type { BusSubscription } from '@comanda/bus';
 import { positionKey } from '@comanda/read-store';
-import { KITCHEN_TICKETS, type KitchenTicketView, ticketForScreens } from '@comanda/read-models';
+import { KITCHEN_TICKETS, type KitchenTicketView, SCREEN_REFRESH_MS, markStationScreen, ticketForScreens } from '@comanda/read-models';
+import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { eventStreamHead } from '../../plugins/security.js';
@@ -62,14 +63,28 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     let live = false;
     let sentUpTo = 0n;
     const buffered: KitchenMessage[] = [];
+    // A station's screen says it is there, so its printer takes over only when it is gone (issue 61).
+    const screenId = randomUUID();
+    let marked = Promise.resolve();
+    // In order: a screen closed right after it connected must not be left marked open.
+    const present = (here: boolean) => {
+      const stationId = q.station_id;
+      if (!stationId) return;
+      marked = marked.then(() => markStationScreen(app.deps.readStore, screenId, stationId, here, Date.now()))
+        .catch((err: unknown) => request.log.warn({ err }, 'kitchen screen presence not recorded'));
+    };
     const stop = () => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      clearInterval(presence);
+      present(false);
       open.delete(res);
       void subscription?.close();
     };
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const presence = setInterval(() => present(true), SCREEN_REFRESH_MS);
+    present(true);
     request.raw.on('close', stop);
     reply.hijack();
     const send = (m: KitchenMessage) => {
