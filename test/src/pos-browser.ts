@@ -47,6 +47,12 @@ export async function press(page: Page, selector: string, options?: { clickCount
   await page.click(selector, options);
 }
 
+/** A manager opens a screen of the back office: the header's Office, then its tile (office/office.tsx). */
+export async function openOffice(page: Page, tile: string): Promise<void> {
+  await press(page, '#nav-office');
+  await press(page, `#office-${tile}`);
+}
+
 /** Taps a free table on the floor and answers how many guests sit down (the POS asks before seating). */
 export async function seatTable(page: Page, selector: string, guests = 2): Promise<void> {
   await press(page, selector);
