@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import { go } from '../route.js';
 import { Devices } from './devices.js';
+import { MenuEditor } from './menu-editor.js';
 import { SoldOutSheet } from './sold-out.js';
 
 /** One screen of the back office: its tile on the hub and its route, /office/<path>. */
@@ -17,6 +18,7 @@ export interface OfficeTile {
  * (staff, floor, settings, reports, printers) is one line here, and its route and tile follow.
  */
 export const OFFICE_TILES: OfficeTile[] = [
+  { path: 'menu', name: 'Menu', note: 'Categories, dishes, options, tax rates', screen: MenuEditor },
   { path: '86', name: 'Sold out (86)', note: 'Dishes off for today, portions left', screen: SoldOutSheet },
   { path: 'devices', name: 'Devices', note: 'Tablets signed in, sign one out', screen: Devices },
 ];
@@ -30,12 +32,12 @@ export function Office(props: { page: string | undefined }) {
   if (tile) {
     const Screen = tile.screen;
     return (
-      <>
+      <div class="office-screen">
         <nav class="office-back">
           <button type="button" class="secondary" id="office-back" onClick={() => go('/office')}>‹ Back office</button>
         </nav>
         <Screen />
-      </>
+      </div>
     );
   }
   return (
