@@ -15,8 +15,8 @@ type Bill = { total: number; taxes: Array<{ name: string; rate: number; amount: 
 
 /**
  * Issue 60: the back office's menu editor in Debian's Chromium against a real standalone. A manager
- * starting from an empty menu builds, on screen only, a tax rate of 10.125 %, a category taxed at it,
- * a modifier group with two options (one +1.50), two dishes (one carrying the group), reprices one,
+ * starting from an empty menu builds, on screen only, a tax rate of 10.125 %, a category taxed at it
+ * (and a second placed after it, as the waiter's menu then lists them), a modifier group with two options (one +1.50), two dishes (one carrying the group), reprices one,
  * and reads the API's refusal when she deletes a category still in use; then a waiter's tablet
  * orders the dish with the +1.50 option and the bill shows its price and tax to the cent.
  */
@@ -78,8 +78,19 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
   await fill(lupita, '#category-name', 'Tacos');
   await lupita.waitForSelector('#category-tax-rate');
   await lupita.select('#category-tax-rate', rate!.id);
+  await retype(lupita, '#category-order', '1');
   await saveSheet(lupita, '#category-sheet');
   await waitText(lupita, /Tacos[\s\S]*IVA reducido 10\.125 %/, '.category-head');
+  // A second category, placed after the first although its name comes before.
+  await press(lupita, '#add-category');
+  await fill(lupita, '#category-name', 'Bebidas');
+  await retype(lupita, '#category-order', '2');
+  await saveSheet(lupita, '#category-sheet');
+  await waitText(lupita, /Bebidas[\s\S]*place 2/, '.category-head');
+  const chips = (page: Page, scope: string) => page.$$eval(`${scope} .chip`, (cs) => cs.map((c) => (c as HTMLElement).innerText.trim()));
+  t.same(await chips(lupita, '.category-chips'), ['Tacos', 'Bebidas'], 'listed by their place, not their names');
+  const tacosId = ((await admin.get('/categories')).body as Listed)[0]!.id;
+  await press(lupita, `[data-category-id="${tacosId}"]`);
 
   // A modifier group: Verde at no charge, Guacamole +1.50.
   await press(lupita, '#menu-tab-groups');
@@ -143,6 +154,7 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
   await waitText(marisol, /Taco al pastor[\s\S]*Guacamole/, '.ticket-pane');
   await press(marisol, `[data-dish-id="${agua.id}"]`);
   await marisol.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 2);
+  t.same(await chips(marisol, '.menu-pane'), ['All', 'Tacos', 'Bebidas'], "the waiter's menu in the manager's order");
   const orderId = marisol.url().split('/').pop()!;
   await press(marisol, '#to-bill');
   await press(marisol, '#issue-bill');

@@ -121,3 +121,22 @@ t.test('state: versions count the events that touched each entity; removal forge
     categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {},
   });
 });
+
+t.test("a category's place on the menu: set when added or changed, a whole number from 0 to 9999, 0 unless set", async (t) => {
+  t.same(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: 'Drinks', displayOrder: 0 }), { events: [drinksAdded] }, '0 is what a category nobody ordered has: not written');
+  const drinksLast: MenuEvent = { type: 'CategoryAdded', data: { categoryId: DRINKS, name: 'Drinks', displayOrder: 9 } };
+  t.same(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: 'Drinks', displayOrder: 9 }), { events: [drinksLast] });
+  const g = given(menu, [drinksLast, mainsAdded]);
+  t.same([g.state.categories[DRINKS]!.displayOrder, g.state.categories[MAINS]!.displayOrder], [9, 0]);
+  const moved: MenuEvent = { type: 'CategoryDisplayOrderChanged', data: { categoryId: MAINS, displayOrder: 1 } };
+  t.same(g.when({ type: 'renameCategory', categoryId: MAINS, name: 'Mains', displayOrder: 1 }), { events: [moved] });
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Drinks', displayOrder: 9 }), { events: [] }, 'the same place changes nothing');
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Drinks' }), { events: [] }, 'left out: kept');
+  const after = given(menu, [drinksLast, mainsAdded, moved]).state.categories[MAINS]!;
+  t.same([after.displayOrder, after.version], [1, 2], 'a move is a new version of the category');
+  for (const bad of [-1, 1.5, 10_000]) {
+    t.same(g.when({ type: 'renameCategory', categoryId: MAINS, name: 'Mains', displayOrder: bad }), {
+      error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'display_order', message: 'must be a whole number from 0 to 9999' }] } },
+    }, `${bad} refused`);
+  }
+});

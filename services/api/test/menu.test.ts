@@ -25,10 +25,10 @@ t.test('categories: add, list, read with ETag, rename, delete', async (t) => {
   const list = await get('/categories');
   t.equal(list.statusCode, 200);
   t.same(list.json().map((c: { name: string }) => c.name), ['Antojitos', 'Drinks'], 'sorted by name, trimmed');
-  t.same(Object.keys(list.json()[0]).sort(), ['id', 'name', 'station_id', 'tax_rate_id'], 'no internal fields');
+  t.same(Object.keys(list.json()[0]).sort(), ['display_order', 'id', 'name', 'station_id', 'tax_rate_id'], 'no internal fields');
 
   const one = await get(`/categories/${id}`);
-  t.same([one.statusCode, one.json(), one.headers.etag], [200, { id, name: 'Drinks', station_id: null, tax_rate_id: null }, '"1"']);
+  t.same([one.statusCode, one.json(), one.headers.etag], [200, { id, name: 'Drinks', station_id: null, tax_rate_id: null, display_order: 0 }, '"1"']);
 
   const renamed = await put(`/categories/${id}`, { name: 'Beverages' }, { 'if-match': '"1"' });
   t.same([renamed.statusCode, renamed.json()], [200, { id, message: 'Category updated successfully' }]);

@@ -11,6 +11,8 @@ export interface Category {
   stationId: string | null;
   /** The tax rate of its dishes (a dish may override it); null: untaxed. */
   taxRateId: string | null;
+  /** Where the menu screens list it: lower first, equals by name (0 unless a manager set it). */
+  displayOrder: number;
   version: number;
 }
 

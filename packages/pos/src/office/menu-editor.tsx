@@ -78,7 +78,7 @@ function Dishes(props: { book: MenuBook; category: Category | undefined; pick: (
       {c ? (
         <>
           <div class="category-head">
-            <div><h3>{c.name}</h3><small class="muted">{rate ? `${rate.name} ${percent(rate.rate)}` : 'untaxed'} · {station?.name ?? 'default station'}</small></div>
+            <div><h3>{c.name}</h3><small class="muted">{rate ? `${rate.name} ${percent(rate.rate)}` : 'untaxed'} · {station?.name ?? 'default station'} · place {c.display_order}</small></div>
             <button type="button" class="secondary" id="edit-category" onClick={() => show({ kind: 'category', category: c })}>Change</button>
           </div>
           <Rows add="+ Dish" addId="add-dish" empty="No dishes in this category yet." onAdd={() => show({ kind: 'dish', dish: null })}

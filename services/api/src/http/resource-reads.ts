@@ -26,10 +26,12 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
    * for a document whose answer changes without its version moving (a dish's sold-out state).
    */
   notModifiedOne?: boolean;
+  /** The list's order when not by name, and its words for the summary (categories: their display order first). */
+  order?: { sort: Record<string, 1 | -1>; words: string };
 }
 
 /**
- * The two GETs every menu and floor resource answers from its projection: the list sorted by name
+ * The two GETs every menu and floor resource answers from its projection: the list sorted by name (or `order`)
  * (204 with no body when empty) and one document with its version as ETag, for If-Match.
  */
 export function resourceReads<D extends Tracked & { name: string; version: number }>(fastify: FastifyInstance, o: ResourceReads<D>): void {
@@ -40,13 +42,13 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
   app.get(o.path, {
     config: { permission: o.permission },
     schema: {
-      tags: o.tags, summary: `List ${o.plural} by name`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
+      tags: o.tags, summary: `List ${o.plural} by ${o.order?.words ?? 'name'}`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
     },
   }, async (request, reply) => {
     const tag = await listTag();
     if (unchanged(request, reply, o.listTagOf ? `${tag.slice(0, -1)}.${o.listTagOf()}"` : tag)) return reply;
-    return sendList(reply, (await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null)).items.map(o.view));
+    return sendList(reply, (await findPage(reply, documents, {}, { sort: o.order?.sort ?? { name: 1 } }, request.query, null)).items.map(o.view));
   });
 
   app.get(`${o.path}/:id`, {
