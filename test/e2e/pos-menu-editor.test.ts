@@ -9,7 +9,7 @@ import { DESKTOP, LANDSCAPE, PORTRAIT, press, seatTable, shoot, signIn, tablet, 
 import { startStandalone } from '../src/standalone-process.js';
 
 type Listed = Array<{ id: string; name: string }>;
-type Dish = { id: string; name: string; price: number; tax_rate_id: string | null; category_id: string; modifier_group_ids: string[]; allergens: string[] };
+type Dish = { id: string; name: string; price: number; tax_rate_id: string | null; category_id: string; modifier_group_ids: string[]; allergens: string[]; description: string };
 type Group = { id: string; name: string; min_choices: number; max_choices: number; options: Array<{ id: string; name: string; price_delta: number }> };
 type Bill = { total: number; taxes: Array<{ name: string; rate: number; amount: number }>; lines: Array<{ dish_id: string; line_total: number }> };
 
@@ -112,6 +112,7 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
   await press(lupita, '#add-dish');
   await fill(lupita, '#dish-name', 'Taco al pastor');
   await fill(lupita, '#dish-price', '25.50');
+  await fill(lupita, '#dish-description', 'Pork, pineapple, onion and coriander');
   await press(lupita, `#dish-sheet [data-value="${salsa!.id}"]`);
   await press(lupita, '#dish-sheet [data-value="gluten"]');
   await look(lupita, 'menu-dish-sheet');
@@ -138,8 +139,8 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
 
   const menu = await dishes();
   const taco = menu.find((d) => d.name === 'Taco al pastor')!;
-  t.same(menu.map((d) => [d.name, d.price, d.modifier_group_ids, d.allergens, d.tax_rate_id]).sort(), [
-    ['Agua fresca', 19.9, [], [], null], ['Taco al pastor', 25.5, [salsa!.id], ['gluten'], null],
+  t.same(menu.map((d) => [d.name, d.price, d.modifier_group_ids, d.allergens, d.tax_rate_id, d.description]).sort(), [
+    ['Agua fresca', 19.9, [], [], null, ''], ['Taco al pastor', 25.5, [salsa!.id], ['gluten'], null, 'Pork, pineapple, onion and coriander'],
   ], 'the dishes as the API has them: prices in cents exact, the group on the taco, the rate from the category');
 
   // A waiter's tablet: the taco with guacamole, and the water.
@@ -149,6 +150,7 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
   await seatTable(marisol, `[data-table-id="${table.id}"]`);
   await press(marisol, `[data-dish-id="${taco.id}"]`);
   await marisol.waitForSelector('.dish-sheet');
+  await waitText(marisol, /Pork, pineapple, onion and coriander/, '.dish-sheet');
   await press(marisol, `[data-option-id="${salsa!.options[1]!.id}"]`);
   await press(marisol, '#add-line');
   await waitText(marisol, /Taco al pastor[\s\S]*Guacamole/, '.ticket-pane');

@@ -113,7 +113,7 @@ t.test('state: versions count the events that touched each entity; removal forge
     { type: 'DishRemoved', data: { dishId: TACOS } },
   ];
   const state = fold(menu, events);
-  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, stationId: null, modifierGroupIds: [], allergens: [], taxRateId: null, version: 2 });
+  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, stationId: null, modifierGroupIds: [], allergens: [], taxRateId: null, description: '', version: 2 });
   t.same(Object.keys(state.dishes), [LEMONADE]);
   t.equal(dishPrice(state, LEMONADE), 3900, 'the current price, in cents, for the orders that take it');
   t.equal(dishPrice(state, TACOS), null, 'a removed dish has no price any more');
@@ -139,4 +139,25 @@ t.test("a category's place on the menu: set when added or changed, a whole numbe
       error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'display_order', message: 'must be a whole number from 0 to 9999' }] } },
     }, `${bad} refused`);
   }
+});
+
+t.test("a dish's description: trimmed, at most 500 characters, kept by a change that leaves it out, '' takes it off", async (t) => {
+  const g = given(menu, [drinksAdded]);
+  const withIt = { type: 'addDish' as const, dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS, description: '  Fresh lemons, cane sugar ' };
+  const described: MenuEvent = { type: 'DishAdded', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS, description: 'Fresh lemons, cane sugar' } };
+  t.same(g.when(withIt), { events: [described] });
+  t.same(g.when({ ...withIt, description: '   ' }), { events: [lemonadeAdded] }, 'none given: the event a seed client writes');
+  t.same(g.when({ ...withIt, description: 'x'.repeat(501) }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'description', message: 'must be at most 500 characters' }] } },
+  });
+  const h = given(menu, [drinksAdded, described]);
+  t.equal(h.state.dishes[LEMONADE]!.description, 'Fresh lemons, cane sugar');
+  t.same(h.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS }), { events: [] }, 'left out: kept, nothing changed');
+  t.same(h.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3800, categoryId: DRINKS }), {
+    events: [{ type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3800, categoryId: DRINKS, description: 'Fresh lemons, cane sugar' } }],
+  }, 'a new price keeps the description');
+  t.same(h.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS, description: '' }), {
+    events: [{ type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS } }],
+  }, "'' takes it off");
+  t.equal(given(menu, [drinksAdded, lemonadeAdded]).state.dishes[LEMONADE]!.description, '', 'a dish from before descriptions has none');
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { servedApp } from './harness.js';
+import { jsonCalls } from './served-calls.js';
 
 /** Issue 60: a category's place on the menu (display_order), set by a manager, the order every screen lists them in. */
 
@@ -9,11 +10,7 @@ async function service() {
   const s = await servedApp();
   const manager = await s.as('manager');
   const waiter = await s.as('waiter');
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, cookie = manager) => {
-    const res = await s.request(path, cookie, headers, method, body);
-    const text = await res.text();
-    return { status: res.status, etag: res.headers.get('etag'), body: text ? JSON.parse(text) : undefined };
-  };
+  const call = jsonCalls(s, manager);
   const listed = async () => ((await call('GET', '/categories', undefined, {}, waiter)).body as Listed).map((c) => [c.name, c.display_order]);
   return { ...s, call, listed, waiter };
 }

@@ -11,6 +11,7 @@ import { type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup
 import type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
 
 export type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
+export { DESCRIPTION_MAX } from './dish-rules.js';
 
 /**
  * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
@@ -82,7 +83,7 @@ const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
   initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {} }),
   // 3: modifier groups and tax rates; dishes carry their groups, allergens and rate, categories their rate.
-  // 4: categories' display order.
+  // 4: categories' display order, dishes' description.
   snapshot: { name: 'menu', version: 4 },
 
   decide(command, state) {
@@ -229,9 +230,9 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       }
       case 'DishAdded':
       case 'DishUpdated': {
-        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null } = event.data;
+        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null, description = '' } = event.data;
         const d = state.dishes[dishId];
-        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, description, version: versionAfter(event.type === 'DishAdded' ? null : d) };
         return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {

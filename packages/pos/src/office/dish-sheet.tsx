@@ -13,7 +13,7 @@ void everyAllergen;
 
 /**
  * A dish added or changed: name, price (typed as on the till, two decimals at most), category, tax
- * rate and kitchen station (each the category's unless chosen), allergens and modifier groups. A price
+ * rate and kitchen station (each the category's unless chosen), description, modifier groups and allergens. A price
  * change is the API's audited write: it records who made it.
  */
 export function DishSheet(props: { book: MenuBook; dish: Dish | null; categoryId: string } & SheetProps) {
@@ -25,6 +25,7 @@ export function DishSheet(props: { book: MenuBook; dish: Dish | null; categoryId
   const [stationId, setStationId] = useState(dish?.station_id ?? null);
   const [allergens, setAllergens] = useState<Allergen[]>(dish?.allergens ?? []);
   const [groupIds, setGroupIds] = useState<string[]>(dish?.modifier_group_ids ?? []);
+  const [description, setDescription] = useState(dish?.description ?? '');
   // One key for this dish's adding, whatever the retries: a second tap adds nothing more.
   const [key] = useState(newKey);
   const price = parseAmount(priceText);
@@ -34,7 +35,7 @@ export function DishSheet(props: { book: MenuBook; dish: Dish | null; categoryId
   const body = {
     name: name.trim(), price: price ?? 0, category_id: categoryId, tax_rate_id: taxRateId, station_id: stationId,
     // In the API's order, as it answers them.
-    allergens: ALLERGENS.filter((a) => allergens.includes(a)), modifier_group_ids: groupIds,
+    allergens: ALLERGENS.filter((a) => allergens.includes(a)), modifier_group_ids: groupIds, description: description.trim(),
   };
   const write = () => (dish
     ? ok(direct.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
@@ -54,6 +55,7 @@ export function DishSheet(props: { book: MenuBook; dish: Dish | null; categoryId
           options={book.rates.map((r) => ({ id: r.id, name: `${r.name} ${percent(r.rate)}` }))} onChange={setTaxRateId} />
         <Choice label="Kitchen station" id="dish-station" none={`The category's (${categoryStation?.name ?? 'default'})`} value={stationId} options={book.stations} onChange={setStationId} />
       </div>
+      <label>Description<textarea id="dish-description" maxLength={500} rows={2} placeholder="What the guest gets: the waiter reads it out" value={description} onInput={(e) => setDescription(e.currentTarget.value)} /></label>
       <Toggles name="Modifier groups" values={book.groups.map((g) => ({ value: g.id, label: g.name }))} chosen={groupIds} onChange={setGroupIds} />
       <Toggles name="Allergens" values={ALLERGENS.map((a) => ({ value: a, label: a }))} chosen={allergens} onChange={setAllergens} />
     </EditSheet>
