@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'puppeteer-core';
-import { press, seatTable, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { openOffice, press, seatTable, signIn, tablet, waitText } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
 
 type Line = { dish_id: string; quantity: number };
@@ -39,7 +39,7 @@ t.test('a manager signs a tablet out: it shows the PIN pad and why, its outbox i
   // Lupita, the manager, on her own tablet: Devices lists Tablet 3 with Marisol; she signs it out.
   const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
   await signIn(lupita, 'Lupita', '1357');
-  await press(lupita, '#nav-devices');
+  await openOffice(lupita, 'devices');
   await waitText(lupita, /Tablet 3[\s\S]*Marisol/, 'main');
   const listed = (await r.admin.get('/sessions')).body as Listed[];
   const tablet3 = listed.find((s) => s.device === 'Tablet 3')!;

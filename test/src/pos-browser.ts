@@ -11,6 +11,7 @@ mkdirSync(SHOTS, { recursive: true });
 export const LANDSCAPE = { width: 1280, height: 800, hasTouch: true };
 // The same touch and mobile flags on both: changing them makes puppeteer reload the page.
 export const PORTRAIT = { width: 390, height: 844, hasTouch: true };
+export const DESKTOP = { width: 1920, height: 1080, hasTouch: true };
 
 /**
  * A tablet of its own: a browser context (its own cookies, its own remembered name), 1280×800. Its
@@ -45,6 +46,12 @@ export async function signIn(page: Page, name: string, pin: string, signedIn = '
 export async function press(page: Page, selector: string, options?: { clickCount?: number }): Promise<void> {
   await page.waitForSelector(selector, { visible: true });
   await page.click(selector, options);
+}
+
+/** A manager opens a screen of the back office: the header's Office, then its tile (office/office.tsx). */
+export async function openOffice(page: Page, tile: string): Promise<void> {
+  await press(page, '#nav-office');
+  await press(page, `#office-${tile}`);
 }
 
 /** Taps a free table on the floor and answers how many guests sit down (the POS asks before seating). */
@@ -88,12 +95,12 @@ export const smallTargets = (page: Page) => page.evaluate(() =>
     .map(({ e, r }) => `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('placeholder') || e.id).trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`));
 
 /**
- * A screen on both sizes: the wall tablet's landscape and a phone's portrait. Answers what is wrong
- * with it on either: targets under 44 px, or a page wider than the phone.
+ * A screen on both sizes: the wall tablet's landscape and a phone's portrait (or the `sizes` given).
+ * Answers what is wrong with it on any: targets under 44 px, or a page wider than the phone.
  */
-export async function shoot(page: Page, name: string): Promise<string[]> {
+export async function shoot(page: Page, name: string, sizes: Record<string, typeof LANDSCAPE> = { landscape: LANDSCAPE, portrait: PORTRAIT }): Promise<string[]> {
   const problems: string[] = [];
-  for (const [size, viewport] of [['landscape', LANDSCAPE], ['portrait', PORTRAIT]] as const) {
+  for (const [size, viewport] of Object.entries(sizes)) {
     await page.setViewport(viewport);
     await new Promise((r) => setTimeout(r, 150));
     await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`) });

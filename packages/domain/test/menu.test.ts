@@ -113,11 +113,51 @@ t.test('state: versions count the events that touched each entity; removal forge
     { type: 'DishRemoved', data: { dishId: TACOS } },
   ];
   const state = fold(menu, events);
-  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, stationId: null, modifierGroupIds: [], allergens: [], taxRateId: null, version: 2 });
+  t.same(state.dishes[LEMONADE], { id: LEMONADE, name: 'Lemonade', price: 3900, categoryId: DRINKS, stationId: null, modifierGroupIds: [], allergens: [], taxRateId: null, description: '', version: 2 });
   t.same(Object.keys(state.dishes), [LEMONADE]);
   t.equal(dishPrice(state, LEMONADE), 3900, 'the current price, in cents, for the orders that take it');
   t.equal(dishPrice(state, TACOS), null, 'a removed dish has no price any more');
   t.same(fold(menu, [...events, { type: 'DishRemoved', data: { dishId: LEMONADE } }, { type: 'CategoryRemoved', data: { categoryId: DRINKS } }]), {
     categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {},
   });
+});
+
+t.test("a category's place on the menu: set when added or changed, a whole number from 0 to 9999, 0 unless set", async (t) => {
+  t.same(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: 'Drinks', displayOrder: 0 }), { events: [drinksAdded] }, '0 is what a category nobody ordered has: not written');
+  const drinksLast: MenuEvent = { type: 'CategoryAdded', data: { categoryId: DRINKS, name: 'Drinks', displayOrder: 9 } };
+  t.same(given(menu, []).when({ type: 'addCategory', categoryId: DRINKS, name: 'Drinks', displayOrder: 9 }), { events: [drinksLast] });
+  const g = given(menu, [drinksLast, mainsAdded]);
+  t.same([g.state.categories[DRINKS]!.displayOrder, g.state.categories[MAINS]!.displayOrder], [9, 0]);
+  const moved: MenuEvent = { type: 'CategoryDisplayOrderChanged', data: { categoryId: MAINS, displayOrder: 1 } };
+  t.same(g.when({ type: 'renameCategory', categoryId: MAINS, name: 'Mains', displayOrder: 1 }), { events: [moved] });
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Drinks', displayOrder: 9 }), { events: [] }, 'the same place changes nothing');
+  t.same(g.when({ type: 'renameCategory', categoryId: DRINKS, name: 'Drinks' }), { events: [] }, 'left out: kept');
+  const after = given(menu, [drinksLast, mainsAdded, moved]).state.categories[MAINS]!;
+  t.same([after.displayOrder, after.version], [1, 2], 'a move is a new version of the category');
+  for (const bad of [-1, 1.5, 10_000]) {
+    t.same(g.when({ type: 'renameCategory', categoryId: MAINS, name: 'Mains', displayOrder: bad }), {
+      error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'display_order', message: 'must be a whole number from 0 to 9999' }] } },
+    }, `${bad} refused`);
+  }
+});
+
+t.test("a dish's description: trimmed, at most 500 characters, kept by a change that leaves it out, '' takes it off", async (t) => {
+  const g = given(menu, [drinksAdded]);
+  const withIt = { type: 'addDish' as const, dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS, description: '  Fresh lemons, cane sugar ' };
+  const described: MenuEvent = { type: 'DishAdded', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS, description: 'Fresh lemons, cane sugar' } };
+  t.same(g.when(withIt), { events: [described] });
+  t.same(g.when({ ...withIt, description: '   ' }), { events: [lemonadeAdded] }, 'none given: the event a seed client writes');
+  t.same(g.when({ ...withIt, description: 'x'.repeat(501) }), {
+    error: { kind: 'validation', message: 'Validation failed', details: { errors: [{ field: 'description', message: 'must be at most 500 characters' }] } },
+  });
+  const h = given(menu, [drinksAdded, described]);
+  t.equal(h.state.dishes[LEMONADE]!.description, 'Fresh lemons, cane sugar');
+  t.same(h.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS }), { events: [] }, 'left out: kept, nothing changed');
+  t.same(h.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3800, categoryId: DRINKS }), {
+    events: [{ type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3800, categoryId: DRINKS, description: 'Fresh lemons, cane sugar' } }],
+  }, 'a new price keeps the description');
+  t.same(h.when({ type: 'updateDish', dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS, description: '' }), {
+    events: [{ type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS } }],
+  }, "'' takes it off");
+  t.equal(given(menu, [drinksAdded, lemonadeAdded]).state.dishes[LEMONADE]!.description, '', 'a dish from before descriptions has none');
 });

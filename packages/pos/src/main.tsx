@@ -4,13 +4,12 @@ import { api, comanda, signedOut, signedOutByManager, useSignal } from './api.js
 import { OfflineBanner as Banner, Refusals } from './banner.js';
 import { BillScreen } from './bill.js';
 import { Cashier } from './cashier.js';
-import { Devices } from './devices.js';
 import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
 import { isManager } from './manager.js';
-import { SoldOutSheet } from './sold-out.js';
 import { loadMenu, menu } from './menu.js';
 import { loadCurrency } from './money.js';
+import { Office } from './office/office.js';
 import { dismiss, signedInAs, useDishNames } from './offline/outbox.js';
 import { usePrices } from './offline/overlay.js';
 import { keep, prune } from './offline/reads.js';
@@ -46,7 +45,7 @@ function App() {
   const notice = byManager ? 'This tablet was signed out by a manager. Sign in again: nothing waiting to be sent is lost.' : undefined;
   if (me === null) return <><Banner /><Login notice={notice} onSignedIn={(m) => { signedOutByManager.set(false); go('/floor'); setMe(m); }} /></>;
   const [screen, id] = route;
-  // Screens follow the role: the till (the shift's figures, the drawer's cash) is for managers and admins.
+  // Screens follow the role: the till (the shift's figures, the drawer's cash) and the back office are for managers and admins.
   const till = isManager(me);
   const signOut = async () => {
     await comanda.signOut().catch(() => undefined);
@@ -60,8 +59,7 @@ function App() {
       <header class="top">
         <button type="button" class={screen === 'floor' || !screen ? 'nav active' : 'nav'} onClick={() => go('/floor')}>Floor</button>
         {till && <button type="button" class={screen === 'cashier' ? 'nav active' : 'nav'} id="nav-cashier" onClick={() => go('/cashier')}>Cashier</button>}
-        {till && <button type="button" class={screen === '86' ? 'nav active' : 'nav'} id="nav-86" onClick={() => go('/86')}>86</button>}
-        {till && <button type="button" class={screen === 'devices' ? 'nav active' : 'nav'} id="nav-devices" onClick={() => go('/devices')}>Devices</button>}
+        {till && <button type="button" class={screen === 'office' ? 'nav active' : 'nav'} id="nav-office" onClick={() => go('/office')}>Office</button>}
         <span class="who">{me.name} <small>{me.role}</small></span>
         <button type="button" class="nav" id="sign-out" onClick={() => void signOut()}>Sign out</button>
       </header>
@@ -69,8 +67,7 @@ function App() {
         : screen === 'bill' && id ? <BillScreen orderId={id} />
         : screen === 'receipt' && id ? <ReceiptScreen ticketId={id} />
         : screen === 'cashier' && till ? <Cashier me={me} />
-        : screen === '86' && till ? <SoldOutSheet />
-        : screen === 'devices' && till ? <Devices />
+        : screen === 'office' && till ? <Office page={id} />
         : <Floor me={me} />}
     </>
   );

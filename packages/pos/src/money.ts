@@ -20,6 +20,12 @@ export function parseAmount(text: string): number | null {
   return Number(text);
 }
 
+/** An amount that may take money off ("-5" for "no cheese"), or null when it is not one. */
+export function parseSignedAmount(text: string): number | null {
+  const amount = parseAmount(text.replace(/^-/, ''));
+  return amount === null ? null : text.startsWith('-') ? -amount : amount;
+}
+
 export const sats = (n: number) => `${n.toLocaleString('en-US')} sats`;
 
 /** "12 min", "1 h 05" since an ISO time. */

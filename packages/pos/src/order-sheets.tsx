@@ -34,6 +34,7 @@ export function DishSheet(props: SheetProps & { orderId: string; dish: Dish; cou
   return (
     <div class="dish-sheet">
       <h3>{props.dish.name} <span class="muted">{money(props.dish.price)}</span></h3>
+      {props.dish.description && <p class="muted dish-description">{props.dish.description}</p>}
       <label>Quantity <Stepper value={quantity} min={1} max={99} onChange={setQuantity} /></label>
       {groups.map((g) => (
         <fieldset key={g.id} class="group" data-group-id={g.id}>

@@ -7,6 +7,8 @@ export type DishView = Tracked & {
   id: string; name: string; price: number; category_id: string; station_id: string | null; modifier_group_ids: string[]; allergens: string[];
   /** Overrides the category's rate; null: the category's. */
   tax_rate_id: string | null;
+  /** What the menu tells a guest about it; '' for none. */
+  description: string;
   version: number;
   /**
    * Sold out ("86") or counted, as the dish's own stream last said (issue 60); the answer reads it for
@@ -21,7 +23,7 @@ export const DISHES = 'dishes';
 /** What DishAdded and DishUpdated both say about a dish (modifier groups and allergens: none before they existed). */
 const fields = (d: DishDetails) => ({
   name: d.name, price: fromCents(d.price), category_id: d.categoryId, station_id: d.stationId ?? null, modifier_group_ids: d.modifierGroupIds ?? [], allergens: allergenSet(d.allergens),
-  tax_rate_id: d.taxRateId ?? null,
+  tax_rate_id: d.taxRateId ?? null, description: d.description ?? '',
 });
 
 /** What a dish's stock event leaves on its document (the decider's evolve, without the holds). */
@@ -36,8 +38,8 @@ function stockAfter(e: DishStockEvent, stock: DishView['stock']): DishView['stoc
 
 export const dishesProjection = projectionOf<MenuEvent | DishStockEvent>({
   name: 'dishes',
-  // 2: modifier groups, allergens and tax rate. 3: sold out and counts (issue 60).
-  version: 3,
+  // 2: modifier groups, allergens and tax rate. 3: sold out and counts (issue 60). 4: the description.
+  version: 4,
   handles: ['DishAdded', 'DishUpdated', 'DishRemoved', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PortionsHeld', 'PortionsGivenBack'],
   collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }, { station_id: 1 }] },
   async apply(e, store) {

@@ -38,11 +38,11 @@ t.test('the menu projects into categories and dishes, prices as decimal numbers'
     { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 1999, categoryId: DRINKS } },
   ]);
   await project(store, events);
-  t.same(strip(await store.collection(CATEGORIES).find()), [{ id: DRINKS, name: 'Beverages', station_id: null, tax_rate_id: null, version: 2 }]);
-  t.same(strip(await store.collection(DISHES).find()), [{ id: LEMONADE, name: 'Lemonade', price: 19.99, category_id: DRINKS, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, version: 2 }]);
+  t.same(strip(await store.collection(CATEGORIES).find()), [{ id: DRINKS, name: 'Beverages', station_id: null, tax_rate_id: null, display_order: 0, version: 2 }]);
+  t.same(strip(await store.collection(DISHES).find()), [{ id: LEMONADE, name: 'Lemonade', price: 19.99, category_id: DRINKS, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, description: '', version: 2 }]);
 
   await project(store, events);
-  t.same(strip(await store.collection(DISHES).find()), [{ id: LEMONADE, name: 'Lemonade', price: 19.99, category_id: DRINKS, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, version: 2 }], 're-delivery changes nothing');
+  t.same(strip(await store.collection(DISHES).find()), [{ id: LEMONADE, name: 'Lemonade', price: 19.99, category_id: DRINKS, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, description: '', version: 2 }], 're-delivery changes nothing');
 
   await project(store, recorded('menu', [
     { type: 'DishRemoved', data: { dishId: LEMONADE } },

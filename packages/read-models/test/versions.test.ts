@@ -35,6 +35,7 @@ t.test('read models count versions as the deciders do, event by event', async (t
     { type: 'DishAdded', data: { dishId: LEMONADE, name: 'Lemonade', price: 3550, categoryId: DRINKS } },
     { type: 'CategoryRenamed', data: { categoryId: DRINKS, name: 'Beverages' } },
     { type: 'CategoryStationChanged', data: { categoryId: DRINKS, stationId: BAR } },
+    { type: 'CategoryDisplayOrderChanged', data: { categoryId: DRINKS, displayOrder: 4 } },
     { type: 'StationRenamed', data: { stationId: BAR, name: 'Barra' } },
     { type: 'StationMadeDefault', data: { stationId: BAR } },
     { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 1999, categoryId: DRINKS, stationId: BAR } },

@@ -25,10 +25,10 @@ t.test('categories: add, list, read with ETag, rename, delete', async (t) => {
   const list = await get('/categories');
   t.equal(list.statusCode, 200);
   t.same(list.json().map((c: { name: string }) => c.name), ['Antojitos', 'Drinks'], 'sorted by name, trimmed');
-  t.same(Object.keys(list.json()[0]).sort(), ['id', 'name', 'station_id', 'tax_rate_id'], 'no internal fields');
+  t.same(Object.keys(list.json()[0]).sort(), ['display_order', 'id', 'name', 'station_id', 'tax_rate_id'], 'no internal fields');
 
   const one = await get(`/categories/${id}`);
-  t.same([one.statusCode, one.json(), one.headers.etag], [200, { id, name: 'Drinks', station_id: null, tax_rate_id: null }, '"1"']);
+  t.same([one.statusCode, one.json(), one.headers.etag], [200, { id, name: 'Drinks', station_id: null, tax_rate_id: null, display_order: 0 }, '"1"']);
 
   const renamed = await put(`/categories/${id}`, { name: 'Beverages' }, { 'if-match': '"1"' });
   t.same([renamed.statusCode, renamed.json()], [200, { id, message: 'Category updated successfully' }]);
@@ -98,15 +98,15 @@ t.test('dishes: the seed\'s answers', async (t) => {
 
   const list = await get('/dishes');
   t.same(list.json(), [
-    { id: list.json()[0].id, name: 'Agua de jamaica', price: 25, category_id: drinks, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, sold_out: false, remaining: null },
-    { id, name: 'Tacos al pastor', price: 89.5, category_id: mains, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, sold_out: false, remaining: null },
+    { id: list.json()[0].id, name: 'Agua de jamaica', price: 25, category_id: drinks, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, description: '', sold_out: false, remaining: null },
+    { id, name: 'Tacos al pastor', price: 89.5, category_id: mains, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, description: '', sold_out: false, remaining: null },
   ]);
   const one = await get(`/dishes/${id}`);
-  t.same([one.statusCode, one.json(), one.headers.etag], [200, { id, name: 'Tacos al pastor', price: 89.5, category_id: mains, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, sold_out: false, remaining: null }, '"1"']);
+  t.same([one.statusCode, one.json(), one.headers.etag], [200, { id, name: 'Tacos al pastor', price: 89.5, category_id: mains, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, description: '', sold_out: false, remaining: null }, '"1"']);
 
   const updated = await put(`/dishes/${id}`, { name: 'Tacos al pastor', price: 0.1 + 0.2, category_id: drinks }, { 'if-match': '"1"' });
   t.same([updated.statusCode, updated.body], [200, '"Dish updated successfully"']);
-  t.same((await get(`/dishes/${id}`)).json(), { id, name: 'Tacos al pastor', price: 0.3, category_id: drinks, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, sold_out: false, remaining: null }, 'binary noise does not reach the price');
+  t.same((await get(`/dishes/${id}`)).json(), { id, name: 'Tacos al pastor', price: 0.3, category_id: drinks, station_id: null, modifier_group_ids: [], allergens: [], tax_rate_id: null, description: '', sold_out: false, remaining: null }, 'binary noise does not reach the price');
   t.equal((await put(`/dishes/${id}`, { name: 'Tacos', price: 90, category_id: drinks }, { 'if-match': '"1"' })).statusCode, 412);
   const unchanged = await put(`/dishes/${id}`, { name: 'Tacos al pastor', price: 0.3, category_id: drinks }, { 'if-match': '"2"' });
   t.equal(unchanged.statusCode, 200, 'a PUT that changes nothing succeeds');

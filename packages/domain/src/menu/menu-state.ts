@@ -11,6 +11,8 @@ export interface Category {
   stationId: string | null;
   /** The tax rate of its dishes (a dish may override it); null: untaxed. */
   taxRateId: string | null;
+  /** Where the menu screens list it: lower first, equals by name (0 unless a manager set it). */
+  displayOrder: number;
   version: number;
 }
 
@@ -36,6 +38,8 @@ export interface Dish {
   allergens: Allergen[];
   /** Overrides the category's tax rate; null: the category's. */
   taxRateId: string | null;
+  /** What the menu tells a guest about it ('' before descriptions existed, or none given). */
+  description: string;
   version: number;
 }
 
@@ -63,6 +67,8 @@ export interface DishDetails {
   allergens?: string[];
   /** Absent: the category's rate (on a change: unchanged); null: the category's. */
   taxRateId?: string | null;
+  /** Absent: none (on a change: unchanged); '' takes it off. */
+  description?: string;
 }
 
 /** A tax rate (tax-rates.ts): a percent kept in parts per million. */

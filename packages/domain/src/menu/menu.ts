@@ -11,6 +11,7 @@ import { type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup
 import type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
 
 export type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
+export { DESCRIPTION_MAX } from './dish-rules.js';
 
 /**
  * The menu: dish categories, dishes and the kitchen stations they are cooked at, of one restaurant in
@@ -22,7 +23,8 @@ export type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js
 export const MENU_STREAM = 'menu';
 
 export type MenuEvent =
-  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null } }
+  | { type: 'CategoryAdded'; data: { categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null; displayOrder?: number } }
+  | { type: 'CategoryDisplayOrderChanged'; data: { categoryId: string; displayOrder: number } }
   | { type: 'CategoryTaxRateChanged'; data: { categoryId: string; taxRateId: string | null } }
   | { type: 'CategoryRenamed'; data: { categoryId: string; name: string } }
   | { type: 'CategoryStationChanged'; data: { categoryId: string; stationId: string | null } }
@@ -38,9 +40,9 @@ export type MenuEvent =
   | TaxRateEvent;
 
 export type MenuCommand =
-  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null }
-  /** stationId (taxRateId) undefined keeps the category's station (tax rate). */
-  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null; taxRateId?: string | null }
+  | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null; displayOrder?: number }
+  /** stationId (taxRateId, displayOrder) undefined keeps the category's station (tax rate, place on the menu). */
+  | { type: 'renameCategory'; categoryId: string; name: string; ifMatch?: number; stationId?: string | null; taxRateId?: string | null; displayOrder?: number }
   | { type: 'addStation'; stationId: string; name: string; makeDefault?: boolean }
   | { type: 'renameStation'; stationId: string; name: string; ifMatch?: number; makeDefault?: boolean }
   | { type: 'removeStation'; stationId: string }
@@ -72,28 +74,35 @@ function station(state: Menu, stationId: string): Station {
   return s;
 }
 
+/** A category's place on the menu: a whole number the screens sort by, 0 to 9999. */
+const displayOrderErrors = (displayOrder: number | undefined) =>
+  displayOrder === undefined || (Number.isInteger(displayOrder) && displayOrder >= 0 && displayOrder <= 9999) ? [] : [{ field: 'display_order', message: 'must be a whole number from 0 to 9999' }];
+
 const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes).filter((d) => d.categoryId === categoryId);
 
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
   initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {} }),
   // 3: modifier groups and tax rates; dishes carry their groups, allergens and rate, categories their rate.
-  snapshot: { name: 'menu', version: 3 },
+  // 4: categories' display order, dishes' description.
+  snapshot: { name: 'menu', version: 4 },
 
   decide(command, state) {
     switch (command.type) {
       case 'addCategory': {
-        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId)];
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId), ...displayOrderErrors(command.displayOrder)];
         if (errors.length > 0) throw validationFailed(errors);
         if (state.categories[command.categoryId]) throw conflict('This dish category already exists');
         categoryNameFree(state, command.name);
         const station = command.stationId ? { stationId: command.stationId } : {};
         const rate = command.taxRateId ? { taxRateId: command.taxRateId } : {};
-        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station, ...rate } }];
+        // 0, the place of a category nobody ordered, is left out: a seed client's POST writes what it always wrote.
+        const order = command.displayOrder ? { displayOrder: command.displayOrder } : {};
+        return [{ type: 'CategoryAdded', data: { categoryId: command.categoryId, name: command.name, ...station, ...rate, ...order } }];
       }
       case 'renameCategory': {
         const c = category(state, command.categoryId);
         unchangedSince(c.version, command.ifMatch);
-        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId)];
+        const errors = [...nameErrors(command.name), ...stationErrors(state, command.stationId), ...taxRateErrors(state, command.taxRateId), ...displayOrderErrors(command.displayOrder)];
         if (errors.length > 0) throw validationFailed(errors);
         const events: MenuEvent[] = [];
         if (command.name !== c.name) {
@@ -105,6 +114,9 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         }
         if (command.taxRateId !== undefined && command.taxRateId !== c.taxRateId) {
           events.push({ type: 'CategoryTaxRateChanged', data: { categoryId: c.id, taxRateId: command.taxRateId } });
+        }
+        if (command.displayOrder !== undefined && command.displayOrder !== c.displayOrder) {
+          events.push({ type: 'CategoryDisplayOrderChanged', data: { categoryId: c.id, displayOrder: command.displayOrder } });
         }
         return events;
       }
@@ -176,8 +188,12 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
   evolve(state, event) {
     switch (event.type) {
       case 'CategoryAdded': {
-        const { categoryId, name, stationId = null, taxRateId = null } = event.data;
-        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, taxRateId, version: versionAfter(null) } } };
+        const { categoryId, name, stationId = null, taxRateId = null, displayOrder = 0 } = event.data;
+        return { ...state, categories: { ...state.categories, [categoryId]: { id: categoryId, name, stationId, taxRateId, displayOrder, version: versionAfter(null) } } };
+      }
+      case 'CategoryDisplayOrderChanged': {
+        const c = state.categories[event.data.categoryId]!;
+        return { ...state, categories: { ...state.categories, [c.id]: { ...c, displayOrder: event.data.displayOrder, version: versionAfter(c) } } };
       }
       case 'CategoryTaxRateChanged': {
         const c = state.categories[event.data.categoryId]!;
@@ -214,9 +230,9 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       }
       case 'DishAdded':
       case 'DishUpdated': {
-        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null } = event.data;
+        const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null, description = '' } = event.data;
         const d = state.dishes[dishId];
-        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, description, version: versionAfter(event.type === 'DishAdded' ? null : d) };
         return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {

@@ -27,10 +27,12 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
    * for a document whose answer changes without its version moving (a dish's sold-out state).
    */
   notModifiedOne?: boolean;
+  /** The list's order when not by name, and its words for the summary (categories: their display order first). */
+  order?: { sort: Record<string, 1 | -1>; words: string };
 }
 
 /**
- * The two GETs every menu and floor resource answers from its projection: the list sorted by name
+ * The two GETs every menu and floor resource answers from its projection: the list sorted by name (or `order`)
  * (204 with no body when empty) and one document with its version as ETag, for If-Match.
  */
 export function resourceReads<D extends Tracked & { name: string; version: number }>(fastify: FastifyInstance, o: ResourceReads<D>): void {
@@ -42,7 +44,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
   app.get(o.path, {
     config: { permission: o.permission },
     schema: {
-      tags: o.tags, summary: `List ${o.plural} by name`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
+      tags: o.tags, summary: `List ${o.plural} by ${o.order?.words ?? 'name'}`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
     },
   }, async (request, reply) => {
@@ -50,7 +52,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
     const tag = o.listTagOf ? `${collectionTag.slice(0, -1)}.${o.listTagOf()}"` : collectionTag;
     if (unchanged(request, reply, tag)) return reply;
     return sendListAnswer(reply, await lists.answer(request.url, tag, async () => {
-      const { items, total } = await findPage(reply, documents, {}, { sort: { name: 1 } }, request.query, null);
+      const { items, total } = await findPage(reply, documents, {}, { sort: o.order?.sort ?? { name: 1 } }, request.query, null);
       return listAnswer(reply, items.map(o.view), total, 'no content');
     }));
   });

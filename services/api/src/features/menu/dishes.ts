@@ -1,4 +1,4 @@
-import { ALLERGENS, type DishDetails, MENU_STREAM, businessDay, menu, stockOn, toCents, validationFailed } from '@comanda/domain';
+import { ALLERGENS, DESCRIPTION_MAX, type DishDetails, MENU_STREAM, businessDay, menu, stockOn, toCents, validationFailed } from '@comanda/domain';
 import { DISHES, type DishView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +20,7 @@ const Dish = Type.Object({
   modifier_group_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'the modifier groups a waiter chooses from for this dish' }),
   allergens: Type.Array(Type.Enum([...ALLERGENS]), { description: "of the EU's 14, in the list's order" }),
   tax_rate_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "Overrides the category's tax rate; null: the category's" }),
+  description: Type.String({ description: "What the menu tells a guest about it; '' for none" }),
   sold_out: Type.Boolean({ description: 'sold out today ("86"): ordering it is 409; set by PUT /dishes/{id}/stock' }),
   remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'portions left today; null: no count' }),
 });
@@ -39,6 +40,9 @@ const Body = Type.Object({
   tax_rate_id: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
     description: "An existing tax rate overriding the category's (400 otherwise); null: the category's. Absent on PUT: unchanged",
   })),
+  description: Type.Optional(Type.String({
+    maxLength: DESCRIPTION_MAX, description: `What the menu tells a guest about it, trimmed, at most ${DESCRIPTION_MAX} characters. Absent on POST: none; on PUT: unchanged; '' takes it off`,
+  })),
 }, { examples: [{ name: 'Taco al pastor', price: 25.5, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21' }, { name: 'Quesadilla', price: 40, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', allergens: ['gluten', 'milk'] }] });
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
@@ -46,7 +50,7 @@ const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412:
 const viewOn = (d: DishView, today: string) => {
   const stock = stockOn({ day: null, soldOut: false, remaining: null, held: {}, ...d.stock }, today);
   return {
-    id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null,
+    id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null, description: d.description ?? '',
     sold_out: stock.soldOut, remaining: stock.remaining,
   };
 };
@@ -55,7 +59,7 @@ const viewOn = (d: DishView, today: string) => {
 function dishDetails(body: Static<typeof Body>): DishDetails {
   const price = toCents(body.price);
   if (price === null) throw validationFailed([{ field: 'price', message: 'must have at most two decimals' }]);
-  return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id, modifierGroupIds: body.modifier_group_ids, allergens: body.allergens, taxRateId: body.tax_rate_id };
+  return { name: body.name.trim(), price, categoryId: body.category_id, stationId: body.station_id, modifierGroupIds: body.modifier_group_ids, allergens: body.allergens, taxRateId: body.tax_rate_id, description: body.description };
 }
 
 /** The seed's dishes, answering its bare JSON strings. */

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { paths } from '@comanda/client';
-import { direct, newKey, ok, usePolled, useWrite } from './api.js';
+import { direct, newKey, ok, usePolled, useWrite } from '../api.js';
 
 type DeviceSession = paths['/sessions']['get']['responses'][200]['content']['application/json'][number];
 

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
-import { type Dish, setDishes, stockNote } from './menu.js';
+import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from '../api.js';
+import { type Dish, setDishes, stockNote } from '../menu.js';
 
 type Stock = { sold_out: true } | { sold_out: false } | { remaining: number };
 
 /**
- * The manager's "86" sheet (managers and admins: main.tsx shows it only to them): every dish with
+ * The manager's "86" sheet (managers and admins: a tile of the back office, office/office.tsx): every dish with
  * "86 now", a count of portions left, and "Back on sale". The server records who did each (GET /audit).
  */
 export function SoldOutSheet() {

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'preact/hooks';
+import { direct, useWrite } from '../api.js';
+import { type Category, type Dish, type Listed, type ModifierGroup, loadMenu } from '../menu.js';
+
+export type { Category, Dish, ModifierGroup };
+export type TaxRate = Listed<'/tax-rates'>[number];
+export type Station = Listed<'/stations'>[number];
+
+/** Everything the menu editor shows, read together: a dish form names categories, groups, rates and stations. */
+export interface MenuBook {
+  categories: Category[];
+  dishes: Dish[];
+  groups: ModifierGroup[];
+  rates: TaxRate[];
+  stations: Station[];
+}
+
+const all = { params: { query: { all: true } } } as const;
+// An empty list is a 204: no body, nothing listed.
+const listed = async <T>(call: Promise<{ data?: T[]; response: Response }>): Promise<T[]> => {
+  const { data, response } = await call;
+  if (!response.ok) throw new Error(`The menu cannot be read now (${response.status}).`);
+  return data ?? [];
+};
+
+/**
+ * The menu as the back office edits it: read straight from the server (never the tablet's kept copy:
+ * a manager edits what is, not what was), again after each write. Writes go straight to the network
+ * too, as Devices' do: a price refused must show on this screen now, not in the outbox's refusals later.
+ */
+export function useMenuBook() {
+  const [book, setBook] = useState<MenuBook | null>(null);
+  const [readError, setReadError] = useState('');
+  const w = useWrite();
+  const read = async () => {
+    try {
+      const [categories, dishes, groups, rates, stations] = await Promise.all([
+        listed(direct.GET('/categories', all)), listed(direct.GET('/dishes', all)), listed(direct.GET('/modifier-groups', all)),
+        listed(direct.GET('/tax-rates', all)), listed(direct.GET('/stations', all)),
+      ]);
+      setBook({ categories, dishes, groups, rates, stations });
+      setReadError('');
+    } catch (e) {
+      setReadError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  useEffect(() => void read(), []);
+  /** A write, then the book read again (and the tablet's own menu, which its order screen shows). */
+  const save = (write: () => Promise<unknown>, after?: () => void) => w.run(write, () => {
+    after?.();
+    void read();
+    void loadMenu();
+  });
+  return { book, readError, busy: w.busy, error: w.error, clearError: () => w.setError(''), save };
+}
+
+export type Save = ReturnType<typeof useMenuBook>['save'];
+

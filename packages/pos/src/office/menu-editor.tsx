@@ -1,0 +1,114 @@
+import { useState } from 'preact/hooks';
+import { money } from '../money.js';
+import { CategorySheet } from './category-sheet.js';
+import { DishSheet } from './dish-sheet.js';
+import { GroupSheet, deltaNote } from './group-sheet.js';
+import { type Category, type Dish, type MenuBook, type ModifierGroup, type TaxRate, useMenuBook } from './menu-book.js';
+import { TaxRateSheet, percent } from './tax-rate-sheet.js';
+
+type Tab = 'dishes' | 'groups' | 'rates';
+const TABS: { tab: Tab; name: string }[] = [{ tab: 'dishes', name: 'Dishes' }, { tab: 'groups', name: 'Modifier groups' }, { tab: 'rates', name: 'Tax rates' }];
+
+/** The sheet open over the editor, and what it edits (null: a new one). */
+type Open =
+  | { kind: 'category'; category: Category | null }
+  | { kind: 'dish'; dish: Dish | null }
+  | { kind: 'group'; group: ModifierGroup | null }
+  | { kind: 'rate'; rate: TaxRate | null };
+
+/**
+ * The menu editor (issue 60, managers and admins): categories and their dishes, modifier groups with
+ * their options' prices, tax rates. Each change is the API's own write (it records who made it, and
+ * refuses what breaks the menu's rules with a message shown on the sheet).
+ */
+export function MenuEditor() {
+  const m = useMenuBook();
+  const [tab, setTab] = useState<Tab>('dishes');
+  const [categoryId, setCategoryId] = useState<string | null>(null);
+  const [open, setOpenSheet] = useState<Open | null>(null);
+  const show = (o: Open | null) => { m.clearError(); setOpenSheet(o); };
+  const close = () => show(null);
+  const { book } = m;
+  if (!book) return <main class="menu-editor">{m.readError ? <p class="error" role="alert">{m.readError}</p> : <p class="muted">Loading…</p>}</main>;
+  const sheet = { save: m.save, busy: m.busy, error: m.error, onClose: close };
+  const category = book.categories.find((c) => c.id === categoryId) ?? book.categories[0];
+  return (
+    <main class="menu-editor">
+      <h2>Menu</h2>
+      <div class="segmented menu-tabs">
+        {TABS.map((t) => <button type="button" key={t.tab} id={`menu-tab-${t.tab}`} class={tab === t.tab ? 'active' : ''} onClick={() => setTab(t.tab)}>{t.name}</button>)}
+      </div>
+      {!open && m.error && <p class="error" role="alert">{m.error}</p>}
+      {m.readError && <p class="error" role="alert">{m.readError}</p>}
+      {tab === 'dishes' && <Dishes book={book} category={category} pick={setCategoryId} show={show} />}
+      {tab === 'groups' && (
+        <Rows add="+ Modifier group" addId="add-group" empty="No modifier groups yet: “Extras” or “Salsa”, chosen on a dish." onAdd={() => show({ kind: 'group', group: null })}
+          rows={book.groups.map((g) => ({
+            id: g.id, name: g.name, open: () => show({ kind: 'group', group: g }),
+            facts: `${g.min_choices === 0 ? 'optional' : `at least ${g.min_choices}`}, at most ${g.max_choices} · ${g.options.map((o) => `${o.name} ${deltaNote(o.price_delta)}`).join(', ')}`,
+          }))} />
+      )}
+      {tab === 'rates' && (
+        <Rows add="+ Tax rate" addId="add-tax-rate" empty="No tax rates yet: a category's dishes are untaxed until it names one." onAdd={() => show({ kind: 'rate', rate: null })}
+          rows={book.rates.map((r) => ({ id: r.id, name: r.name, end: percent(r.rate), open: () => show({ kind: 'rate', rate: r }) }))} />
+      )}
+      {open?.kind === 'category' && <CategorySheet book={book} category={open.category} {...sheet} onAdded={setCategoryId} />}
+      {open?.kind === 'dish' && <DishSheet book={book} dish={open.dish} categoryId={category?.id ?? ''} {...sheet} />}
+      {open?.kind === 'group' && <GroupSheet group={open.group} {...sheet} />}
+      {open?.kind === 'rate' && <TaxRateSheet rate={open.rate} {...sheet} />}
+    </main>
+  );
+}
+
+/** The categories as chips, then the chosen one's dishes with their prices. */
+function Dishes(props: { book: MenuBook; category: Category | undefined; pick: (id: string) => void; show: (o: Open) => void }) {
+  const { book, category: c, show } = props;
+  const rate = book.rates.find((r) => r.id === c?.tax_rate_id);
+  const station = book.stations.find((s) => s.id === c?.station_id);
+  const groupName = (id: string) => book.groups.find((g) => g.id === id)?.name ?? '';
+  const dishes = book.dishes.filter((d) => d.category_id === c?.id);
+  return (
+    <>
+      <div class="chips category-chips">
+        {book.categories.map((x) => (
+          <button type="button" key={x.id} data-category-id={x.id} class={x.id === c?.id ? 'chip active' : 'chip'} onClick={() => props.pick(x.id)}>{x.name}</button>
+        ))}
+        <button type="button" class="secondary" id="add-category" onClick={() => show({ kind: 'category', category: null })}>+ Category</button>
+      </div>
+      {c ? (
+        <>
+          <div class="category-head">
+            <div><h3>{c.name}</h3><small class="muted">{rate ? `${rate.name} ${percent(rate.rate)}` : 'untaxed'} · {station?.name ?? 'default station'} · place {c.display_order}</small></div>
+            <button type="button" class="secondary" id="edit-category" onClick={() => show({ kind: 'category', category: c })}>Change</button>
+          </div>
+          <Rows add="+ Dish" addId="add-dish" empty="No dishes in this category yet." onAdd={() => show({ kind: 'dish', dish: null })}
+            rows={dishes.map((d) => ({
+              id: d.id, name: d.name, end: money(d.price), open: () => show({ kind: 'dish', dish: d }),
+              facts: [d.modifier_group_ids.map(groupName).join(', '), d.allergens.join(', ')].filter(Boolean).join(' · '),
+            }))} />
+        </>
+      ) : <p class="muted">No categories yet. Add a tax rate first if the dishes are taxed, then a category (Starters, Drinks), then its dishes.</p>}
+    </>
+  );
+}
+
+/** A list of the menu's things, each a row to tap open, and a button to add one. */
+function Rows(props: { rows: { id: string; name: string; facts?: string; end?: string; open: () => void }[]; add: string; addId: string; empty: string; onAdd: () => void }) {
+  return (
+    <>
+      {props.rows.length === 0 ? <p class="muted">{props.empty}</p> : (
+        <ul class="menu-rows">
+          {props.rows.map((r) => (
+            <li key={r.id}>
+              <button type="button" class="menu-row" data-row-id={r.id} onClick={r.open}>
+                <span class="row-name">{r.name}{r.facts && <small class="muted">{r.facts}</small>}</span>
+                {r.end && <span class="row-end">{r.end}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" id={props.addId} class="add-row" onClick={props.onAdd}>{props.add}</button>
+    </>
+  );
+}
