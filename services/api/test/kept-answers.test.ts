@@ -62,8 +62,11 @@ t.test('an order list kept under its tag follows the orders it lists', async (t)
   const first = await place();
   t.same(await ids('/orders/status/pending?all=true'), [first]);
   t.same(await ids('/orders/status/pending?all=true'), [first], 'kept');
+  const tag = (await s.request('/orders/status/pending?all=true', waiter)).headers.get('etag')!;
+  t.equal((await s.request('/orders/status/pending?all=true', waiter, { 'if-none-match': tag })).status, 304, 'its tag kept while nothing changed');
   const second = await place();
   t.same(await ids('/orders/status/pending?all=true'), [first, second].sort(), 'a new order joins the list');
+  t.equal((await s.request('/orders/status/pending?all=true', waiter, { 'if-none-match': tag })).status, 200, 'and its tag moves');
   t.same(await ids(`/orders/user/${me}?all=true`), [first, second].sort(), 'by waiter too');
 });
 
