@@ -39,7 +39,11 @@ export interface ComandaClient {
   signOut(): Promise<void>;
 }
 
-const SESSION_PATHS = /\/auth\/(login|refresh|logout|token(\/refresh|\/revoke)?)$/;
+/**
+ * Requests that carry their own credentials: the session's own, and a time clock punch (name and PIN,
+ * issue 60). Sent once as they are: their 401 is about what they carry, never a session to refresh.
+ */
+const SESSION_PATHS = /\/(auth\/(login|refresh|logout|token(\/refresh|\/revoke)?)|time-clock\/punch)$/;
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Thrown by signIn: wrong name or PIN (401), or locked for `retryAfter` seconds (429). */

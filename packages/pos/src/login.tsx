@@ -2,6 +2,7 @@ import { SignInRefused } from '@comanda/client';
 import { useState } from 'preact/hooks';
 import { comanda } from './api.js';
 import { Keypad } from './pin-pad.js';
+import { TimeClockPunch } from './time-clock.js';
 
 const REMEMBERED = 'comanda.pos.names';
 /** The most names a device lists: a shift's staff on one tablet. */
@@ -45,6 +46,8 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
   const [pin, setPin] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // The same card punches the time clock (issue 60): name and PIN, then in, break, back or out.
+  const [clock, setClock] = useState(false);
   const submit = async () => {
     if (!name.trim() || !pin) return setError('Enter your name and PIN');
     setBusy(true);
@@ -68,6 +71,10 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
     <main class="login">
       <form class="login-card" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <h1>{props.title ?? 'Comanda'}</h1>
+        <div class="login-modes" role="tablist">
+          <button type="button" role="tab" id="mode-sign-in" aria-selected={!clock} class={clock ? 'chip' : 'chip active'} onClick={() => setClock(false)}>Sign in</button>
+          <button type="button" role="tab" id="mode-time-clock" aria-selected={clock} class={clock ? 'chip active' : 'chip'} onClick={() => { setClock(true); setError(''); }}>Time clock</button>
+        </div>
         {/* Read first, before the name is picked: why this screen is asking again. */}
         {props.notice && !error && <p class="notice" role="alert" id="login-notice">{props.notice}</p>}
         {names.length > 0 && (
@@ -77,7 +84,9 @@ export function Login(props: { onSignedIn: (member: Member) => void; title?: str
         )}
         <label>Name<input id="login-name" autocomplete="off" value={name} onFocus={(e) => e.currentTarget.select()} onInput={(e) => setName(e.currentTarget.value)} /></label>
         <div class="pin-dots" aria-label="PIN">{pin ? '●'.repeat(pin.length) : <span class="muted">PIN</span>}</div>
-        <Keypad value={pin} onChange={setPin} onEnter={() => void submit()} enterLabel="Sign in" disabled={busy} />
+        {clock
+          ? <><Keypad value={pin} onChange={setPin} disabled={busy} /><TimeClockPunch name={name} pin={pin} onDone={() => setPin('')} /></>
+          : <Keypad value={pin} onChange={setPin} onEnter={() => void submit()} enterLabel="Sign in" disabled={busy} />}
         {error && <p class="error" role="alert">{error}</p>}
         <details class="device-name">
           <summary>This device: <strong>{device.trim() || 'not named'}</strong> <span class="change">Change</span></summary>

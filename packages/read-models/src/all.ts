@@ -13,6 +13,7 @@ import { stationsProjection } from './stations.js';
 import { kitchenTicketsProjection, orderKitchenStatusProjection } from './kitchen-tickets.js';
 import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 import { sessionsProjection } from './sessions.js';
+import { timeShiftsProjection } from './time-shifts.js';
 import { printJobsProjection, printersProjection } from './printers.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
@@ -32,6 +33,7 @@ export const allProjections: Projection[] = [
   orderKitchenStatusProjection,
   unmatchedPaymentsProjection,
   sessionsProjection,
+  timeShiftsProjection,
   printersProjection,
   printJobsProjection,
 ];

@@ -15,4 +15,5 @@ export * from './printers.js';
 export * from './kitchen-tickets.js';
 export * from './unmatched-payments.js';
 export * from './sessions.js';
+export * from './time-shifts.js';
 export * from './station-screens.js';

@@ -23,6 +23,7 @@ export { setUpTable } from './floor/setUpTable.js';
 export { removeTable } from './floor/removeTable.js';
 export { type HashPin, addStaff, changeStaff, removeStaff } from './staff/changeStaff.js';
 export { revokeSession } from './staff/revokeSession.js';
+export { correctShift } from './staff/correctShift.js';
 export * from './checkout/ports.js';
 export * from './checkout/checkoutTicket.js';
 export * from './checkout/settleLightningPayment.js';

@@ -14,6 +14,8 @@ export const PERMISSIONS = {
   'users:admins': ['admin'],
   /** The devices' sessions (GET /sessions) and ending one from the back office (issue 59). */
   'sessions:manage': ['admin', 'manager'],
+  /** Everyone's hours on the time clock, and correcting a shift (issue 60); one's own punches need only the PIN. */
+  'time-clock:manage': ['admin', 'manager'],
   'menu:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'menu:write': ['admin', 'manager'],
   'floor:read': ['admin', 'manager', 'waiter', 'kitchen'],

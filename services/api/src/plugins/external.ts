@@ -22,6 +22,7 @@ const TAGS = [
   { name: 'general', description: 'The greeting and the health checks a load balancer or supervisor asks' },
   { name: 'auth', description: 'Sessions: sign in with name and PIN, refresh with rotation, sign out; cookies for browsers, bearer tokens for other clients' },
   { name: 'users', description: 'Staff and their roles (admin, manager, waiter, kitchen)' },
+  { name: 'time clock', description: 'Punches with name and PIN, shifts and hours worked, a manager\'s corrections' },
   { name: 'categories', description: 'Dish categories of the menu' },
   { name: 'dishes', description: 'The menu: dishes with their prices, categories, kitchen stations, modifier groups and allergens' },
   { name: 'tax rates', description: 'Tax rates of categories and dishes, and how bills show them' },

@@ -1,0 +1,75 @@
+import t from 'tap';
+import type { Page } from 'puppeteer-core';
+import { DESKTOP, LANDSCAPE, PORTRAIT, openOffice, press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { posStage } from '../src/pos-stage.js';
+
+type Hours = { name: string; day: string; shifts: number; worked_minutes: number; break_minutes: number; corrected: boolean };
+type Shift = { id: string; name: string; clocked_out_at: string | null; corrections: Array<{ by: string; reason: string }> };
+
+/** Punches on the sign-in card's Time clock tab: the name, the PIN tapped, then the action's button. */
+async function punch(page: Page, name: string, pin: string, action: 'in' | 'break' | 'back' | 'out'): Promise<string> {
+  await press(page, '#mode-time-clock');
+  await page.$eval('#login-name', (e) => ((e as HTMLInputElement).value = ''));
+  await page.type('#login-name', name);
+  for (const digit of pin) await page.click(`.keypad [data-key="${digit}"]`);
+  const before = await page.$eval('#punch-said', (e) => e.textContent).catch(() => null);
+  await press(page, `[data-punch="${action}"]`);
+  await page.waitForFunction((b) => { const e = document.querySelector('#punch-said'); return e && e.textContent !== b; }, {}, before);
+  return page.$eval('#punch-said', (e) => e.textContent ?? '');
+}
+
+/**
+ * Issue 60: the time clock. Marisol clocks in, takes a break and comes back on any tablet's sign-in card
+ * with her PIN, without signing in; a wrong PIN and a punch out of turn say why. Lupita, the manager,
+ * reads the hours in the back office, corrects the shift with a reason, and the hours and the audit
+ * trail show the correction.
+ */
+t.test('waiters punch the time clock with their PIN; the manager reads the hours and corrects a shift', async (t) => {
+  const stage = await posStage(t);
+  if (!stage) return;
+  const { pos, r, chromium, log, problems } = stage;
+
+  const wall = await tablet(chromium.browser, pos.url, log, 'wall-tablet');
+  t.match(await punch(wall, 'Marisol', '2580', 'in'), /^Clocked in: Marisol at /);
+  problems.push(...(await shoot(wall, 'time-clock', { landscape: LANDSCAPE, portrait: PORTRAIT, desktop: DESKTOP })));
+  t.match(await punch(wall, 'Marisol', '2580', 'in'), 'Already clocked in', 'a second clock-in says why');
+  t.match(await punch(wall, 'Marisol', '9999', 'break'), 'Wrong name or PIN');
+  t.match(await punch(wall, 'Marisol', '2580', 'break'), /^On a break: Marisol/);
+  t.match(await punch(wall, 'Marisol', '2580', 'back'), /^Back from the break: Marisol/);
+  t.equal(await wall.$eval('.pin-dots', (e) => e.textContent), 'PIN', 'the PIN is cleared after each punch');
+  t.equal(await wall.$('header.top'), null, 'nobody was signed in by punching');
+
+  // Lupita reads the hours in the back office.
+  const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
+  await signIn(lupita, 'Lupita', '1357');
+  await openOffice(lupita, 'hours');
+  await waitText(lupita, /Marisol/, '#hours-table');
+  const today = ((await r.admin.get('/time-clock/shifts?from=2000-01-01&to=2100-01-01')).body as Array<Shift & { day: string }>)[0]!;
+  const hours = (await r.admin.get(`/time-clock/hours?from=${today.day}&to=${today.day}`)).body as Hours[];
+  t.match(hours, [{ name: 'Marisol', shifts: 1, corrected: false }], 'the API has her shift today');
+  problems.push(...(await shoot(lupita, 'hours', { landscape: LANDSCAPE, portrait: PORTRAIT, desktop: DESKTOP })));
+
+  // She corrects the shift: in two hours ago, out one hour ago, a 15-minute break, with why.
+  await press(lupita, `[data-shift-id="${today.id}"] .correct`);
+  const local = (msAgo: number) => { const d = new Date(Date.now() - msAgo); d.setSeconds(0, 0); return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16); };
+  await lupita.$eval('#shift-in', (e, v) => { (e as HTMLInputElement).value = v; e.dispatchEvent(new Event('input', { bubbles: true })); }, local(2 * 3_600_000));
+  await lupita.$eval('#shift-out', (e, v) => { (e as HTMLInputElement).value = v; e.dispatchEvent(new Event('input', { bubbles: true })); }, local(3_600_000));
+  await lupita.$eval('#shift-breaks', (e) => { (e as HTMLInputElement).value = '15'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await lupita.type('#shift-reason', 'Forgot to clock out');
+  problems.push(...(await shoot(lupita, 'hours-correct', { landscape: LANDSCAPE, portrait: PORTRAIT })));
+  await press(lupita, '#save-shift');
+  await lupita.waitForSelector('.sheet-backdrop', { hidden: true });
+  await waitText(lupita, /corrected by Lupita: Forgot to clock out/, `[data-shift-id="${today.id}"]`);
+  await waitText(lupita, /0 h 45/, '#hours-table');
+
+  const after = (await r.admin.get(`/time-clock/hours?from=${today.day}&to=${today.day}`)).body as Hours[];
+  t.match(after, [{ name: 'Marisol', worked_minutes: 45, break_minutes: 15, corrected: true }], 'an hour less a 15-minute break');
+  const shift = ((await r.admin.get(`/time-clock/shifts?from=${today.day}&to=${today.day}`)).body as Shift[])[0]!;
+  t.match(shift, { clocked_out_at: String, corrections: [{ by: 'Lupita', reason: 'Forgot to clock out' }] });
+  const audit = (await r.admin.get('/audit?kind=time_corrected')).body as { entries: Array<{ staff: string; reason: string; detail: string }> };
+  t.match(audit.entries, [{ reason: 'Forgot to clock out', detail: /^Marisol: / }], 'in the audit trail');
+
+  // A new shift may begin: the corrected one is over.
+  t.match(await punch(wall, 'Marisol', '2580', 'in'), /^Clocked in: Marisol/);
+  t.same(problems, [], 'every screen fits and every target is at least 44 px');
+});
