@@ -147,6 +147,9 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
   const marisol = await tablet(chromium.browser, pos.url, log, 'marisol');
   await signIn(marisol, 'Marisol', '2580');
   t.equal(await marisol.$('#nav-office'), null, 'a waiter has no back office');
+  await marisol.evaluate(() => { location.hash = '#/office/menu'; });
+  await marisol.waitForSelector('main.floor');
+  t.equal(await marisol.$('.menu-editor, .office'), null, 'nor reaches it by its address: the floor shows instead');
   await seatTable(marisol, `[data-table-id="${table.id}"]`);
   await press(marisol, `[data-dish-id="${taco.id}"]`);
   await marisol.waitForSelector('.dish-sheet');
