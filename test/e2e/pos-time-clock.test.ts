@@ -73,3 +73,54 @@ t.test('waiters punch the time clock with their PIN; the manager reads the hours
   t.match(await punch(wall, 'Marisol', '2580', 'in'), /^Clocked in: Marisol/);
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });
+
+/**
+ * Issue 60: the staff on screen. Lupita adds Rosa as a cook with a PIN; Rosa clocks in with it; Lupita
+ * gives her a new PIN (the old one no longer works) and then removes her (her PIN no longer works at all).
+ */
+t.test('a manager adds a cook, gives her a new PIN and removes her, on the Staff screen', async (t) => {
+  const stage = await posStage(t);
+  if (!stage) return;
+  const { pos, r, chromium, log, problems } = stage;
+  const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
+  await signIn(lupita, 'Lupita', '1357');
+  await openOffice(lupita, 'staff');
+  await waitText(lupita, /Marisol/, '.staff-list');
+  await press(lupita, '#add-member');
+  await lupita.type('#member-name', 'Rosa');
+  await press(lupita, '#member-sheet [data-role="kitchen"]');
+  await lupita.type('#member-pin', '2468');
+  problems.push(...(await shoot(lupita, 'staff-add', { landscape: LANDSCAPE, portrait: PORTRAIT })));
+  await press(lupita, '#member-sheet .save');
+  await lupita.waitForSelector('#member-sheet', { hidden: true });
+  await waitText(lupita, /Rosa\s*kitchen/, '.staff-list');
+  problems.push(...(await shoot(lupita, 'staff', { landscape: LANDSCAPE, portrait: PORTRAIT, desktop: DESKTOP })));
+  const rosa = ((await r.admin.get('/users?all=true')).body as Array<{ id: string; name: string; role: string }>).find((u) => u.name === 'Rosa');
+  t.match(rosa, { role: 'kitchen' }, 'the API has Rosa as a cook');
+
+  const wall = await tablet(chromium.browser, pos.url, log, 'wall-tablet');
+  t.match(await punch(wall, 'Rosa', '2468', 'in'), /^Clocked in: Rosa/, 'her PIN works on the time clock');
+
+  // A new PIN: the old one is refused, the new one works.
+  await press(lupita, '[data-member="Rosa"] .change');
+  await lupita.type('#member-pin', '8642');
+  await press(lupita, '#member-sheet .save');
+  await lupita.waitForSelector('#member-sheet', { hidden: true });
+  t.match(await punch(wall, 'Rosa', '2468', 'out'), 'Wrong name or PIN', 'the old PIN no longer works');
+  t.match(await punch(wall, 'Rosa', '8642', 'out'), /^Clocked out: Rosa/, 'the new one does');
+
+  // A manager may not touch an admin: the API's refusal shows on the sheet.
+  await press(lupita, '[data-member="admin"] .change');
+  await lupita.type('#member-pin', '5555');
+  await press(lupita, '#member-sheet .save');
+  await waitText(lupita, /./, '#member-sheet .error');
+  await press(lupita, '#member-sheet .secondary:not(.delete)');
+
+  // Removed: her PIN opens nothing.
+  await press(lupita, '[data-member="Rosa"] .change');
+  await press(lupita, '#member-sheet .delete');
+  await press(lupita, '#member-sheet .delete-confirm');
+  await lupita.waitForSelector('[data-member="Rosa"]', { hidden: true });
+  t.match(await punch(wall, 'Rosa', '8642', 'in'), 'Wrong name or PIN', 'a removed member cannot punch');
+  t.same(problems, [], 'every screen fits and every target is at least 44 px');
+});
