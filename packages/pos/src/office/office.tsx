@@ -2,6 +2,7 @@ import type { ComponentType } from 'preact';
 import { go } from '../route.js';
 import { Devices } from './devices.js';
 import { Hours } from './hours.js';
+import { Printers } from './printers.js';
 import { Staff } from './staff.js';
 import { MenuEditor } from './menu-editor.js';
 import { SoldOutSheet } from './sold-out.js';
@@ -24,6 +25,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: '86', name: 'Sold out (86)', note: 'Dishes off for today, portions left', screen: SoldOutSheet },
   { path: 'devices', name: 'Devices', note: 'Tablets signed in, sign one out', screen: Devices },
   { path: 'staff', name: 'Staff', note: 'Add, change a role or a PIN, remove', screen: Staff },
+  { path: 'printers', name: 'Printers', note: 'Kitchen and till printers, the print queue', screen: Printers },
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },
 ];
 
