@@ -2,6 +2,7 @@ import type { ComponentType } from 'preact';
 import { go } from '../route.js';
 import { Devices } from './devices.js';
 import { MenuEditor } from './menu-editor.js';
+import { Reports } from './reports.js';
 import { SoldOutSheet } from './sold-out.js';
 
 /** One screen of the back office: its tile on the hub and its route, /office/<path>. */
@@ -21,6 +22,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'menu', name: 'Menu', note: 'Categories, dishes, options, tax rates', screen: MenuEditor },
   { path: '86', name: 'Sold out (86)', note: 'Dishes off for today, portions left', screen: SoldOutSheet },
   { path: 'devices', name: 'Devices', note: 'Tablets signed in, sign one out', screen: Devices },
+  { path: 'reports', name: 'Reports', note: 'Sales, dishes, waiters, payments, exceptions', screen: Reports },
 ];
 
 /**
