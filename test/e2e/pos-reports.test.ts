@@ -62,7 +62,7 @@ t.test('a manager\'s reports for today equal GET /reports and the CLI, to the ce
   const due2 = ok<{ due: number }>(await marisol.get(`/tickets/${bill2}`), 200, 'bill 2').due;
   ok(await marisol.post(`/tickets/${bill2}/payments`, { method: 'credit_card', amount: due2, tip: 25 }), 201, 'card');
   await complete(s2, r.tables.S2!);
-  ok(await manager.post('/shifts/close', { counted_cash: 500 + due1 }), 200, 'close');
+  const shiftId = ok<{ id: string }>(await manager.post('/shifts/close', { counted_cash: 500 + due1 }), 200, 'close').id;
 
   // Today, as the restaurant counts days: the only day of sales in the log.
   const today = String(ok<Report>(await manager.get('/reports/sales'), 200, 'sales').sections.by_day![0]!.day);
@@ -129,6 +129,28 @@ t.test('a manager\'s reports for today equal GET /reports and the CLI, to the ce
   await lupita.emulateMediaType(null);
   await lupita.evaluate(() => window.dispatchEvent(new Event('afterprint')));
   t.equal(await lupita.$('.print-this'), null, 'after printing, the screen is whole again');
+
+  // The day's shift with its Z report, field by field as GET /shifts/{id} gives it, and its reprint.
+  const z = ok<{ number: number; report: Record<string, unknown> & { by_method: Record<string, { amount: number }> } }>(await manager.get(`/shifts/${shiftId}`), 200, 'Z');
+  t.same(ok<Array<{ id: string }>>(await manager.get(`/shifts?from=${today}&to=${today}`), 200, 'shifts').map((x) => x.id), [shiftId]);
+  await press(lupita, `[data-shift-id="${shiftId}"] .z-report`);
+  await lupita.waitForSelector('#z-report-sheet #shift-report');
+  const fields = await lupita.$$eval('#z-report-sheet [data-field]', (rows) => rows.map((e) => [(e as HTMLElement).dataset.field, e.querySelector('dd')?.textContent]));
+  const money = (n: unknown) => `$${Number(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} MXN`;
+  t.same(fields, fields.map(([field]) => [field, field === 'covers' ? String(z.report.covers) : money(z.report[field!])]), 'each figure of the Z report as GET /shifts/{id} gives it');
+  t.same(fields.map(([f]) => f), ['sales', 'tips', 'refunds', 'net', 'covers', 'open', 'cash_float', 'expected_cash', 'counted_cash', 'difference'], 'every field');
+  const methods = await lupita.$$eval('#z-report-sheet [data-method]', (rows) => rows.map((e) => [(e as HTMLElement).dataset.method, e.querySelector('dd')?.textContent?.split(' + ')[0]]));
+  t.same(methods, Object.entries(z.report.by_method).map(([m, v]) => [m, money(v.amount)]), 'by method');
+  await press(lupita, '#z-reprint');
+  await lupita.emulateMediaType('print');
+  t.same(await lupita.$$eval('header.top, .office-back, .reports > *', (all) => all.filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.id || e.className)),
+    ['report-days', 'sheet-backdrop print-this'], 'the reprint: the Z report alone');
+  await lupita.evaluate(() => window.scrollTo(0, 0));
+  await lupita.screenshot({ path: join(SHOTS, 'reports-print-z.png') });
+  await lupita.emulateMediaType(null);
+  await lupita.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+  problems.push(...(await shoot(lupita, 'reports-z', { landscape: LANDSCAPE, portrait: PORTRAIT })));
+  await press(lupita, '#z-close');
 
   await lupita.evaluate(() => window.scrollTo(0, 0));
   problems.push(...(await shoot(lupita, 'reports', { landscape: LANDSCAPE, desktop: DESKTOP, portrait: PORTRAIT })));

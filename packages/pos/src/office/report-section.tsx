@@ -10,9 +10,12 @@ export type ReportName = 'sales' | 'product-mix' | 'waiters' | 'payments' | 'tab
 /** The reports retry while the API is still folding the log (503), as its answer asks. */
 const RETRY_MS = 2_000;
 
-/** One report for the range, read once per range (a report is a fold of the log: not polled). */
-export function useReport(name: ReportName, range: DayRange, onZone: (timeZone: string) => void): { answer: ReportAnswer | undefined; error: string | null } {
-  const [answer, setAnswer] = useState<ReportAnswer | undefined>(undefined);
+/**
+ * A read for the range, once per range (a report is a fold of the log: not polled); asked again
+ * while the API answers 503 (the reports are still being folded).
+ */
+export function useRangeRead<T>(read: () => Promise<{ data?: T; response: Response }>, keys: unknown[], onData?: (data: T) => void): { answer: T | undefined; error: string | null } {
+  const [answer, setAnswer] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let stopped = false;
@@ -21,15 +24,15 @@ export function useReport(name: ReportName, range: DayRange, onZone: (timeZone: 
     setError(null);
     const once = async () => {
       try {
-        const { data, response } = await direct.GET('/reports/{name}', { params: { path: { name }, query: range } });
+        const { data, response } = await read();
         if (stopped) return;
         if (data) {
           setAnswer(data);
-          onZone(data.time_zone);
+          onData?.(data);
         } else if (response.status === 503) {
           setError('Still being built from the log…');
           timer = setTimeout(() => void once(), RETRY_MS);
-        } else setError(`This report cannot be read now (${response.status}).`);
+        } else setError(`This cannot be read now (${response.status}).`);
       } catch {
         if (!stopped) setError('The network is away; pick the range again when it is back.');
       }
@@ -39,12 +42,16 @@ export function useReport(name: ReportName, range: DayRange, onZone: (timeZone: 
       stopped = true;
       clearTimeout(timer);
     };
-  }, [name, range.from, range.to]);
+  }, keys);
   return { answer, error };
 }
 
+/** One report for the range; its answer says the restaurant's time zone (`onZone`). */
+export const useReport = (name: ReportName, range: DayRange, onZone: (timeZone: string) => void) =>
+  useRangeRead<ReportAnswer>(() => direct.GET('/reports/{name}', { params: { path: { name }, query: range } }), [name, range.from, range.to], (a) => onZone(a.time_zone));
+
 /** Prints one section alone: the print stylesheet leaves off all but the section marked `print-this`. */
-function printOnly(section: HTMLElement | null): void {
+export function printOnly(section: HTMLElement | null): void {
   if (!section) return;
   const done = () => {
     document.body.classList.remove('printing-section');

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { BarChart } from './report-chart.js';
 import { type DayRange, type RangeKind, browserTimeZone, rangeOf } from './report-days.js';
+import { ShiftsSection } from './report-shifts.js';
 import { ReportFigures, ReportSection, ReportTable, useReport } from './report-section.js';
 import type { Row } from './report-csv.js';
 
@@ -78,6 +79,8 @@ export function Reports() {
         <ReportTable id="audit-by-kind" rows={audit.answer?.sections.by_kind} money={['amount']} empty="No exception in these days." />
         <ReportTable id="audit-table" rows={audit.answer?.sections.entries} money={['amount', 'before', 'after']} empty="" />
       </ReportSection>
+
+      <ShiftsSection range={range} />
     </main>
   );
 }
