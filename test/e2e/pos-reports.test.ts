@@ -152,6 +152,18 @@ t.test('a manager\'s reports for today equal GET /reports and the CLI, to the ce
   problems.push(...(await shoot(lupita, 'reports-z', { landscape: LANDSCAPE, portrait: PORTRAIT })));
   await press(lupita, '#z-close');
 
+  // Yesterday: no sales then, every section says so; This week runs from Monday to today.
+  const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T12:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+  await press(lupita, '#range-yesterday');
+  await lupita.waitForFunction((d) => document.querySelector<HTMLInputElement>('#range-to')?.value === d, {}, dayBefore(today, 1));
+  await lupita.waitForSelector('p#payments-table');
+  t.equal(await lupita.$eval('p#payments-table', (e) => e.textContent), 'Nothing in these days.', 'yesterday: no payments');
+  await press(lupita, '#range-week');
+  const monday = dayBefore(today, (new Date(`${today}T12:00:00Z`).getUTCDay() + 6) % 7);
+  await lupita.waitForFunction((d) => document.querySelector<HTMLInputElement>('#range-from')?.value === d, {}, monday);
+  await lupita.waitForSelector('#payments-table tbody tr');
+  t.same(await screenRows(lupita, 'payments-table'), withoutIds(ok<Report>(await manager.get(`/reports/payments?from=${monday}&to=${today}`), 200, 'week').sections.by_method!), 'this week: Monday to today');
+
   await lupita.evaluate(() => window.scrollTo(0, 0));
   problems.push(...(await shoot(lupita, 'reports', { landscape: LANDSCAPE, desktop: DESKTOP, portrait: PORTRAIT })));
   t.same(problems, [], 'the screen fits every size with finger-sized targets');
