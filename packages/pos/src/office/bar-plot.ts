@@ -19,8 +19,10 @@ export function drawBars(el: HTMLElement, title: string, labels: string[], value
     cursor: { show: false },
     scales: { x: { time: false, range: [-0.5, labels.length - 0.5] } },
     axes: [
-      { incrs: STEPS, values: (_u, ticks) => ticks.map((i) => labels[i] ?? ''), space: 48 },
-      { size: 64 },
+      // Ticks as far apart as the widest label (a day: ten characters), so a year's days never overlap.
+      { incrs: STEPS, values: (_u, ticks) => ticks.map((i) => labels[i] ?? ''), space: 16 + 7 * Math.max(1, ...labels.map((l) => l.length)) },
+      // As wide as its longest label: a year's sales by hour run to seven digits.
+      { size: (_u, labels) => 16 + 8 * Math.max(2, ...(labels ?? []).map((l) => l.length)) },
     ],
     series: [{}, { label: title, fill: '#c0392bcc', stroke: '#c0392b', paths: uPlot.paths.bars?.({ size: [0.7, 48] }), points: { show: false } }],
   }, [labels.map((_, i) => i), values], el);

@@ -86,6 +86,9 @@ export function ReportSection(props: { id: string; title: string; answer: Report
   );
 }
 
+/** Rows a table shows at most: more take seconds to lay out on a tablet and nobody reads them there. */
+const SHOWN_ROWS = 500;
+
 const heading = (column: string) => column.charAt(0).toUpperCase() + column.slice(1).replaceAll('_', ' ');
 
 const shown = (cell: Cell | undefined, isMoney: boolean): string =>
@@ -96,9 +99,11 @@ const shown = (cell: Cell | undefined, isMoney: boolean): string =>
  * columns in the currency. Each cell keeps the report's own value in data-value, so the e2e test can
  * hold the screen to GET /reports to the cent.
  */
-export function ReportTable(props: { id: string; rows: Row[] | undefined; money?: string[]; empty?: string }) {
-  const rows = props.rows ?? [];
-  if (rows.length === 0) return <p class="muted" id={props.id}>{props.empty ?? 'Nothing in these days.'}</p>;
+export function ReportTable(props: { id: string; rows: Row[] | undefined; money?: string[]; empty?: string; latest?: boolean }) {
+  const all = props.rows ?? [];
+  if (all.length === 0) return <p class="muted" id={props.id}>{props.empty ?? 'Nothing in these days.'}</p>;
+  // A year of the audit trail is thousands of rows: the screen shows the newest (or first) ones, the CSV all.
+  const rows = all.length <= SHOWN_ROWS ? all : props.latest ? all.slice(-SHOWN_ROWS) : all.slice(0, SHOWN_ROWS);
   const cols = columns(rows).filter((c) => c !== 'id' && !c.endsWith('_id'));
   const isMoney = new Set(props.money ?? []);
   return (
@@ -115,6 +120,7 @@ export function ReportTable(props: { id: string; rows: Row[] | undefined; money?
           ))}
         </tbody>
       </table>
+      {rows.length < all.length && <p class="muted report-more">{props.latest ? 'The latest' : 'The first'} {rows.length} of {all.length}; the CSV has them all.</p>}
     </div>
   );
 }

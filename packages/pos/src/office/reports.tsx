@@ -77,7 +77,7 @@ export function Reports() {
 
       <ReportSection id="audit" title="Voids, overrides and approvals" {...audit} csv={['by_kind', 'entries']}>
         <ReportTable id="audit-by-kind" rows={audit.answer?.sections.by_kind} money={['amount']} empty="No exception in these days." />
-        <ReportTable id="audit-table" rows={audit.answer?.sections.entries} money={['amount', 'before', 'after']} empty="" />
+        <ReportTable id="audit-table" rows={audit.answer?.sections.entries} money={['amount', 'before', 'after']} empty="" latest />
       </ReportSection>
 
       <ShiftsSection range={range} />
