@@ -32,5 +32,5 @@ export async function posStage(t: Test) {
   t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
   const problems: string[] = [];
   const look = async (page: Page, name: string) => void problems.push(...(await shoot(page, name)));
-  return { pos, r, chromium, log, problems, look };
+  return { pos, r, chromium, log, problems, look, dataDir };
 }

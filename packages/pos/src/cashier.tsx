@@ -56,7 +56,8 @@ export function Cashier(props: { me: Member }) {
   );
 }
 
-function ShiftReport(props: { shift: Shift }) {
+/** A shift's figures: the X report while open, the Z report once closed (also the back office's reprint). */
+export function ShiftReport(props: { shift: Shift }) {
   const r = props.shift.report;
   if (!r) return null;
   const rows: Array<[string, string, string]> = [

@@ -174,3 +174,29 @@ t.test('COMANDA_COMPLETE_REQUIRES_PAYMENT: completing needs every line on a paid
   t.equal((await s.finish(o.id, s.r.tables.t1)).status, 200);
   t.match((await s.waiter('GET', `/tables/${s.r.tables.t1}`)).body, { status: 'available', order_id: null }, 'completing frees the table as before');
 });
+
+t.test('GET /shifts: the shifts opened on a range of days, oldest first, closed ones with their Z reports', async (t) => {
+  const s = await billsService({ COMANDA_TIMEZONE: 'America/Mexico_City' });
+  t.teardown(s.close);
+  s.clock.now = Date.UTC(2026, 10, 20, 19, 0); // 13:00 on the 20th in Mexico City
+  const first = (await s.manager('POST', '/shifts/open', { cash_float: 100 })).body.id;
+  const o = await s.orderWith(['pastor']);
+  const bill = (await s.waiter('POST', `/orders/${o.id}/tickets`, { split: 'none' })).body.ids[0];
+  await s.waiter('POST', `/tickets/${bill}/payments`, { method: 'cash', amount: 25.5 });
+  s.clock.now = Date.UTC(2026, 10, 21, 5, 30); // 23:30, still the 20th
+  t.equal((await s.manager('POST', '/shifts/close', { counted_cash: 125.5 })).status, 200);
+  s.clock.now = Date.UTC(2026, 10, 21, 7, 0); // 01:00 on the 21st
+  const second = (await s.manager('POST', '/shifts/open', { cash_float: 50 })).body.id;
+
+  const z = (await s.manager('GET', `/shifts/${first}`)).body;
+  const on20 = await s.manager('GET', '/shifts?from=2026-11-20&to=2026-11-20');
+  t.equal(on20.status, 200);
+  t.same(on20.body, [z], 'the 20th: the shift closed that night, its Z report as GET /shifts/{id} gives it');
+  t.match(z, { number: 1, status: 'closed', report: { sales: 25.5, expected_cash: 125.5, counted_cash: 125.5, difference: 0 } });
+  t.match((await s.manager('GET', '/shifts?from=2026-11-21')).body, [{ id: second, number: 2, status: 'open', report: null }], 'the 21st: the open shift, no figures here');
+  t.same((await s.manager('GET', '/shifts')).body.map((x: { id: string }) => x.id), [first, second], 'without days: every shift, oldest first');
+  t.same((await s.manager('GET', '/shifts?to=2026-11-19')).body, [], 'none before');
+  t.same((await s.waiter('GET', '/shifts?from=2026-11-20&to=2026-11-20')).body.map((x: { report: unknown }) => x.report), [null], 'a waiter learns there was a shift, not the drawer');
+  t.match(await s.manager('GET', '/shifts?from=2026-11-21&to=2026-11-20'), { status: 400, body: { errors: [{ field: 'from', message: 'must not be after to' }] } });
+  t.match(await s.manager('GET', '/shifts?from=20-11-2026'), { status: 400 });
+});

@@ -5,6 +5,7 @@ import { Hours } from './hours.js';
 import { Printers } from './printers.js';
 import { Staff } from './staff.js';
 import { MenuEditor } from './menu-editor.js';
+import { Reports } from './reports.js';
 import { SoldOutSheet } from './sold-out.js';
 
 /** One screen of the back office: its tile on the hub and its route, /office/<path>. */
@@ -24,6 +25,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'menu', name: 'Menu', note: 'Categories, dishes, options, tax rates', screen: MenuEditor },
   { path: '86', name: 'Sold out (86)', note: 'Dishes off for today, portions left', screen: SoldOutSheet },
   { path: 'devices', name: 'Devices', note: 'Tablets signed in, sign one out', screen: Devices },
+  { path: 'reports', name: 'Reports', note: 'Sales, dishes, waiters, payments, exceptions', screen: Reports },
   { path: 'staff', name: 'Staff', note: 'Add, change a role or a PIN, remove', screen: Staff },
   { path: 'printers', name: 'Printers', note: 'Kitchen and till printers, the print queue', screen: Printers },
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },

@@ -115,6 +115,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /shifts/open': 'openShift',
   'GET /shifts/current': 'getCurrentShift',
   'POST /shifts/close': 'closeShift',
+  'GET /shifts': 'listShifts',
   'GET /shifts/:id': 'getShift',
   'GET /currencies': 'listCurrencies',
   'GET /currencies/rates': 'getExchangeRates',

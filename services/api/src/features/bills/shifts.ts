@@ -1,4 +1,4 @@
-import { SHIFTS_STREAM, fromCents, may, noOpenShift, notFound, shifts } from '@comanda/domain';
+import { SHIFTS_STREAM, dayRange, fromCents, may, noOpenShift, notFound, shifts } from '@comanda/domain';
 import { SHIFTS, type ShiftView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import { newResourceId, writeContext } from '../../http/write-context.js';
 import { closeShift, openShift, shiftReport } from '@comanda/workflows';
 import { Strict, centsOf, jsonNumbers } from './money-input.js';
 import { ShiftSchema, shiftResponse, zReportResponse } from './views.js';
+import { Day, days } from '../reports/reports.js';
 
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'A shift is already open, or `No open shift`' }) };
 
@@ -67,6 +68,23 @@ export default async function shiftRoutes(fastify: FastifyInstance) {
     const view = await views.get(closed.shiftId);
     if (!view) throw notFound();
     return shiftResponse(view, zReportResponse(closed.report));
+  });
+
+  app.get('/shifts', {
+    config: { permission: 'shifts:read' },
+    schema: {
+      tags: ['shifts'], summary: 'The shifts opened on a range of days, oldest first; the closed ones with their Z reports (for who runs the till)',
+      description: 'Days follow COMANDA_TIMEZONE; a shift is of the day it opened (a dinner past midnight stays on its evening). Without from/to, every shift. An open shift\'s figures are `GET /shifts/current`: here its report is null.',
+      querystring: Type.Object({ from: Type.Optional(Day), to: Type.Optional(Day) }),
+      response: { 200: Type.Array(ShiftSchema), ...errors },
+    },
+  }, async (request) => {
+    const { from, to } = days(request.query);
+    const tz = app.deps.config.timezone;
+    const opened = { ...(from ? { $gte: dayRange(from, tz).start } : {}), ...(to ? { $lt: dayRange(to, tz).end } : {}) };
+    const listed = await views.find(from || to ? { opened_at: opened } : {}, { sort: { opened_at: 1 } });
+    const figures = may(request.staff!.role, 'shifts:figures');
+    return listed.map((v) => shiftResponse(v, v.report && figures ? zReportResponse(v.report) : null));
   });
 
   app.get('/shifts/:id', {

@@ -25,6 +25,14 @@ export const day = (value: string | undefined, field: string): string | undefine
   return value;
 };
 
+/** The from/to of a query of days, checked: each a date, from not after to (400 naming the field). */
+export function days(query: { from?: string | undefined; to?: string | undefined }): { from: string | undefined; to: string | undefined } {
+  const from = day(query.from, 'from');
+  const to = day(query.to, 'to');
+  if (from !== undefined && to !== undefined && from > to) throw validationFailed([{ field: 'from', message: 'must not be after to' }]);
+  return { from, to };
+}
+
 /** The owner's reports, live: read from the in-memory report projections (packages/analytics). */
 export default async function reportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -45,9 +53,7 @@ export default async function reportRoutes(fastify: FastifyInstance) {
       },
     },
   }, async (request, reply) => {
-    const from = day(request.query.from, 'from');
-    const to = day(request.query.to, 'to');
-    if (from !== undefined && to !== undefined && from > to) throw validationFailed([{ field: 'from', message: 'must not be after to' }]);
+    const { from, to } = days(request.query);
     const reports = app.deps.reports;
     if (!reports || reports.state !== 'live') {
       return reply.code(503).send({ message: reports?.state === 'starting' ? 'Reports are being built from the event log; try again shortly' : 'Reports are not available' });
