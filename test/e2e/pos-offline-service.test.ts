@@ -156,6 +156,10 @@ t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-ou
   t.ok(await a.page.evaluate((at) => Date.now() - at, cutAt) >= 30 * MINUTE, "30 minutes on the tablet's clock");
   t.equal(await waitingOf(a.page), 12, 'twelve writes kept: four seats, four dishes, three fires, the cash');
   t.match(await banner(a.page), new RegExp(`No connection to the POS — 12 changes kept on this tablet since ${since}`), 'the banner: how many and since when');
+  // The floor shows its tables first and each one's total once the kept open orders are read back
+  // from the tablet (a moment later on a busy machine): wait for the five totals, then compare them.
+  await a.page.waitForFunction(() => [...document.querySelectorAll('[data-table-id] .tile-total')]
+    .filter((e) => /^S[1-5]/.test(e.closest('[data-table-id]')!.textContent!)).length >= 5, { timeout: 10_000 }).catch(() => undefined);
   const totals = await a.page.$$eval('[data-table-id] .tile-total', (ts) => ts.map((e) => `${e.closest('[data-table-id]')!.textContent!.slice(0, 2)} ${e.textContent}`));
   t.same(totals.filter((x) => /^S[1-5]/.test(x)).sort(), ['S1 $185.00 MXN', 'S2 $0.00 MXN', 'S3 $70.00 MXN', 'S4 $95.00 MXN', 'S5 $305.00 MXN'], "the floor's totals count the dishes added offline");
   t.same(await shoot(a.page, 'offline-service-floor'), [], 'the offline floor fits both sizes');
