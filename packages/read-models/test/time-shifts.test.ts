@@ -2,7 +2,7 @@ import t from 'tap';
 import { timeClock, timeClockStream } from '@comanda/domain';
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { MemoryReadStore } from '@comanda/read-store';
-import { TIME_SHIFTS, type TimeShiftView, allProjections, workedMs } from '../src/index.js';
+import { TIME_SHIFTS, type TimeShiftView, allProjections, breakMs, workedMs } from '../src/index.js';
 
 // Issue 60: given a member's punches and a manager's correction in the log, when the projections read
 // it, then each shift shows its times, its breaks and who corrected it why; worked time leaves breaks out.
@@ -36,6 +36,7 @@ t.test('punched shifts, a break under way, and a corrected one', async (t) => {
   const luis = (await shifts.get('s2'))!;
   t.match(luis, { clocked_out_at: null, break_since: NINE + 2 * H });
   t.equal(workedMs(luis, NINE + 3 * H), H, 'under way and on a break: the break is not worked');
+  t.equal(workedMs(luis, NINE + 3 * H) + breakMs(luis, NINE + 3 * H), 2 * H, 'worked and break time add up to the shift so far');
 
   const eva = (await shifts.get('s3'))!;
   t.match(eva, { clocked_out_at: NINE + 6 * H, break_ms: 15 * 60_000, corrections: [{ by: 'm1', reason: 'forgot to clock out', at: NINE + 20 * H }] });

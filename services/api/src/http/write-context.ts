@@ -5,15 +5,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The Idempotency-Key header, validated; keys are scoped to the user who sent them. */
-function idempotencyKey(request: FastifyRequest): string | undefined {
+/**
+ * The Idempotency-Key header, validated, scoped to who sent it (the signed-in member, or whom a
+ * sign-in-free write names, as a time-clock punch does).
+ */
+export function idempotencyKey(request: FastifyRequest, who = request.staff?.id ?? 'anonymous'): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!key || !KEY.test(key)) {
     throw validationFailed([{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
   }
-  return `${request.staff?.id ?? 'anonymous'}:${key}`;
+  return `${who}:${key}`;
 }
 
 /**

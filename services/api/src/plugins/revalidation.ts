@@ -70,8 +70,10 @@ export default fp(async function revalidation(app: FastifyInstance, options: Rev
     const tag = matching(collection, filter);
     // A handful of filters (the open states, an order's bills): bounded so ids in filters cannot grow it.
     if (kept.size >= 256) kept.delete(kept.keys().next().value!);
-    kept.set(key, { generation: now, tag });
-    tag.catch(() => kept.delete(key));
+    const entry = { generation: now, tag };
+    kept.set(key, entry);
+    // Only this entry is dropped on a failure: a newer generation's may have taken its place meanwhile.
+    tag.catch(() => kept.get(key) === entry && kept.delete(key));
     return tag;
   });
 });

@@ -1,5 +1,5 @@
 import { businessDay, dayRange, isCalendarDate, validationFailed } from '@comanda/domain';
-import { TIME_SHIFTS, type TimeShiftView, USERS, type UserView, workedMs } from '@comanda/read-models';
+import { TIME_SHIFTS, type TimeShiftView, USERS, type UserView, breakMs, workedMs } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
@@ -44,7 +44,7 @@ export default async function timeClockHoursRoutes(fastify: FastifyInstance) {
     return found.map((s) => ({
       id: s.id, user_id: s.user_id, name: nameOf(s.user_id), day: businessDay(s.clocked_in_at, tz),
       clocked_in_at: iso(s.clocked_in_at)!, clocked_out_at: iso(s.clocked_out_at), on_break: s.break_since !== null,
-      break_minutes: minutes(s.break_ms + (s.break_since === null ? 0 : Math.max(0, (s.clocked_out_at ?? now) - s.break_since))),
+      break_minutes: minutes(breakMs(s, now)),
       worked_minutes: minutes(workedMs(s, now)),
       corrections: s.corrections.map((c) => ({ by: nameOf(c.by), reason: c.reason, at: iso(c.at)! })),
     }));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { newId, notFound, timeClock, timeClockStream, validationFailed } from '@comanda/domain';
+import { newId, notFound, timeClock, timeClockStream } from '@comanda/domain';
 import type { CommandContext } from '@comanda/event-store';
 import { TIME_SHIFTS, type TimeShiftView } from '@comanda/read-models';
 import { correctShift } from '@comanda/workflows';
@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { staffSessions } from '../../auth/sessions.js';
 import { Headers, IdParams, commonErrors, withHeaders } from '../../http/schemas.js';
-import { newResourceId, writeContext } from '../../http/write-context.js';
+import { idempotencyKey, newResourceId, writeContext } from '../../http/write-context.js';
 import { Conflict } from '../../http/resources.js';
 import { LoginBody, TooMany, tooManyAttempts } from './sessions.js';
 
@@ -100,10 +100,8 @@ export default async function timeClockRoutes(fastify: FastifyInstance) {
  * fingerprint covers the action alone, never the PIN (a hash of a four-digit PIN is the PIN).
  */
 function punchContext(request: FastifyRequest, userId: string, action: Action): CommandContext {
-  const raw = request.headers['idempotency-key'];
-  const key = Array.isArray(raw) ? raw[0] : raw;
+  const key = idempotencyKey(request, userId);
   const context: CommandContext = { userId, correlationId: request.id };
   if (key === undefined) return context;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw validationFailed([{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
-  return { ...context, idempotency: { key: `${userId}:${key}`, fingerprint: createHash('sha256').update(`time-clock/punch:${action}`).digest('hex') } };
+  return { ...context, idempotency: { key, fingerprint: createHash('sha256').update(`time-clock/punch:${action}`).digest('hex') } };
 }
