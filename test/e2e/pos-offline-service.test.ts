@@ -51,12 +51,23 @@ async function launchTablet(profile: string, url: string, log: string[], offline
   page.on('console', (m) => log.push(`A console ${m.type()}: ${m.text()}`));
   page.on('pageerror', (err) => log.push(`A pageerror: ${err}`));
   page.on('response', (res) => log.push(`A ${res.status()} ${res.request().method()} ${res.url()}`));
+  page.on('requestfailed', (req) => log.push(`A failed ${req.method()} ${req.url()}: ${req.failure()?.errorText}`));
   if (offline) await page.setOfflineMode(true);
   await page.goto(`${url}/pos`);
   return { browser, page };
 }
 
 const waitingOf = (page: Page) => page.$eval('#offline-banner', (e) => Number((e as HTMLElement).dataset.waiting));
+/**
+ * A wait on tablet A that names, when it times out, what the screen showed and the last requests of
+ * the API (the CI prints only the failure's first lines).
+ */
+async function waitOnA(page: Page, log: string[], what: () => boolean): Promise<void> {
+  await page.waitForFunction(what).catch(async (error: Error) => {
+    const shown = await page.evaluate(() => `${location.hash}: ${document.querySelector('main')?.textContent?.replace(/\s+/g, ' ').slice(0, 300)}`).catch((e: Error) => e.message);
+    throw new Error(`${error.message}; tablet A showed ${shown}; its last API requests: ${log.filter((l) => /^A .*(\/orders|\/auth)/.test(l)).slice(-10).join(' | ')}`);
+  });
+}
 const banner = (page: Page) => page.$eval('#offline-banner', (e) => e.textContent ?? '');
 
 /** Seats a table on the floor, adds dishes one tap each, fires them: the order's id (from the screen). */
@@ -202,7 +213,7 @@ t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-ou
   // the beer, kept meanwhile, is sent once the waiter has signed in.
   // (An order is kept on the tablet once it has been opened there: S1's is opened before the cut.)
   await a.page.evaluate((id) => { location.hash = `#/order/${id}`; }, o1);
-  await a.page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 1);
+  await waitOnA(a.page, log, () => document.querySelectorAll('.ticket-pane .line').length === 1);
   await a.page.setOfflineMode(true);
   await press(a.page, `[data-dish-id="${r.menu.cerveza}"]`);
   await a.page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 2);

@@ -1,8 +1,11 @@
 /** A tiny cookie-keeping HTTP client over fetch, as a POS tablet would behave. */
 export class Client {
   private readonly cookies = new Map<string, string>();
+  readonly base: string;
 
-  constructor(readonly base: string) {}
+  constructor(base: string) {
+    this.base = base;
+  }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: unknown }> {
     const answer = await this.send(method, path, body, headers);

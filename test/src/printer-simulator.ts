@@ -106,8 +106,11 @@ export class PrinterSimulator {
   private portNumber = 0;
   private unplugAt = Infinity;
   private waiters: Array<() => void> = [];
+  private readonly codePage: string;
 
-  constructor(private readonly codePage = 'cp437') {}
+  constructor(codePage = 'cp437') {
+    this.codePage = codePage;
+  }
 
   get port(): number {
     return this.portNumber;

@@ -13,17 +13,28 @@ export class ServiceProcess {
   starts = 0;
   /** How long `start` waits for the ready line (a projector catching up on a long history takes longer). */
   startTimeoutMs = 90_000;
+  readonly name: string;
+  private readonly entry: string | string[];
+  private readonly env: Record<string, string>;
+  private readonly ready: RegExp;
+  private readonly supervise: boolean;
 
   constructor(
-    readonly name: string,
+    name: string,
     /** `services/<name>/dist/<file>.js` (run with node), or [binary, ...args]. */
-    private readonly entry: string | string[],
-    private readonly env: Record<string, string>,
+    entry: string | string[],
+    env: Record<string, string>,
     /** Resolves once the process says it is ready (a line of its output). */
-    private readonly ready: RegExp,
+    ready: RegExp,
     /** Like a supervisor (compose's restart policy): start again when it exits on its own. */
-    private readonly supervise = false,
-  ) {}
+    supervise = false,
+  ) {
+    this.name = name;
+    this.entry = entry;
+    this.env = env;
+    this.ready = ready;
+    this.supervise = supervise;
+  }
 
   output = (): string => this.out;
 

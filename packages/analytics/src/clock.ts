@@ -23,7 +23,10 @@ interface CachedDay { start: number; end: number; day: string; weekday: number; 
  */
 export class LocalClock {
   private cached: CachedDay | null = null;
-  constructor(readonly timeZone: string) {}
+  readonly timeZone: string;
+  constructor(timeZone: string) {
+    this.timeZone = timeZone;
+  }
 
   place(utcMs: number): Place {
     let c = this.cached;

@@ -7,7 +7,11 @@ import type { DayRange, ReportDefinition, ReportResult } from './report.js';
 export class RunningReport<S = unknown> {
   readonly state: S;
   position: Position | null = null;
-  constructor(readonly definition: ReportDefinition<S>, readonly clock: LocalClock, parts: FoldParts = ownParts) {
+  readonly definition: ReportDefinition<S>;
+  readonly clock: LocalClock;
+  constructor(definition: ReportDefinition<S>, clock: LocalClock, parts: FoldParts = ownParts) {
+    this.definition = definition;
+    this.clock = clock;
     this.state = definition.init(clock, parts);
   }
 

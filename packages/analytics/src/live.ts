@@ -41,14 +41,20 @@ export class LiveReports {
   private saveQueue: Promise<void> = Promise.resolve();
   state: LiveState = 'starting';
   failure?: unknown;
+  private readonly store: EventStore;
+  private readonly logger?: Logger;
+  private readonly checkpoint?: ReportsCheckpointOptions;
 
   constructor(
-    private readonly store: EventStore,
+    store: EventStore,
     definitions: ReadonlyArray<ReportDefinition<unknown>>,
     timeZone: string,
-    private readonly logger?: Logger,
-    private readonly checkpoint?: ReportsCheckpointOptions,
+    logger?: Logger,
+    checkpoint?: ReportsCheckpointOptions,
   ) {
+    this.store = store;
+    this.logger = logger;
+    this.checkpoint = checkpoint;
     this.clock = new LocalClock(timeZone);
     for (const d of definitions) this.current.set(d.name, new RunningReport(d, this.clock));
     this.route();

@@ -16,8 +16,11 @@ const REFUND_SQL = refundSql(POSTGRES_DIALECT);
  */
 export class PostgresAttemptCounter implements AttemptCounter {
   private table: Promise<void> | null = null;
+  private readonly pool: pg.Pool;
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
 
   static open(url: string, onError?: (error: unknown) => void): PostgresAttemptCounter {
     return new PostgresAttemptCounter(openPool(url, { max: 4, onError }));

@@ -31,8 +31,11 @@ export class InProcessBus implements Bus {
   private readonly consumers = new Set<Consumer>();
   private readonly durables = new Map<string, Consumer>();
   private closed = false;
+  private readonly now: () => number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   async publish(subject: string, payload: unknown, dedupId: string): Promise<void> {
     if (this.closed) throw new Error('bus closed');

@@ -38,12 +38,19 @@ export class NatsBus implements Bus {
   readonly durable = true;
   private readonly ensured = new Map<string, Promise<string>>();
   private readonly subscriptions = new Set<ConsumerMessages>();
+  private readonly nc: NatsConnection;
+  private readonly jsm: JetStreamManager;
+  private readonly js: JetStreamClient;
 
   private constructor(
-    private readonly nc: NatsConnection,
-    private readonly jsm: JetStreamManager,
-    private readonly js: JetStreamClient,
-  ) {}
+    nc: NatsConnection,
+    jsm: JetStreamManager,
+    js: JetStreamClient,
+  ) {
+    this.nc = nc;
+    this.jsm = jsm;
+    this.js = js;
+  }
 
   static async connect(servers: string, name = 'comanda'): Promise<NatsBus> {
     const nc = await connect({ servers, name, maxReconnectAttempts: -1 });

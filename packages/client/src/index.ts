@@ -49,8 +49,12 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Thrown by signIn: wrong name or PIN (401), or locked for `retryAfter` seconds (429). */
 export class SignInRefused extends Error {
   override name = 'SignInRefused';
-  constructor(readonly status: number, readonly retryAfter: number | null) {
+  readonly status: number;
+  readonly retryAfter: number | null;
+  constructor(status: number, retryAfter: number | null) {
     super(status === 429 ? `too many failed attempts: try again in ${retryAfter} s` : 'invalid name or PIN');
+    this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 

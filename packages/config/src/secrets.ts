@@ -22,11 +22,13 @@ export function persistentSecret(dataDir: string, name: string, fromEnv: string 
 /** A file or folder of the data dir that this process can neither make private nor leave as it is. */
 export class DataDirNotPrivate extends Error {
   override name = 'DataDirNotPrivate';
+  readonly path: string;
   constructor(
-    readonly path: string,
+    path: string,
     reason: string,
   ) {
     super(`${path} holds secrets (PIN and password hashes, keys) and could not be made private to this user (${reason}): give it to the service's user, or remove its access for others`);
+    this.path = path;
   }
 }
 

@@ -4,12 +4,16 @@
 export type FieldError = { field: string; message: string };
 
 export class DomainError extends Error {
+  readonly kind: 'not_found' | 'conflict' | 'validation' | 'precondition' | 'forbidden' | 'unauthorized';
+  readonly details?: { errors?: FieldError[]; [k: string]: unknown };
   constructor(
-    readonly kind: 'not_found' | 'conflict' | 'validation' | 'precondition' | 'forbidden' | 'unauthorized',
+    kind: 'not_found' | 'conflict' | 'validation' | 'precondition' | 'forbidden' | 'unauthorized',
     message: string,
-    readonly details?: { errors?: FieldError[]; [k: string]: unknown },
+    details?: { errors?: FieldError[]; [k: string]: unknown },
   ) {
     super(message);
+    this.kind = kind;
+    this.details = details;
     this.name = 'DomainError';
   }
 }

@@ -51,8 +51,10 @@ interface QueueEntry {
  * condition, answered 503 with Retry-After rather than a 500 (nothing was written).
  */
 export class StreamContended extends Error {
-  constructor(readonly stream: string) {
+  readonly stream: string;
+  constructor(stream: string) {
     super(`Stream ${stream} kept changing under this command; nothing was written`);
+    this.stream = stream;
     this.name = 'StreamContended';
   }
 }
@@ -73,12 +75,19 @@ export class CommandHandler {
   private decidersSeen = 0;
   /** The last command queued on each stream in this process. */
   private readonly queues = new Map<string, QueueEntry>();
+  private readonly store: EventStore;
+  private readonly cacheSize: number;
+  private readonly observer: CommandObserver;
 
   constructor(
-    private readonly store: EventStore,
-    private readonly cacheSize = 20_000,
-    private readonly observer: CommandObserver = silent,
-  ) {}
+    store: EventStore,
+    cacheSize = 20_000,
+    observer: CommandObserver = silent,
+  ) {
+    this.store = store;
+    this.cacheSize = cacheSize;
+    this.observer = observer;
+  }
 
   /** True when this handler makes every append to its log (see EventStore.soleWriter). */
   get soleWriter(): boolean {

@@ -33,14 +33,22 @@ export class LocalSubscription implements Subscription {
   private idle: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
   private settling?: NodeJS.Timeout;
+  private readonly log: LocalLogReader;
+  private readonly handlers: SubscriptionHandlers;
+  private readonly onClose: (s: LocalSubscription) => void;
+  private readonly options: SubscriptionOptions;
 
   constructor(
-    private readonly log: LocalLogReader,
+    log: LocalLogReader,
     after: Position | null,
-    private readonly handlers: SubscriptionHandlers,
-    private readonly onClose: (s: LocalSubscription) => void,
-    private readonly options: SubscriptionOptions = {},
+    handlers: SubscriptionHandlers,
+    onClose: (s: LocalSubscription) => void,
+    options: SubscriptionOptions = {},
   ) {
+    this.log = log;
+    this.handlers = handlers;
+    this.onClose = onClose;
+    this.options = options;
     this.position = after;
     // Never call the handler before subscribeToAll has returned, as a network adapter would not.
     queueMicrotask(() => this.pumpNow());

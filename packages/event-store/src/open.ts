@@ -11,11 +11,15 @@ export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.te
  */
 export class EventLogFileError extends Error {
   override readonly name = 'EventLogFileError';
+  readonly file: string;
+  readonly reason: string;
   constructor(
-    readonly file: string,
-    readonly reason: string,
+    file: string,
+    reason: string,
   ) {
     super(`The event log ${file} cannot be used: ${reason}. Stop Comanda, restore the file from a backup (or move it away to start with an empty log), then start again.`);
+    this.file = file;
+    this.reason = reason;
   }
 }
 

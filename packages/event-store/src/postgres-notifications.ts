@@ -15,13 +15,22 @@ export class Notifications {
   private notifying: Promise<void> | null = null;
   private notifyAgain = false;
   private readonly self = randomUUID();
+  private readonly url: string;
+  private readonly pool: pg.Pool;
+  private readonly wake: () => void;
+  private readonly onError: (error: unknown) => void;
 
   constructor(
-    private readonly url: string,
-    private readonly pool: pg.Pool,
-    private readonly wake: () => void,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    url: string,
+    pool: pg.Pool,
+    wake: () => void,
+    onError: (error: unknown) => void,
+  ) {
+    this.url = url;
+    this.pool = pool;
+    this.wake = wake;
+    this.onError = onError;
+  }
 
   /**
    * After a commit. One NOTIFY in flight per process: appends committing meanwhile are covered by

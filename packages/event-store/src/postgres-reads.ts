@@ -16,12 +16,17 @@ import { TurnBatches } from '@comanda/postgres';
  */
 export class SharedPages<P> {
   private readonly pages = new Map<string, Promise<P>>();
+  private readonly read: (after: bigint, limit: number) => Promise<P>;
+  private readonly kept: number;
 
   constructor(
-    private readonly read: (after: bigint, limit: number) => Promise<P>,
+    read: (after: bigint, limit: number) => Promise<P>,
     /** Pages kept per generation: subscriptions at one position read one after the other. */
-    private readonly kept = 8,
-  ) {}
+    kept = 8,
+  ) {
+    this.read = read;
+    this.kept = kept;
+  }
 
   /** Something may have been committed: the next reads go to the server. */
   wake(): void {
@@ -62,11 +67,16 @@ const MAX_STREAMS = 200;
  */
 export class BatchedStreamReads<E extends { stream: string; revision: number }> {
   private readonly batches = new TurnBatches<Wanted<E>>((batch) => this.send(batch), MAX_STREAMS);
+  private readonly readOne: (stream: string, from: number) => Promise<E[]>;
+  private readonly readMany: (streams: string[], froms: number[]) => Promise<E[]>;
 
   constructor(
-    private readonly readOne: (stream: string, from: number) => Promise<E[]>,
-    private readonly readMany: (streams: string[], froms: number[]) => Promise<E[]>,
-  ) {}
+    readOne: (stream: string, from: number) => Promise<E[]>,
+    readMany: (streams: string[], froms: number[]) => Promise<E[]>,
+  ) {
+    this.readOne = readOne;
+    this.readMany = readMany;
+  }
 
   read(stream: string, from: number): Promise<E[]> {
     return new Promise<E[]>((resolve, reject) => this.batches.add({ stream, from, resolve, reject }));

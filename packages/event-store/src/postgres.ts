@@ -90,11 +90,13 @@ export class PostgresEventStore implements EventStore {
     async (streams, froms) => (await this.pool.query<Row>({ name: 'comanda_read_streams', text: READ_STREAMS, values: [streams, froms] })).rows.map(toRecorded),
   );
   private poll?: NodeJS.Timeout;
+  private readonly options: PostgresEventStoreOptions;
 
   constructor(
     url: string,
-    private readonly options: PostgresEventStoreOptions = {},
+    options: PostgresEventStoreOptions = {},
   ) {
+    this.options = options;
     this.pool = openPool(url, { max: options.poolSize, onError: (e) => options.onError?.(e) });
     this.notifications = new Notifications(url, this.pool, () => this.wake(), (e) => options.onError?.(e));
     this.ready = this.createSchema();

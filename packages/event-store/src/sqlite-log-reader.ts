@@ -14,13 +14,21 @@ class LoggedEvent implements ReplayedEvent {
   #extras: Extras | undefined = undefined;
   #parsed: Record<string, unknown> | undefined = undefined;
   readonly #extrasAt: (position: Position) => Extras;
+  readonly position: Position;
+  readonly stream: string;
+  readonly type: string;
+  readonly data: unknown;
   constructor(
-    readonly position: Position,
-    readonly stream: string,
-    readonly type: string,
-    readonly data: unknown,
+    position: Position,
+    stream: string,
+    type: string,
+    data: unknown,
     extrasAt: (position: Position) => Extras,
   ) {
+    this.position = position;
+    this.stream = stream;
+    this.type = type;
+    this.data = data;
     this.#extrasAt = extrasAt;
   }
 

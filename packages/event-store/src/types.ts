@@ -95,12 +95,18 @@ export interface EventStore {
 
 /** The one concurrency error every adapter surfaces: the stream moved on since it was read. */
 export class WrongExpectedRevision extends Error {
+  readonly stream: string;
+  readonly expected: ExpectedRevision;
+  readonly actual: number | 'no_stream';
   constructor(
-    readonly stream: string,
-    readonly expected: ExpectedRevision,
-    readonly actual: number | 'no_stream',
+    stream: string,
+    expected: ExpectedRevision,
+    actual: number | 'no_stream',
   ) {
     super(`Stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.stream = stream;
+    this.expected = expected;
+    this.actual = actual;
     this.name = 'WrongExpectedRevision';
   }
 }

@@ -8,15 +8,23 @@ export type NodeErrorKind = 'unreachable' | 'timeout' | 'unauthorized' | 'reject
 
 export class NodeError extends Error {
   override readonly name = 'NodeError';
+  readonly kind: NodeErrorKind;
+  readonly status: number;
+  readonly text: string;
+  readonly paymentHash?: string;
   constructor(
-    readonly kind: NodeErrorKind,
+    kind: NodeErrorKind,
     /** The node's HTTP status; 0 when no answer arrived. */
-    readonly status: number,
+    status: number,
     /** The node's answer text (a payment failure's `reason`, a parameter error's text). */
-    readonly text: string,
-    readonly paymentHash?: string,
+    text: string,
+    paymentHash?: string,
   ) {
     super(`Lightning node ${kind}${status ? ` (${status})` : ''}: ${text}`);
+    this.kind = kind;
+    this.status = status;
+    this.text = text;
+    this.paymentHash = paymentHash;
   }
 }
 

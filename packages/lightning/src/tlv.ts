@@ -10,7 +10,10 @@ export interface TlvRecord {
 
 export class ByteReader {
   private at = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+  private readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 
   get remaining(): number {
     return this.bytes.length - this.at;

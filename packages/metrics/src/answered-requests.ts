@@ -36,12 +36,19 @@ export class RouteAnswers {
   private readonly byStatus = new Map<number, Tally>();
   /** The tally of the last status recorded: a route answers the same status request after request. */
   private last: Tally | undefined;
+  private readonly method: string;
+  private readonly route: string;
+  private readonly all: Tally[];
 
   constructor(
-    private readonly method: string,
-    private readonly route: string,
-    private readonly all: Tally[],
-  ) {}
+    method: string,
+    route: string,
+    all: Tally[],
+  ) {
+    this.method = method;
+    this.route = route;
+    this.all = all;
+  }
 
   record(status: number, seconds: number): void {
     let tally = this.last;

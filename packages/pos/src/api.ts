@@ -28,8 +28,10 @@ export const api = createClient<paths>({
 
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(readonly status: number, message: string) {
+  readonly status: number;
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

@@ -36,8 +36,11 @@ class SharedConnection {
   private reconnect?: NodeJS.Timeout;
   private readonly listened = new Set<string>();
   readonly registrations = new Set<Registration>();
+  private readonly url: string;
 
-  constructor(private readonly url: string) {}
+  constructor(url: string) {
+    this.url = url;
+  }
 
   add(registration: Registration): void {
     this.registrations.add(registration);

@@ -11,12 +11,19 @@ export class TurnBatches<W> {
   private waiting: W[] = [];
   private out = 0;
   private scheduled = false;
+  private readonly send: (batch: W[]) => Promise<void>;
+  private readonly max: number;
+  private readonly inFlight: number;
 
   constructor(
-    private readonly send: (batch: W[]) => Promise<void>,
-    private readonly max: number,
-    private readonly inFlight = 2,
-  ) {}
+    send: (batch: W[]) => Promise<void>,
+    max: number,
+    inFlight = 2,
+  ) {
+    this.send = send;
+    this.max = max;
+    this.inFlight = inFlight;
+  }
 
   add(item: W): void {
     this.waiting.push(item);

@@ -33,8 +33,11 @@ export class Spooler {
   private stopped = false;
   private running: Promise<void> = Promise.resolve();
   private readonly working = new Set<Promise<void>>();
+  private readonly o: SpoolerOptions;
 
-  constructor(private readonly o: SpoolerOptions) {}
+  constructor(o: SpoolerOptions) {
+    this.o = o;
+  }
 
   start(): void {
     this.schedule();

@@ -14,8 +14,12 @@ export interface ExchangeRatesOptions {
 /** No fresh rate for a currency: checkout must not price a bill (never a 0- or 1-sat invoice). */
 export class NoRateError extends Error {
   override readonly name = 'NoRateError';
-  constructor(readonly currency: string, readonly reason: string) {
+  readonly currency: string;
+  readonly reason: string;
+  constructor(currency: string, reason: string) {
     super(`No exchange rate available for ${currency}: ${reason}`);
+    this.currency = currency;
+    this.reason = reason;
   }
 }
 
@@ -43,8 +47,10 @@ export class ExchangeRates {
   private readonly asking = new Map<string, Promise<Quote>>();
   private readonly now: () => number;
   private readonly refreshAfterMs: number;
+  private readonly options: ExchangeRatesOptions;
 
-  constructor(private readonly options: ExchangeRatesOptions) {
+  constructor(options: ExchangeRatesOptions) {
+    this.options = options;
     this.now = options.now ?? Date.now;
     this.refreshAfterMs = options.refreshAfterMs ?? Math.min(30_000, Math.floor(options.maxAgeMs / 4));
   }

@@ -43,8 +43,10 @@ class Batch {
   private readonly checkpoints = new Map<string, bigint>();
   private tx?: { client: pg.PoolClient; view: ReadStore };
   readonly store: ReadStore;
+  private readonly host: BatchHost;
 
-  constructor(private readonly host: BatchHost) {
+  constructor(host: BatchHost) {
+    this.host = host;
     const batch = this;
     const reading = () => this.tx?.view ?? host.reader;
     this.store = {

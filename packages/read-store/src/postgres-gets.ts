@@ -30,8 +30,11 @@ interface Wanted {
  */
 export class BatchedGets {
   private readonly batches = new TurnBatches<Wanted>((batch) => this.send(batch), MAX_IDS);
+  private readonly db: Queryable;
 
-  constructor(private readonly db: Queryable) {}
+  constructor(db: Queryable) {
+    this.db = db;
+  }
 
   get<T>(table: string, statement: string, id: string): Promise<T | null> {
     return new Promise<T | null>((resolve, reject) => this.batches.add({ table, statement, id, resolve: resolve as (doc: unknown) => void, reject }));

@@ -49,8 +49,10 @@ class Schema {
   private readonly declared = new Map<string, IndexSpec[]>();
   private readonly tables = new Map<string, Promise<void>>();
   private readonly checkpoints: Promise<void>;
+  private readonly pool: pg.Pool;
 
-  constructor(private readonly pool: pg.Pool) {
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
     this.checkpoints = this.ddl(CORE_TABLES);
     this.checkpoints.catch(() => undefined);
   }
@@ -102,14 +104,22 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
   /** Prepared statements' names: each connection parses and plans a collection's get once. */
   private readonly statement: string;
+  private readonly db: Queryable;
+  private readonly ready: () => Promise<void>;
+  private readonly name: string;
+  private readonly gets: BatchedGets | null;
 
   constructor(
-    private readonly db: Queryable,
-    private readonly ready: () => Promise<void>,
-    private readonly name: string,
+    db: Queryable,
+    ready: () => Promise<void>,
+    name: string,
     /** Outside a transaction, gets of one turn go together (postgres-gets.ts). */
-    private readonly gets: BatchedGets | null,
+    gets: BatchedGets | null,
   ) {
+    this.db = db;
+    this.ready = ready;
+    this.name = name;
+    this.gets = gets;
     this.table = quote(tableName(name));
     this.statement = `comanda_${tableName(name)}`;
   }
@@ -169,15 +179,27 @@ export function countQuery(collection: string, filter: Filter = {}): { text: str
  */
 export class PostgresReadStore implements ReadStore {
   private readonly gets: BatchedGets;
+  private readonly url: string;
+  private readonly pool: pg.Pool;
+  private readonly schema: Schema;
+  private readonly db: Queryable;
+  private readonly owner: boolean;
+  private readonly onError?: (error: unknown) => void;
 
   private constructor(
-    private readonly url: string,
-    private readonly pool: pg.Pool,
-    private readonly schema: Schema,
-    private readonly db: Queryable,
-    private readonly owner: boolean,
-    private readonly onError?: (error: unknown) => void,
+    url: string,
+    pool: pg.Pool,
+    schema: Schema,
+    db: Queryable,
+    owner: boolean,
+    onError?: (error: unknown) => void,
   ) {
+    this.url = url;
+    this.pool = pool;
+    this.schema = schema;
+    this.db = db;
+    this.owner = owner;
+    this.onError = onError;
     this.gets = new BatchedGets(db);
   }
 

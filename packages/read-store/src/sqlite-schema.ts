@@ -23,7 +23,9 @@ export class Connection {
   private readonly statements = new Map<string, Statement>();
   /** Tables this connection has seen: a collection nothing has written yet is answered empty without an error. */
   private readonly tables = new Set<string>();
-  constructor(readonly db: Database) {
+  readonly db: Database;
+  constructor(db: Database) {
+    this.db = db;
     const patterns = new Map<string, RegExp>();
     // JavaScript's RegExp, as the memory store and MongoDB's driver-side regexes mean it.
     db.function('comanda_regexp', { deterministic: true }, (source: unknown, flags: unknown, value: unknown) => {
@@ -68,8 +70,10 @@ export class Connection {
 export class Schema {
   readonly indexes = new Map<string, IndexSpec[]>();
   private readonly ready = new Set<string>();
+  private readonly writer: Connection;
 
-  constructor(private readonly writer: Connection) {
+  constructor(writer: Connection) {
+    this.writer = writer;
     writer.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS} (name TEXT PRIMARY KEY, position TEXT NOT NULL)`);
   }
 

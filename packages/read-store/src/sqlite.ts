@@ -18,11 +18,18 @@ interface Access {
 }
 
 class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly schema: Schema;
+  private readonly access: Access;
+  private readonly name: string;
   constructor(
-    private readonly schema: Schema,
-    private readonly access: Access,
-    private readonly name: string,
-  ) {}
+    schema: Schema,
+    access: Access,
+    name: string,
+  ) {
+    this.schema = schema;
+    this.access = access;
+    this.name = name;
+  }
 
   private query<R>(run: (table: string) => R, empty: R): R {
     const table = tableName(this.name);
@@ -241,11 +248,18 @@ export class SqliteReadStore implements ReadStore {
 
 /** The store as `transaction(work)` hands it to `work`: reads see its own writes. */
 class TransactionView implements ReadStore {
+  private readonly schema: Schema;
+  private readonly writer: Connection;
+  private readonly access: Access;
   constructor(
-    private readonly schema: Schema,
-    private readonly writer: Connection,
-    private readonly access: Access,
-  ) {}
+    schema: Schema,
+    writer: Connection,
+    access: Access,
+  ) {
+    this.schema = schema;
+    this.writer = writer;
+    this.access = access;
+  }
 
   collection<T extends Doc = Doc>(name: string, indexes: IndexSpec[] = []): Collection<T> {
     tableName(name);

@@ -27,12 +27,19 @@ export interface CheckpointStore {
 export class CoalescedCheckpoint implements CheckpointStore {
   private pending: bigint | null = null;
   private timer?: NodeJS.Timeout;
+  private readonly read: () => Promise<bigint | null>;
+  private readonly write: (position: bigint) => Promise<void>;
+  private readonly intervalMs: number;
 
   constructor(
-    private readonly read: () => Promise<bigint | null>,
-    private readonly write: (position: bigint) => Promise<void>,
-    private readonly intervalMs = 200,
-  ) {}
+    read: () => Promise<bigint | null>,
+    write: (position: bigint) => Promise<void>,
+    intervalMs = 200,
+  ) {
+    this.read = read;
+    this.write = write;
+    this.intervalMs = intervalMs;
+  }
 
   async get(): Promise<bigint | null> {
     return this.pending ?? this.read();

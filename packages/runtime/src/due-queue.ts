@@ -15,8 +15,11 @@ export class DueQueue {
   private timer?: NodeJS.Timeout;
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+  private readonly now: () => number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   /** Runs `run` at `at` (ms since the epoch, this queue's clock), or at once when that has passed. */
   schedule(at: number, run: () => Promise<void> | void): void {

@@ -56,8 +56,11 @@ export class SubscriptionRunner {
   private writes: Promise<void> = Promise.resolve();
   private closed = false;
   private caughtUp?: { head: Position | null; resolve(): void; reject(error: unknown): void };
+  private readonly options: SubscriptionOptions;
 
-  constructor(private readonly options: SubscriptionOptions) {}
+  constructor(options: SubscriptionOptions) {
+    this.options = options;
+  }
 
   get name(): string {
     return this.options.name;

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { logFormat, processLogDestination, redactDeep } from '../src/index.js';
@@ -14,11 +13,13 @@ t.test('standard output is JSON off a terminal, readable lines on one, and LOG_F
 
 // A fresh process with the loader tap uses, so the destination under test is this source.
 const source = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+// Where tap runs this file: its node arguments (the TypeScript import hook) name paths from there.
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const run = (format: string, end: string) => spawnSync(process.execPath, [...process.execArgv, '--input-type=module', '-e',
   `import pino from 'pino'; import { processLogDestination, secretSafeLogging } from ${JSON.stringify(source)};
     const log = pino({ level: 'info', ...secretSafeLogging }, processLogDestination(${JSON.stringify(format)}));
     for (let i = 0; i < 3; i++) log.info({ i, body: { nested: { pin: '1234' } } }, 'waiting');
-    ${end}`], { cwd: dirname(source), stdio: 'pipe', encoding: 'utf8' });
+    ${end}`], { cwd: packageRoot, stdio: 'pipe', encoding: 'utf8' });
 
 t.test('buffered lines are written when the process exits, stops or crashes, secrets censored', async (t) => {
   for (const [name, end] of [['exit', 'process.exit(3)'], ['crash', "throw new Error('boom')"], ['drain', '']]) {

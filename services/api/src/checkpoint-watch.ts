@@ -33,12 +33,18 @@ export class CheckpointWatch {
   private timer?: NodeJS.Timeout;
   private stop?: { close(): Promise<void> };
   private readonly first: Promise<void>;
+  private readonly readStore: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'>;
+  private readonly names: readonly string[];
+  private readonly pollMs: typeof POLL_MS;
 
   constructor(
-    private readonly readStore: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'>,
-    private readonly names: readonly string[],
-    private readonly pollMs = POLL_MS,
+    readStore: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'>,
+    names: readonly string[],
+    pollMs = POLL_MS,
   ) {
+    this.readStore = readStore;
+    this.names = names;
+    this.pollMs = pollMs;
     this.stop = readStore.watchCheckpoints?.(
       (checkpoints) => this.seen(checkpoints),
       (on) => {

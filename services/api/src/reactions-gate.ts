@@ -23,8 +23,11 @@ export interface Checkpoints {
  */
 export class ReactionsGate implements ConsistencyGate {
   private reported = false;
+  private readonly checkpoints: Checkpoints;
 
-  constructor(private readonly checkpoints: Checkpoints) {}
+  constructor(checkpoints: Checkpoints) {
+    this.checkpoints = checkpoints;
+  }
 
   async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;

@@ -21,7 +21,10 @@ export interface ChainState {
 }
 
 export class SimChain {
-  constructor(readonly state: ChainState) {}
+  readonly state: ChainState;
+  constructor(state: ChainState) {
+    this.state = state;
+  }
 
   get height(): number {
     return this.state.height;

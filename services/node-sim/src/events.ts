@@ -18,11 +18,16 @@ export class WebhookSender {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
+  private readonly policy: WebhookPolicy;
+  private readonly log: Logger;
 
   constructor(
-    private readonly policy: WebhookPolicy,
-    private readonly log: Logger,
-  ) {}
+    policy: WebhookPolicy,
+    log: Logger,
+  ) {
+    this.policy = policy;
+    this.log = log;
+  }
 
   /** Sends `event` to each URL once it succeeds (2xx) or attempts run out. */
   send(urls: readonly string[], event: Record<string, unknown>, secret: string): void {

@@ -60,8 +60,10 @@ class Network implements SimNetwork, NetworkContext {
   private readonly webhooks: WebhookSender;
   private readonly servers: FastifyInstance[] = [];
   private blockTimer: NodeJS.Timeout | undefined;
+  private readonly config: NetworkConfig;
 
-  constructor(private readonly config: NetworkConfig) {
+  constructor(config: NetworkConfig) {
+    this.config = config;
     this.log = config.logger ?? pino({ level: 'silent' });
     this.random = config.seed === undefined ? cryptoRandom : seededRandom(config.seed);
     this.clock = config.clock ?? (config.startTimeMs === undefined ? systemClock : new ManualClock(config.startTimeMs));

@@ -29,11 +29,15 @@ export class SimNode {
   readonly nodeId: string;
   /** Emits `payment_received` with the IncomingPayment. */
   readonly events = new EventEmitter();
+  readonly state: NodeState;
+  readonly ctx: NetworkContext;
 
   constructor(
-    readonly state: NodeState,
-    readonly ctx: NetworkContext,
+    state: NodeState,
+    ctx: NetworkContext,
   ) {
+    this.state = state;
+    this.ctx = ctx;
     this.nodeId = publicKeyHex(state.privateKey);
     this.events.setMaxListeners(0);
   }

@@ -10,8 +10,11 @@ export class JsonFile<T> {
   private pending: T | undefined;
   private writing: Promise<void> = Promise.resolve();
   private scheduled = false;
+  readonly path: string;
 
-  constructor(readonly path: string) {}
+  constructor(path: string) {
+    this.path = path;
+  }
 
   static readSync<T>(path: string): T | undefined {
     try {

@@ -8,7 +8,10 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 export class ManualClock implements Clock {
-  constructor(private current: number) {}
+  private current: number;
+  constructor(current: number) {
+    this.current = current;
+  }
   now(): number {
     return this.current;
   }

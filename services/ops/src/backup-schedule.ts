@@ -17,9 +17,19 @@ export const scheduledName = (at: Date) => `comanda-${at.toISOString().replace(/
 export class BackupSchedule {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private readonly options: {
+      dir: string;
+      everySeconds: number;
+      keep: number;
+      dataDir: string;
+      store?: SqliteEventStore;
+      logger: Logger;
+      metrics?: Metrics;
+      now?: () => Date;
+    };
 
   constructor(
-    private readonly options: {
+    options: {
       dir: string;
       everySeconds: number;
       keep: number;
@@ -29,7 +39,9 @@ export class BackupSchedule {
       metrics?: Metrics;
       now?: () => Date;
     },
-  ) {}
+  ) {
+    this.options = options;
+  }
 
   /**
    * The first backup is due one interval after the newest one already in the directory (at once when

@@ -5,8 +5,10 @@ import { Sqlite } from '@comanda/sqlite';
 /** The data dir is owned by a running standalone. */
 export class DataDirBusy extends Error {
   override name = 'DataDirBusy';
-  constructor(readonly dataDir: string) {
+  readonly dataDir: string;
+  constructor(dataDir: string) {
     super(`the data dir ${dataDir} is in use by a running Comanda`);
+    this.dataDir = dataDir;
   }
 }
 

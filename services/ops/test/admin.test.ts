@@ -42,7 +42,7 @@ t.test('the data dir lock: one live holder; a holder killed with -9 leaves nothi
 
   // Another process holds it until it is killed; the kernel drops its lock, whatever pid comes next.
   const lockModule = new URL('../src/data-dir-lock.ts', import.meta.url).href;
-  const typescript = process.execArgv.filter((a) => a.includes('@tapjs/typescript'));
+  const typescript = process.execArgv.filter((a) => a.includes('@tapjs/typescript') || a.includes('typescript-imports'));
   const holder = spawn(process.execPath, [...typescript, '--input-type=module', '-e', `const { acquireDataDirLock } = await import(${JSON.stringify(lockModule)}); acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => holder.stdout!.on('data', (c: Buffer) => c.toString().includes('held') && resolve()));
   t.ok(dataDirInUse(dir), 'held by a live process');

@@ -17,8 +17,8 @@ const src = (file: string) => fileURLToPath(new URL(`../src/${file}`, import.met
 /** Runs one of the command line tools from source, as `npm run …` runs it from dist. */
 function run(tool: string, argv: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
-    // Only the TypeScript loader and the source condition: not tap's own instrumentation.
-    const loader = process.execArgv.filter((a) => a.includes('@tapjs/typescript') || a.startsWith('--conditions'));
+    // Only the TypeScript loaders (tap's, and the `.js` to `.ts` imports of test/typescript-imports.mjs) and the source condition: not tap's own instrumentation.
+    const loader = process.execArgv.filter((a) => a.includes('@tapjs/typescript') || a.includes('typescript-imports') || a.startsWith('--conditions'));
     const child = spawn(process.execPath, [...loader, src(tool), ...argv], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,12 +26,18 @@ export interface ProjectorOptions {
 
 /** A projection failed: the projector stops rather than skip the event. */
 export class ProjectionFailed extends Error {
+  readonly projection: string;
+  readonly event: RecordedEvent;
+  override readonly cause: unknown;
   constructor(
-    readonly projection: string,
-    readonly event: RecordedEvent,
-    override readonly cause: unknown,
+    projection: string,
+    event: RecordedEvent,
+    cause: unknown,
   ) {
     super(`Projection ${projection} failed on event ${event.id} (${event.type} at ${event.position})`);
+    this.projection = projection;
+    this.event = event;
+    this.cause = cause;
     this.name = 'ProjectionFailed';
   }
 }
@@ -48,8 +54,10 @@ export class Projector {
   private readonly byType = new Map<string, Projection[]>();
   private readonly name: string;
   failure?: ProjectionFailed;
+  private readonly options: ProjectorOptions;
 
-  constructor(private readonly options: ProjectorOptions) {
+  constructor(options: ProjectorOptions) {
+    this.options = options;
     this.name = options.name ?? 'projector';
     for (const p of options.projections) {
       for (const type of p.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), p]);

@@ -46,15 +46,21 @@ export class Reactor {
   private readonly stopping = new AbortController();
   /** Events handed to reactions, oldest first, until every one before them is done too. */
   private outstanding: Outstanding[] = [];
+  private readonly reactions: Reaction[];
+  private readonly logger: Logger;
+  private readonly progress?: ReactionProgress;
 
   constructor(
     store: EventStore,
     checkpoint: CheckpointStore,
-    private readonly reactions: Reaction[],
-    private readonly logger: Logger,
+    reactions: Reaction[],
+    logger: Logger,
     name = 'reactor',
-    private readonly progress?: ReactionProgress,
+    progress?: ReactionProgress,
   ) {
+    this.reactions = reactions;
+    this.logger = logger;
+    this.progress = progress;
     this.runner = new SubscriptionRunner({ name, store, checkpoint, logger, fresh: 'start', handle: (events) => this.react(events) });
   }
 

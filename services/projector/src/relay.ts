@@ -60,18 +60,26 @@ export class Relay {
   private readonly runner: SubscriptionRunner;
   /** Since when the bus has refused the message in hand (null: publishing). */
   private awaySince: number | null = null;
+  private readonly bus: Bus;
+  private readonly logger: Logger;
+  private readonly publications: Publish;
+  private readonly name: string;
 
   constructor(
     store: EventStore,
-    private readonly bus: Bus,
+    bus: Bus,
     checkpoint: CheckpointStore,
-    private readonly logger: Logger,
+    logger: Logger,
     /** Where to begin when no checkpoint exists: 'start' replays history, 'head' only new events. */
     fresh: 'start' | 'head' = 'head',
-    private readonly publications: Publish = domainEvents,
+    publications: Publish = domainEvents,
     /** Names it in logs and warnings. */
-    private readonly name = 'relay',
+    name = 'relay',
   ) {
+    this.bus = bus;
+    this.logger = logger;
+    this.publications = publications;
+    this.name = name;
     this.runner = new SubscriptionRunner({ name, store, checkpoint, logger, fresh, handle: (events, scope) => this.publish(events, scope) });
   }
 

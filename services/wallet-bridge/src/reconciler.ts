@@ -61,8 +61,11 @@ export class Reconciler {
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  private readonly options: ReconcilerOptions;
 
-  constructor(private readonly options: ReconcilerOptions) {}
+  constructor(options: ReconcilerOptions) {
+    this.options = options;
+  }
 
   /** Runs a first pass in the background (a node that is down must not stop the service) and the timer. */
   start(): void {

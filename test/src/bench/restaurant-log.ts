@@ -17,11 +17,18 @@ const TABLES = 100;
 export class RestaurantHistory {
   private orders = 0;
   private written = 0;
+  private readonly store: SqliteEventStore;
+  private readonly commands: CommandHandler;
+  private readonly tables: string[];
   private constructor(
-    private readonly store: SqliteEventStore,
-    private readonly commands: CommandHandler,
-    private readonly tables: string[],
-  ) {}
+    store: SqliteEventStore,
+    commands: CommandHandler,
+    tables: string[],
+  ) {
+    this.store = store;
+    this.commands = commands;
+    this.tables = tables;
+  }
 
   static async open(file: string): Promise<RestaurantHistory> {
     mkdirSync(dirname(file), { recursive: true });

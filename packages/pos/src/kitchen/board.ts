@@ -14,8 +14,11 @@ export class Board<T extends { id: string }> {
   private pending = new Map<string, T | null>();
   /** The items, oldest first (as `compare` says). */
   list: readonly T[] = [];
+  private readonly compare: (a: T, b: T) => number;
 
-  constructor(private readonly compare: (a: T, b: T) => number) {}
+  constructor(compare: (a: T, b: T) => number) {
+    this.compare = compare;
+  }
 
   get size(): number {
     return this.entries.size;

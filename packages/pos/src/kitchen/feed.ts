@@ -48,8 +48,12 @@ export class KitchenFeed {
   private scheduled = false;
   private closed = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly station: string;
+  private readonly stationName: (id: string) => string;
 
-  constructor(readonly station: string, private readonly stationName: (id: string) => string) {
+  constructor(station: string, stationName: (id: string) => string) {
+    this.station = station;
+    this.stationName = stationName;
     this.expo = station === EXPO;
   }
 

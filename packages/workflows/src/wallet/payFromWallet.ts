@@ -28,8 +28,12 @@ export interface WalletPaymentDeps {
 
 /** The node refused the payment for good (recorded on the payment's stream): the caller's answer. */
 export class WalletPaymentFailed extends Error {
-  constructor(readonly code: WalletPaymentFailure, readonly reason: string) {
+  readonly code: WalletPaymentFailure;
+  readonly reason: string;
+  constructor(code: WalletPaymentFailure, reason: string) {
     super(reason);
+    this.code = code;
+    this.reason = reason;
     this.name = 'WalletPaymentFailed';
   }
 }

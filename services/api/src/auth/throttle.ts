@@ -25,12 +25,21 @@ export const DEFAULT_RULES: ThrottleRules = {
  * five are checked per pair before the lock. A success gives its attempt back.
  */
 export class LoginThrottle {
+  private readonly attempts: AttemptCounter;
+  private readonly scope: string;
+  private readonly now: () => number;
+  private readonly rules: ThrottleRules;
   constructor(
-    private readonly attempts: AttemptCounter,
-    private readonly scope: string,
-    private readonly now: () => number,
-    private readonly rules: ThrottleRules = DEFAULT_RULES,
-  ) {}
+    attempts: AttemptCounter,
+    scope: string,
+    now: () => number,
+    rules: ThrottleRules = DEFAULT_RULES,
+  ) {
+    this.attempts = attempts;
+    this.scope = scope;
+    this.now = now;
+    this.rules = rules;
+  }
 
   // The name is base64url-encoded: unambiguous after the address, and free of NUL bytes, which
   // PostgreSQL text (the read store of the distributed shape) cannot hold.

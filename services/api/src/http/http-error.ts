@@ -4,12 +4,18 @@
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
+  readonly status: number;
+  readonly body: { message: string } & Record<string, unknown>;
+  readonly headers: Record<string, string>;
   constructor(
-    readonly status: number,
-    readonly body: { message: string } & Record<string, unknown>,
+    status: number,
+    body: { message: string } & Record<string, unknown>,
     /** Headers the answer carries (a 429's Retry-After). */
-    readonly headers: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ) {
     super(body.message);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
   }
 }

@@ -30,8 +30,10 @@ declare module 'fastify' {
 /** A write that is recorded (its events appended) but not yet in the read models the answer is read from. */
 export class WrittenNotYetVisible extends Error {
   override name = 'WrittenNotYetVisible';
-  constructor(readonly location?: string) {
+  readonly location?: string;
+  constructor(location?: string) {
     super('recorded, not yet visible in the read models');
+    this.location = location;
   }
 }
 

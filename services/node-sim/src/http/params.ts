@@ -13,7 +13,10 @@ export const MAX_SAT = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 type Raw = Record<string, unknown>;
 
 export class Params {
-  constructor(private readonly raw: Raw) {}
+  private readonly raw: Raw;
+  constructor(raw: Raw) {
+    this.raw = raw;
+  }
 
   /** Form fields may repeat; like the real node, the first value counts. */
   optional(name: string): string | undefined {

@@ -22,8 +22,13 @@ export class Service {
   tally = new Map<string, KindTally>();
   /** The sign-in under way: the screens sign in one after another (see Session.login). */
   signingIn: Promise<unknown> = Promise.resolve();
+  readonly name: string;
+  readonly url: string;
 
-  constructor(readonly name: string, readonly url: string) {}
+  constructor(name: string, url: string) {
+    this.name = name;
+    this.url = url;
+  }
 
   /** ms of service so far. */
   now(): number {
@@ -91,8 +96,13 @@ export class Session {
   private readonly cookies = new Map<string, string>();
   private readonly tags = new Map<string, string>();
   private refreshing: Promise<boolean> | null = null;
+  readonly service: Service;
+  readonly client: ClientKind;
 
-  constructor(readonly service: Service, readonly client: ClientKind) {}
+  constructor(service: Service, client: ClientKind) {
+    this.service = service;
+    this.client = client;
+  }
 
   cookie(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
