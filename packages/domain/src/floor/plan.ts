@@ -67,7 +67,7 @@ interface Plan {
   sections: Record<string, Section>;
 }
 
-const isInteger = (value: unknown, min: number, max: number): boolean => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const isInteger = (value: unknown, min: number, max: number): boolean => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** The cell must be on the grid and free in the table's space (the table itself may already stand there). */
 export function placeErrors(column: number, row: number): FieldError[] {
