@@ -14,6 +14,7 @@ export * from './menu/menu.js';
 export * from './menu/lookups.js';
 export * from './floor/floor.js';
 export * from './floor/seating.js';
+export * from './floor/plan.js';
 export * from './order/lines.js';
 export * from './order/order.js';
 export * from './order/exceptions.js';

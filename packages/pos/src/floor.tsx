@@ -6,6 +6,7 @@ import type { Order, Table } from './menu.js';
 import { GuestCounts, guestsLabel } from './guests.js';
 import { age, money } from './money.js';
 import { go } from './route.js';
+import { PlanGrid, cellStyle, placed, seatsLabel } from './plan-grid.js';
 
 /**
  * The open orders by id: one list, revalidated by its ETag (it changes only when an open order does).
@@ -21,10 +22,15 @@ function useOpenOrders(me: Member): Record<string, Order> {
   return byId;
 }
 
-/** Spaces as tabs, tables as tiles: free, seated (number, age, total) or reserved; "ready" when the kitchen is done. */
+/**
+ * Spaces as tabs, tables as tiles: free, seated (number, age, total) or reserved; "ready" when the kitchen is done.
+ * Tables the manager placed stand on the space's grid as drawn (floor plan); the others flow after them as
+ * they always did. The tables of the waiter's own sections are marked.
+ */
 export function Floor(props: { me: Member }) {
   const spaces = usePolled((etag) => api.GET('/spaces', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 10_000).data ?? [];
   const tables = usePolled((etag) => api.GET('/tables', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data ?? [];
+  const sections = usePolled((etag) => api.GET('/sections', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 10_000).data ?? [];
   const orders = useOpenOrders(props.me);
   const [spaceId, setSpaceId] = useState<string | null>(null);
   // A free table tapped: how many guests sit down (the covers) is asked before it is seated.
@@ -33,6 +39,12 @@ export function Floor(props: { me: Member }) {
   const current = spaces.find((s) => s.id === spaceId) ?? spaces[0];
   const shown = tables.filter((t) => t.space_id === current?.id);
   const takeAway = Object.values(orders).filter((o) => o.table_id === null);
+  const onPlan = shown.filter(placed);
+  const mySections = sections.filter((s) => s.space_id === current?.id && s.waiter_id === props.me.id);
+  const mine = new Set(mySections.flatMap((s) => s.table_ids));
+  const tile = (t: Table) => (
+    <TableTile key={t.id} table={t} order={t.order_id ? orders[t.order_id] : undefined} mine={mine.has(t.id)} disabled={w.busy} onOpen={() => void open(t)} />
+  );
 
   const open = (table: Table | null, guests?: number) => {
     if (table?.order_id) return go(`/order/${table.order_id}`);
@@ -55,8 +67,14 @@ export function Floor(props: { me: Member }) {
         <button type="button" class="tab take-away" disabled={w.busy} onClick={() => void open(null)}>+ Take-away</button>
       </nav>
       {w.error && <p class="error" role="alert">{w.error}</p>}
+      {mySections.length > 0 && <p class="my-section" id="my-section">Your section: {mySections.map((s) => s.name).join(', ')}</p>}
+      {onPlan.length > 0 && (
+        <div class="plan-scroll">
+          <PlanGrid rows={Math.max(...onPlan.map((t) => t.row)) + 1} class="floor-plan">{onPlan.map(tile)}</PlanGrid>
+        </div>
+      )}
       <section class="tiles">
-        {shown.map((t) => <TableTile key={t.id} table={t} order={t.order_id ? orders[t.order_id] : undefined} disabled={w.busy} onOpen={() => void open(t)} />)}
+        {shown.filter((t) => !placed(t)).map(tile)}
         {shown.length === 0 && <p class="muted">No tables in this space yet: a manager adds them.</p>}
       </section>
       {takeAway.length > 0 && (
@@ -96,12 +114,15 @@ function OrderFacts(props: { order: Order }) {
   );
 }
 
-function TableTile(props: { table: Table; order: Order | undefined; disabled: boolean; onOpen: () => void }) {
+function TableTile(props: { table: Table; order: Order | undefined; mine: boolean; disabled: boolean; onOpen: () => void }) {
   const { table, order } = props;
   const ready = order?.status === 'ready';
+  const look = `${table.shape ? ` shape-${table.shape}` : ''}${props.mine ? ' mine' : ''}`;
   return (
-    <button type="button" class={`tile ${table.status}${ready ? ' ready' : ''}`} data-table-id={table.id} data-status={table.status} disabled={props.disabled} onClick={props.onOpen}>
+    <button type="button" class={`tile ${table.status}${ready ? ' ready' : ''}${look}`} data-table-id={table.id} data-status={table.status} data-shape={table.shape} data-mine={props.mine || undefined}
+      style={placed(table) ? cellStyle(table.column, table.row) : undefined} disabled={props.disabled} onClick={props.onOpen}>
       <span class="tile-name">{table.name}</span>
+      {table.seats !== undefined && <span class="tile-seats">{seatsLabel(table)}</span>}
       <span class="tile-state">{table.status === 'occupied' ? (order ? '' : 'seated') : table.status}</span>
       {order && <OrderFacts order={order} />}
     </button>

@@ -6,6 +6,7 @@ import { modifierGroupsProjection } from './modifier-groups.js';
 import { taxRatesProjection } from './tax-rates.js';
 import { spacesProjection } from './spaces.js';
 import { tablesProjection } from './tables.js';
+import { sectionsProjection } from './sections.js';
 import { ordersProjection } from './orders.js';
 import { ticketsProjection } from './tickets.js';
 import { shiftsProjection } from './shifts.js';
@@ -25,6 +26,7 @@ export const allProjections: Projection[] = [
   taxRatesProjection,
   spacesProjection,
   tablesProjection,
+  sectionsProjection,
   ordersProjection,
   ticketsProjection,
   shiftsProjection,

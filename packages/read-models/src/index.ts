@@ -7,6 +7,7 @@ export * from './modifier-groups.js';
 export * from './tax-rates.js';
 export * from './spaces.js';
 export * from './tables.js';
+export * from './sections.js';
 export * from './orders.js';
 export * from './tickets.js';
 export * from './shifts.js';

@@ -2,6 +2,10 @@ import type { Decider } from '../decider.js';
 import { type FieldError, conflict, notFound, validationFailed } from '../errors.js';
 import { nameErrors, sameName } from '../names.js';
 import { unchangedSince, versionAfter } from '../versions.js';
+import {
+  type PlanEvent, type Section, type SectionCommand, type SectionEvent, type TableLayout, type TableShape,
+  cellFree, decideSection, decideMove, leaveSection, placeErrors, sectionAfter, shapeErrors,
+} from './plan.js';
 
 /**
  * The floor: the spaces of the restaurant and the layout of their tables, in one stream (`floor`). Its
@@ -23,7 +27,7 @@ export interface Space {
   version: number;
 }
 
-export interface Table {
+export interface Table extends TableLayout {
   id: string;
   name: string;
   spaceId: string;
@@ -36,13 +40,15 @@ export interface Table {
 export interface Floor {
   spaces: Record<string, Space>;
   tables: Record<string, Table>;
+  sections: Record<string, Section>;
 }
 
-type TableEvent = Exclude<FloorEvent, { type: 'SpaceCreated' | 'SpaceRenamed' | 'SpaceRemoved' }>;
+type TableEvent = Exclude<FloorEvent, { type: 'SpaceCreated' | 'SpaceRenamed' | 'SpaceRemoved' } | SectionEvent>;
 
 /** The floor events about one table (named by `data.tableId`). */
 export const TABLE_EVENTS: ReadonlyArray<TableEvent['type']> = [
   'TableAdded', 'TableUpdated', 'TableReserved', 'TableMadeAvailable', 'TableOccupied', 'TableReleased', 'TableRemoved',
+  'TableMoved', 'TableReshaped',
 ];
 
 /**
@@ -57,8 +63,16 @@ export function tableAfter(table: Table | undefined, event: TableEvent): Table |
   if (!table) return undefined;
   const bump = (changes: Partial<Table>): Table => ({ ...table, ...changes, version: versionAfter(table) });
   switch (event.type) {
-    case 'TableUpdated':
-      return bump({ name: event.data.name, spaceId: event.data.spaceId });
+    case 'TableUpdated': {
+      // Another space has another grid: the table waits there, unplaced, to be dragged onto it.
+      if (event.data.spaceId === table.spaceId) return bump({ name: event.data.name });
+      const { column: _c, row: _r, ...unplaced } = bump({ name: event.data.name, spaceId: event.data.spaceId });
+      return unplaced;
+    }
+    case 'TableMoved':
+      return bump({ column: event.data.column, row: event.data.row });
+    case 'TableReshaped':
+      return bump({ shape: event.data.shape, seats: event.data.seats });
     case 'TableReserved':
       return bump({ status: 'reserved', orderId: null });
     case 'TableMadeAvailable':
@@ -89,13 +103,18 @@ export type FloorEvent =
   | { type: 'TableMadeAvailable'; data: { tableId: string } }
   | { type: 'TableOccupied'; data: { tableId: string; orderId: string | null } }
   | { type: 'TableReleased'; data: { tableId: string; orderId: string | null } }
-  | { type: 'TableRemoved'; data: { tableId: string } };
+  | { type: 'TableRemoved'; data: { tableId: string } }
+  | PlanEvent;
 
 export type FloorCommand =
   | { type: 'createSpace'; spaceId: string; name: string }
   | { type: 'renameSpace'; spaceId: string; name: string; ifMatch?: number }
   | { type: 'removeSpace'; spaceId: string }
-  | ({ type: 'addTable'; tableId: string } & TableSetup)
+  /** With a cell and a look when given: one append, so a taken cell refuses the whole table. */
+  | ({ type: 'addTable'; tableId: string; place?: { column: number; row: number }; look?: { shape: TableShape; seats: number } } & TableSetup)
+  | { type: 'moveTable'; tableId: string; column: number; row: number }
+  | { type: 'reshapeTable'; tableId: string; shape: TableShape; seats: number }
+  | SectionCommand
   /**
    * The table's name and space. The whole setup is validated here (status and order included, so one
    * answer lists every error); the status itself is the table's own stream's (`setStatus`).
@@ -149,11 +168,20 @@ function tableNameFree(state: Floor, name: string, spaceId: string, except?: str
   }
 }
 
+/** The record with one entry replaced (null: removed); undefined when nothing changes. */
+function replaced<T>(record: Record<string, T>, id: string, next: T | null | undefined): Record<string, T> | undefined {
+  if (next === undefined) return undefined;
+  const copy = { ...record };
+  if (next === null) delete copy[id];
+  else copy[id] = next;
+  return copy;
+}
 
 export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
-  initialState: () => ({ spaces: {}, tables: {} }),
+  initialState: () => ({ spaces: {}, tables: {}, sections: {} }),
   // One stream per restaurant (that grew with every seating before tables had their own): folded from a snapshot after a restart.
-  snapshot: { name: 'floor', version: 1 },
+  // Version 2: the state holds sections.
+  snapshot: { name: 'floor', version: 2 },
 
   decide(command, state) {
     switch (command.type) {
@@ -175,13 +203,33 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
         if (tables > 0) {
           throw conflict(`Space ${s.name} still has ${tables} table${tables === 1 ? '' : 's'}: move or delete them first`, { table_count: tables });
         }
-        return [{ type: 'SpaceRemoved', data: { spaceId: s.id } }];
+        // Its sections hold no tables now (it has none): they go with it.
+        const sections = Object.values(state.sections).filter((x) => x.spaceId === s.id);
+        return [...sections.map((x): FloorEvent => ({ type: 'SectionRemoved', data: { sectionId: x.id } })), { type: 'SpaceRemoved', data: { spaceId: s.id } }];
       }
       case 'addTable': {
         const setup = validSetup(state, command);
         if (state.tables[command.tableId]) throw conflict('This table already exists');
         tableNameFree(state, setup.name, setup.spaceId);
-        return [{ type: 'TableAdded', data: { tableId: command.tableId, ...setup } }];
+        const { place, look } = command;
+        const errors = [...(place ? placeErrors(place.column, place.row) : []), ...(look ? shapeErrors(look.shape, look.seats) : [])];
+        if (errors.length > 0) throw validationFailed(errors);
+        if (place) cellFree(state, setup.spaceId, place.column, place.row);
+        const tableId = command.tableId;
+        return [
+          { type: 'TableAdded', data: { tableId, ...setup } },
+          ...(place ? [{ type: 'TableMoved' as const, data: { tableId, ...place } }] : []),
+          ...(look ? [{ type: 'TableReshaped' as const, data: { tableId, shape: look.shape, seats: look.seats } }] : []),
+        ];
+      }
+      case 'moveTable':
+        return decideMove(state, command.tableId, command.column, command.row);
+      case 'reshapeTable': {
+        const t = table(state, command.tableId);
+        const errors = shapeErrors(command.shape, command.seats);
+        if (errors.length > 0) throw validationFailed(errors);
+        if (t.shape === command.shape && t.seats === command.seats) return [];
+        return [{ type: 'TableReshaped', data: { tableId: t.id, shape: command.shape, seats: command.seats } }];
       }
       case 'updateTable': {
         const t = table(state, command.tableId);
@@ -189,13 +237,16 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
         const target = validSetup(state, command);
         if (target.name === t.name && target.spaceId === t.spaceId) return [];
         tableNameFree(state, target.name, target.spaceId, t.id);
-        return [{ type: 'TableUpdated', data: { tableId: t.id, name: target.name, spaceId: target.spaceId } }];
+        const leaves = target.spaceId === t.spaceId ? [] : leaveSection(state, t.id);
+        return [...leaves, { type: 'TableUpdated', data: { tableId: t.id, name: target.name, spaceId: target.spaceId } }];
       }
       case 'removeTable': {
         // Whether an order sits there is the table's own stream's to say: it was closed first.
         const t = table(state, command.tableId);
-        return [{ type: 'TableRemoved', data: { tableId: t.id } }];
+        return [...leaveSection(state, t.id), { type: 'TableRemoved', data: { tableId: t.id } }];
       }
+      default:
+        return decideSection(state, command);
     }
   },
 
@@ -213,14 +264,15 @@ export const floor: Decider<FloorCommand, FloorEvent, Floor> = {
         const { [event.data.spaceId]: _removed, ...spaces } = state.spaces;
         return { ...state, spaces };
       }
+      case 'SectionCreated':
+      case 'SectionChanged':
+      case 'SectionRemoved': {
+        const sections = replaced(state.sections, event.data.sectionId, sectionAfter(state.sections[event.data.sectionId], event));
+        return sections ? { ...state, sections } : state;
+      }
       default: {
-        const { tableId } = event.data;
-        const next = tableAfter(state.tables[tableId], event);
-        if (next === undefined) return state;
-        const tables = { ...state.tables };
-        if (next === null) delete tables[tableId];
-        else tables[tableId] = next;
-        return { ...state, tables };
+        const tables = replaced(state.tables, event.data.tableId, tableAfter(state.tables[event.data.tableId], event));
+        return tables ? { ...state, tables } : state;
       }
     }
   },

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import { go } from '../route.js';
 import { Devices } from './devices.js';
+import { FloorPlan } from './floor-plan.js';
 import { Hours } from './hours.js';
 import { Printers } from './printers.js';
 import { Staff } from './staff.js';
@@ -29,6 +30,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'staff', name: 'Staff', note: 'Add, change a role or a PIN, remove', screen: Staff },
   { path: 'printers', name: 'Printers', note: 'Kitchen and till printers, the print queue', screen: Printers },
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },
+  { path: 'floor-plan', name: 'Floor plan', note: 'Spaces, tables on a grid, sections and their waiters', screen: FloorPlan },
 ];
 
 /**

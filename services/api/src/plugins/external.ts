@@ -28,6 +28,7 @@ const TAGS = [
   { name: 'tax rates', description: 'Tax rates of categories and dishes, and how bills show them' },
   { name: 'modifier groups', description: 'Choices a dish offers (salsa, extras), each option with its price delta' },
   { name: 'spaces', description: 'Rooms and areas of the floor' },
+  { name: 'sections', description: 'Groups of a space\'s tables, each served by one waiter' },
   { name: 'tables', description: 'Tables of the floor, their state and the order that holds them' },
   { name: 'orders', description: 'Orders: placing, their lifecycle, queries by user, table, state and day' },
   { name: 'order dishes', description: 'The lines of an order' },

@@ -1,4 +1,5 @@
-import { TABLE_STATUSES, notFound } from '@comanda/domain';
+import { TABLE_STATUSES, layoutOf, notFound } from '@comanda/domain';
+import { Cell, Look, planOf } from './plan-schemas.js';
 import { addTable, removeTable, setUpTable } from '@comanda/workflows';
 import { SPACES, type SpaceView, TABLES, type TableView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -24,12 +25,14 @@ const Table = Type.Object({
   status: status(),
   space_id: Type.String({ format: 'uuid' }),
   order_id: orderId('The active order seated at the table, or null'),
+  ...Cell.optional, ...Look.optional,
 });
 const CreateBody = Type.Object({
   name: PlaceName,
   status: Type.Optional(status('available (the default), occupied or reserved')),
   space_id: Type.String({ format: 'uuid', description: 'An existing space' }),
   order_id: Type.Optional(orderId(`${ACTIVE_ORDER}; defaults to null`)),
+  ...Cell.optional, ...Look.optional,
 });
 const UpdateBody = Type.Object({ name: PlaceName, status: status(), space_id: Type.String({ format: 'uuid' }), order_id: orderId() });
 const errors = {
@@ -38,14 +41,16 @@ const errors = {
   412: Stale,
 };
 
-const view = (t: TableView) => ({ id: t.id, name: t.name, status: t.status, space_id: t.space_id, order_id: t.order_id });
+const view = (t: TableView) => ({ id: t.id, name: t.name, status: t.status, space_id: t.space_id, order_id: t.order_id, ...layoutOf(t) });
 
 const RULES = [
   'status is one of available, occupied, reserved. A non-null order_id must name an existing order that is',
   'not completed or cancelled, and then status must be occupied; occupied with order_id null is a walk-in',
   'seated before ordering. A table that holds an active order keeps it until the order is completed,',
   'cancelled or deleted (409 otherwise); a table still holding a finished order may be set up afresh.',
-  'Table names are unique within their space, ignoring case.',
+  'Table names are unique within their space, ignoring case. column and row (together) place a new table on a free',
+  'cell of its space\'s grid (409 when taken); shape and seats (together) give its look. A table never placed nor',
+  'shaped is answered without these four fields.',
 ].join(' ');
 
 /** Tables: their layout (floor stream) and their occupancy (each table's own stream, where orders seat themselves too). */
@@ -78,7 +83,7 @@ export default async function tableRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const { body } = request;
     const { tableId, position } = await addTable(app.deps.commands, {
-      tableId: newResourceId(request, 'table'), context: writeContext(request),
+      tableId: newResourceId(request, 'table'), context: writeContext(request), plan: planOf(body),
       setup: { name: body.name.trim(), spaceId: body.space_id, status: body.status ?? 'available', orderId: body.order_id ?? null },
     });
     await app.readYourWrite(position, `/tables/${tableId}`);
