@@ -7,6 +7,7 @@ import { Staff } from './staff.js';
 import { MenuEditor } from './menu-editor.js';
 import { Reports } from './reports.js';
 import { SoldOutSheet } from './sold-out.js';
+import { SettingsScreen } from './settings.js';
 
 /** One screen of the back office: its tile on the hub and its route, /office/<path>. */
 export interface OfficeTile {
@@ -29,6 +30,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'staff', name: 'Staff', note: 'Add, change a role or a PIN, remove', screen: Staff },
   { path: 'printers', name: 'Printers', note: 'Kitchen and till printers, the print queue', screen: Printers },
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },
+  { path: 'settings', name: 'Settings', note: 'Name, receipt, tax, discount limit, service charge, kitchen', screen: SettingsScreen },
 ];
 
 /**
