@@ -120,6 +120,20 @@ if (!postgresAvailable() || !natsServerAvailable()) {
       t.ok(kitchenSaw.some((e) => e.type === 'OrderPlaced' && e.stream === `order-${order}`));
     });
 
+    t.test('a settings change on one replica is enforced by the other: the waiter\'s discount limit (issue 60)', async (t) => {
+      ok(await a.post('/users', { name: 'waiter-dist', pin: '4321', role: 'waiter' }), 201);
+      const waiter = new Client(urlB);
+      await waiter.login('waiter-dist', '4321');
+      const waiterId = ok(await waiter.get('/auth/me'), 200).id;
+      const order = ok(await waiter.post('/orders/with-dishes', { order: { user_id: waiterId, table_id: null, waiter: 'waiter-dist' }, dishes: [{ dish_id: dish }] }), 201).id;
+      const { version } = ok(await a.get('/settings'), 200) as unknown as { version: number };
+      ok(await a.put('/settings', { waiter_discount_max_percent: 3, reason: 'distributed e2e' }, { 'if-match': `"${version}"` }), 200);
+      await eventually(async () => (ok(await waiter.get('/settings'), 200) as unknown as { waiter_discount_max_percent: number }).waiter_discount_max_percent === 3, 'replica B to read the new limit');
+      const refused = await waiter.post(`/orders/${order}/discounts`, { kind: 'percent', value: 5, reason: 'regular' });
+      t.equal(refused.status, 403, `over the limit set on A: ${JSON.stringify(refused.body)}`);
+      t.equal((await waiter.post(`/orders/${order}/discounts`, { kind: 'percent', value: 3, reason: 'regular' })).status, 201, 'within it');
+    });
+
     t.test('a write\'s direct reactions are visible as it answers, on either replica: a fired line removed is struck through on its ticket', async (t) => {
       const station = ok(await a.post('/stations', { name: 'Plancha' }), 201).id;
       const category = ok(await a.post('/categories', { name: 'Plancha', station_id: station }), 201).id;

@@ -36,6 +36,8 @@ export interface Config {
   completeRequiresPayment: boolean;
   /** An order closes by itself (completed, its table freed) once it is paid in full (COMANDA_CLOSE_PAID_ORDERS). */
   closePaidOrders: boolean;
+  // The restaurant's settings below are only the defaults of a new restaurant: what is in force is
+  // read from the `settings` stream over them (workflows' currentSettings, issue 60).
   /** Menu prices include tax (COMANDA_PRICES_INCLUDE_TAX, default true); false: taxes are added on the bill. */
   pricesIncludeTax: boolean;
   /** The most a waiter may discount, in percent of what the discount applies to (COMANDA_WAITER_DISCOUNT_MAX_PERCENT, default 10). */

@@ -50,3 +50,4 @@ export * from './bills/bill-ledger.js';
 export * from './bills/service-charge.js';
 export * from './printing/printers.js';
 export * from './printing/print-job.js';
+export * from './settings/restaurant-settings.js';

@@ -45,3 +45,4 @@ export * from './bills/reopenTicket.js';
 export * from './bills/shifts.js';
 export * from './wallet/payFromWallet.js';
 export * from './printing/printKitchenTicket.js';
+export { type SettingsFromEnvironment, currentSettings, settingsDefaults } from './settings/currentSettings.js';

@@ -28,11 +28,12 @@ import wallet from './features/wallet/index.js';
 import kitchen from './features/kitchen/index.js';
 import reports from './features/reports/index.js';
 import printing from './features/printing/index.js';
+import settings from './features/settings/index.js';
 import kitchenPage from './features/pages/kitchen-page.js';
 import posPage from './features/pages/pos-page.js';
 
 /** The API's features, each a folder of routes, schemas and views registered in its own context. */
-const FEATURES = [general, staff, orders, orderLines, floor, menu, bills, wallet, kitchen, reports, printing];
+const FEATURES = [general, staff, orders, orderLines, floor, menu, bills, wallet, kitchen, reports, printing, settings];
 
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to the process's asynchronous stdout. */

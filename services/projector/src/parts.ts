@@ -11,6 +11,7 @@ import { type Reaction, type ReactionProgress, Reactor } from './reactor.js';
 import { recentOnFirstRun } from './recent-history.js';
 import { Relay } from './relay.js';
 import type { CommandHandler, EventStore } from '@comanda/event-store';
+import { currentSettings } from '@comanda/workflows';
 import type { ReadStore } from '@comanda/read-store';
 import type { Config } from '@comanda/config';
 
@@ -56,7 +57,7 @@ export const kitchenRelay = (): Part => ({
   },
 });
 
-/** The process managers Comanda runs: table occupancy, kitchen paper, the kitchen's (auto-bump as configured), closing paid orders (when configured). */
+/** The process managers Comanda runs: table occupancy, kitchen paper, the kitchen's (auto-bump following the settings), closing paid orders (when configured). */
 export const allReactions = (
   commands: CommandHandler, config?: Pick<Config, 'kitchenAutoBumpMinutes' | 'closePaidOrders' | 'timezone' | 'kitchenPaperFallbackSeconds'>, readStore?: ReadStore,
 ): Reaction[] => [
@@ -82,7 +83,10 @@ export const reactions = (choose: (commands: CommandHandler, config: Config, rea
     const here = localReactionProgress(rt.store, rt.progress);
     const shared = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
     const progress: ReactionProgress = shared ? { report: async (through) => (await here.report(through), await shared.report(through)) } : here;
-    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, rt.config, rt.readStore), rt.logger, 'reactor', progress);
+    // Auto-bump starts from the minutes in force (the settings stream over the environment's default) and follows later changes in the log.
+    const { settings } = await currentSettings(rt.commands, rt.config);
+    const config = { ...rt.config, kitchenAutoBumpMinutes: settings.kitchenAutoBumpMinutes };
+    const part = new Reactor(rt.store, checkpoint, choose(rt.commands, config, rt.readStore), rt.logger, 'reactor', progress);
     await part.start();
     // Every event up to its checkpoint has had its reactions: a write made before (none on a new log) waits for nothing here.
     rt.progress.report(REACTIONS_THROUGH, part.position ?? -1n);

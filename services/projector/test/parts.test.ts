@@ -35,14 +35,15 @@ t.test('projections, relays and reactions as parts: health per part, read models
   for (const name of ['relay', 'kitchen-relay', 'reactor']) t.ok(existsSync(join(dataDir, `${name}.checkpoint`)), `${name} checkpoint kept in the data dir`);
 });
 
-t.test('the process managers Comanda runs: the kitchen auto-bump only when COMANDA_KITCHEN_AUTO_BUMP_MINUTES is set', async (t) => {
+t.test('the process managers Comanda runs: the kitchen auto-bump always, following the settings\' minutes from the environment\'s default', async (t) => {
   const commands = {} as unknown as CommandHandler;
   const names = (env: Record<string, string>) => allReactions(commands, loadConfig(env)).map((r) => r.name);
-  t.same(names({}), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen'], 'off by default');
-  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '0' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen']);
-  t.same(names({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen', 'kitchen-auto-bump']);
-  t.same(names({ COMANDA_CLOSE_PAID_ORDERS: 'true' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen', 'close-paid-orders'], 'closing paid orders only when COMANDA_CLOSE_PAID_ORDERS is set');
+  t.same(names({}), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen', 'kitchen-auto-bump']);
+  t.same(names({ COMANDA_CLOSE_PAID_ORDERS: 'true' }), ['table-occupancy', 'kitchen-paper', 'kitchen-tickets', 'order-status-from-kitchen', 'kitchen-auto-bump', 'close-paid-orders'], 'closing paid orders only when COMANDA_CLOSE_PAID_ORDERS is set');
   const [autoBump] = allReactions(commands, loadConfig({ COMANDA_KITCHEN_AUTO_BUMP_MINUTES: '5' })).slice(-1);
-  const event = { data: { at: Date.now() }, metadata: {}, recordedAt: 0 } as unknown as RecordedEvent;
-  t.ok(Math.abs(autoBump!.delayMs!(event) - 5 * 60_000) < 1_000, 'due five minutes after the change');
+  const done = (id: string) => ({ id, type: 'KitchenLineDone', data: { at: Date.now() }, metadata: {}, recordedAt: 0 } as unknown as RecordedEvent);
+  t.ok(Math.abs(autoBump!.delayMs!(done('e1')) - 5 * 60_000) < 1_000, 'due five minutes after the change');
+  const changed = { id: 'e2', type: 'SettingsChanged', data: { changes: { kitchenAutoBumpMinutes: 2 }, before: { kitchenAutoBumpMinutes: 5 }, by: 'm1' }, metadata: {}, recordedAt: 0 } as unknown as RecordedEvent;
+  t.equal(autoBump!.delayMs!(changed), 0);
+  t.ok(Math.abs(autoBump!.delayMs!(done('e3')) - 2 * 60_000) < 1_000, 'a manager\'s change applies to what the reactor meets after it');
 });

@@ -1,5 +1,5 @@
 import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
-import { type Approval, type DishStockEvent, type MenuEvent, type OrderEvent, type SessionEvent, type ShiftEvent, type StaffEvent, type TicketEvent, type TimeClockEvent, lineTotal, offsetMs } from '@comanda/domain';
+import { type Approval, type DishStockEvent, type MenuEvent, type OrderEvent, type SessionEvent, type SettingsEvent, type ShiftEvent, type StaffEvent, type TicketEvent, type TimeClockEvent, lineTotal, offsetMs } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, compareText, eventTime, inRange, money, streamId } from '../report.js';
 import { isComp } from './discounts.js';
@@ -9,14 +9,14 @@ import { isComp } from './discounts.js';
  * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
  * refunds, bills cancelled, service charges taken off bills, orders handed to another waiter, tables moved, orders deleted, shifts
  * opened and closed, staff created, renamed, given a new PIN or role, removed, a device's session ended by a manager,
- * dishes sold out ("86"), counted or put back on sale, shifts on the time clock corrected. A projection of the
+ * dishes sold out ("86"), counted or put back on sale, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
  * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
  * who did it is the event's own `by`, else the request's user in its metadata.
  */
 export const AUDIT_KINDS = [
   'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'service_charge_removed', 'order_transfer', 'table_move',
   'order_deleted', 'shift_opened', 'shift_closed', 'staff_change', 'dish_stock', 'session_revoked',
-  'time_corrected',
+  'time_corrected', 'settings_changed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -88,8 +88,19 @@ function applyOrder(s: AuditState, event: ReplayedEvent, e: OrderEvent) {
   }
 }
 
-function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftEvent | StaffEvent | SessionEvent | TimeClockEvent) {
+/** A setting as the API names it, in its unit: 12.5 for a 1250 bp service charge. */
+const settingShown = (name: string, v: unknown): string => (name === 'serviceChargeRateBp' ? `${Number(v) / 100}` : JSON.stringify(v));
+const settingName = (name: string): string => (name === 'serviceChargeRateBp' ? 'service_charge_percent' : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+
+function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftEvent | StaffEvent | SessionEvent | TimeClockEvent | SettingsEvent) {
   switch (e.type) {
+    case 'SettingsChanged': {
+      // A manager's change of the restaurant's rules (issue 60): each setting from what it was to what it is.
+      const d = e.data;
+      const detail = Object.entries(d.changes).map(([k, v]) => `${settingName(k)} ${settingShown(k, d.before[k as keyof typeof d.before])} → ${settingShown(k, v)}`).join('; ');
+      push(s, event, undefined, { kind: 'settings_changed', by: d.by ?? userOf(event), approvedBy: d.by ?? userOf(event), reason: d.reason ?? null, amount: null, detail });
+      return;
+    }
     case 'TimeCorrected': {
       // A manager's correction of someone's hours (issue 60): the manager decides it on their own authority.
       const d = e.data;
@@ -159,17 +170,17 @@ function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | Menu
 
 const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale'] as const;
 const ORDER_TYPES = ['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted'] as const;
-const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'SessionRevoked', 'TimeCorrected'] as const;
+const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'SessionRevoked', 'TimeCorrected', 'SettingsChanged'] as const;
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  version: 4,
+  version: 5,
   title: 'Audit trail',
   handles: [...ORDER_TYPES, ...OTHER_TYPES, ...DISH_TYPES],
   init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map() }),
   apply(s, event) {
     if (isOneOf<OrderEvent>(event, ORDER_TYPES)) applyOrder(s, event, event);
-    else if (isOneOf<TicketEvent | ShiftEvent | StaffEvent | SessionEvent | TimeClockEvent>(event, OTHER_TYPES)) applyOther(s, event, event);
+    else if (isOneOf<TicketEvent | ShiftEvent | StaffEvent | SessionEvent | TimeClockEvent | SettingsEvent>(event, OTHER_TYPES)) applyOther(s, event, event);
     else if (isOneOf<DishStockEvent | MenuEvent>(event, DISH_TYPES)) applyDish(s, event, event);
   },
   query(s, range) {

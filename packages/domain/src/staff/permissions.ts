@@ -48,6 +48,9 @@ export const PERMISSIONS = {
   /** The drawer's expected cash and the shift's totals (the X and Z reports): who runs the till. */
   'shifts:figures': ['admin', 'manager'],
   'shifts:manage': ['admin', 'manager'],
+  /** The restaurant's settings (issue 60): every screen reads what it shows (name, footer, limits); managers change them. */
+  'settings:read': ['admin', 'manager', 'waiter', 'kitchen'],
+  'settings:write': ['admin', 'manager'],
   'currencies:read': ['admin', 'manager', 'waiter', 'kitchen'],
   'currencies:write': ['admin'],
   /** The kitchen screens: read tickets, start, mark lines done, bump, recall. */

@@ -8,6 +8,7 @@ import { Staff } from './staff.js';
 import { MenuEditor } from './menu-editor.js';
 import { Reports } from './reports.js';
 import { SoldOutSheet } from './sold-out.js';
+import { SettingsScreen } from './settings.js';
 
 /** One screen of the back office: its tile on the hub and its route, /office/<path>. */
 export interface OfficeTile {
@@ -31,6 +32,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'printers', name: 'Printers', note: 'Kitchen and till printers, the print queue', screen: Printers },
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },
   { path: 'floor-plan', name: 'Floor plan', note: 'Spaces, tables on a grid, sections and their waiters', screen: FloorPlan },
+  { path: 'settings', name: 'Settings', note: 'Name, receipt, tax, discount limit, service charge, kitchen', screen: SettingsScreen },
 ];
 
 /**

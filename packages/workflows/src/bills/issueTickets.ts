@@ -7,7 +7,7 @@ import { later } from '../orders/seating.js';
 
 export type Split = { split: 'none' } | { split: 'even'; parts: number } | { split: 'lines'; groups: string[][] } | { split: 'seats' };
 
-/** `pricesIncludeTax`: COMANDA_PRICES_INCLUDE_TAX (absent: true); `serviceCharge`: COMANDA_SERVICE_CHARGE_* (absent: none). */
+/** `pricesIncludeTax` and `serviceCharge`: the settings in force when the bill is issued (absent: true, none). */
 export interface BillDeps { commands: CommandHandler; now: () => number; pricesIncludeTax?: boolean; serviceCharge?: ServiceChargeSettings }
 
 /** A service charge staff set by hand on the bills they issue (basis points; 0 waives the automatic one), and their role. */

@@ -12,7 +12,7 @@ export interface GiveDiscount {
   reason: string;
   /** Who gives it, and a manager's approval past the waiter's limit. */
   authority: Authority;
-  /** COMANDA_WAITER_DISCOUNT_MAX_PERCENT: what staff give without a manager, per discount and per order. */
+  /** The settings' waiter discount limit in force now: what staff give without a manager, per discount and per order. */
   waiterMaxPercent: number;
   at: number;
   context: CommandContext;

@@ -34,6 +34,7 @@ const TAGS = [
   { name: 'order dishes', description: 'The lines of an order' },
   { name: 'kitchen', description: 'Kitchen stations, firing an order to them, tickets on the kitchen screens and their taps' },
   { name: 'printing', description: 'ESC/POS network printers: kitchen tickets and receipts on paper, the print queue' },
+  { name: 'settings', description: 'The restaurant\'s settings a manager changes: name and footer, tax mode, the waiter\'s discount limit, the service charge, auto-bump' },
   { name: 'tickets', description: 'Bills: tickets issued for an order (whole or split), payments, voids, refunds, receipts' },
   { name: 'shifts', description: "The cashier's shift: opening float, counted cash and the Z report" },
   { name: 'currencies', description: 'Currencies and the base currency prices are in' },

@@ -7,6 +7,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /': 'greet',
   'GET /base-currency': 'showBaseCurrency',
   'PUT /base-currency': 'setBaseCurrency',
+  'GET /settings': 'showSettings',
+  'PUT /settings': 'changeSettings',
   'GET /health': 'checkHealth',
   'GET /health/live': 'checkLiveness',
   'GET /health/ready': 'checkReadiness',

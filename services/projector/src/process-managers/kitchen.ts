@@ -1,4 +1,4 @@
-import type { KitchenTicketEvent } from '@comanda/domain';
+import type { KitchenTicketEvent, SettingsEvent } from '@comanda/domain';
 import type { CommandHandler, RecordedEvent } from '@comanda/event-store';
 import { autoBumpTicket, orderFollowsKitchen, reconcileKitchen } from '@comanda/kitchen';
 import type { Reaction } from '../reactor.js';
@@ -39,24 +39,39 @@ export function orderStatusFromKitchen(commands: CommandHandler, now: () => numb
 }
 
 /**
- * COMANDA_KITCHEN_AUTO_BUMP_MINUTES: a ticket every line of which is done, left so that long since it
- * became ready (or was recalled), is bumped. The change that may make it ready schedules the check in
- * the reactor's due-time queue from the change's own time; a restart schedules it again from the log.
+ * Auto-bump (the settings' `kitchenAutoBumpMinutes`; 0 = never): a ticket every line of which is done,
+ * left so that long since it became ready (or was recalled), is bumped. The change that may make it
+ * ready schedules the check in the reactor's due-time queue from the change's own time; a restart
+ * schedules it again from the log. `minutes` is what is in force where the reactor starts; a
+ * SettingsChanged it meets in the log changes it from there on (on whichever process leads), and each
+ * check keeps the minutes it was scheduled with, so a change never strands a ticket already waiting.
  */
 export function autoBump(commands: CommandHandler, minutes: number, now: () => number = Date.now): Reaction {
-  const waitMs = minutes * 60_000;
+  let waitMs = minutes * 60_000;
+  const scheduledWith = new Map<string, number>();
   return {
     name: 'kitchen-auto-bump',
-    handles: ['KitchenLineDone', 'KitchenLineCancelled', 'KitchenTicketRecalled'],
-    delayMs: (event) => ((event.data as { at?: number }).at ?? Number(event.metadata.occurredAt ?? event.recordedAt)) + waitMs - now(),
+    handles: ['KitchenLineDone', 'KitchenLineCancelled', 'KitchenTicketRecalled', 'SettingsChanged'],
+    delayMs(event) {
+      if (event.type === 'SettingsChanged') {
+        const changed = (event.data as SettingsEvent['data']).changes.kitchenAutoBumpMinutes;
+        if (changed !== undefined) waitMs = changed * 60_000;
+        return 0;
+      }
+      scheduledWith.set(event.id, waitMs);
+      return ((event.data as { at?: number }).at ?? Number(event.metadata.occurredAt ?? event.recordedAt)) + waitMs - now();
+    },
     async react(event) {
+      const wait = scheduledWith.get(event.id) ?? waitMs;
+      scheduledWith.delete(event.id);
+      if (event.type === 'SettingsChanged' || wait === 0) return;
       const { ticketId } = event.data as KitchenTicketEvent['data'];
-      await autoBumpTicket(commands, ticketId, waitMs, now(), { causationId: event.id, userId: null });
+      await autoBumpTicket(commands, ticketId, wait, now(), { causationId: event.id, userId: null });
     },
   };
 }
 
-/** Every process manager of the kitchen, in the order the Reactor runs them; auto-bump only when configured (minutes > 0). */
+/** Every process manager of the kitchen, in the order the Reactor runs them; auto-bump always, idle while its minutes are 0 (a manager may set them any time). */
 export const kitchenReactions = (commands: CommandHandler, now?: () => number, autoBumpMinutes = 0): Reaction[] => [
-  kitchenTickets(commands, now), orderStatusFromKitchen(commands, now), ...(autoBumpMinutes > 0 ? [autoBump(commands, autoBumpMinutes, now)] : []),
+  kitchenTickets(commands, now), orderStatusFromKitchen(commands, now), autoBump(commands, autoBumpMinutes, now),
 ];

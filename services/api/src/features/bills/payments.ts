@@ -7,6 +7,7 @@ import { Amount, IdParams, commonErrors } from '../../http/schemas.js';
 import { newResourceId, writeContext } from '../../http/write-context.js';
 import { refundPayment, takePayment, voidTicketLine } from '@comanda/workflows';
 import { Strict, centsOf, jsonNumbers } from './money-input.js';
+import { billDeps } from '../../http/settings.js';
 import { PaymentSchema, TicketSchema, paymentResponse, ticketResponse } from './views.js';
 
 const errors = {
@@ -25,7 +26,6 @@ const PaymentBody = Strict({
 export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
-  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax };
 
   const current = async (id: string) => {
     const t = await tickets.get(id);
@@ -46,7 +46,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
     const { method, amount, tip, tendered } = request.body;
     const [amountCents, tipCents, tenderedCents] = centsOf([['amount', amount, 1], ['tip', tip, 0], ['tendered', tendered, 1]]);
     const paymentId = newResourceId(request, 'payment');
-    const taken = await takePayment(deps, request.params.id, {
+    const taken = await takePayment(await billDeps(app), request.params.id, {
       paymentId, method, amountCents: amountCents!, tipCents: tipCents!, ...(tendered === undefined ? {} : { tenderedCents: tenderedCents! }),
     }, writeContext(request));
     await app.readBack(taken.position, `/tickets/${request.params.id}`);
@@ -68,7 +68,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
     },
   }, async (request, reply) => {
     const { line_id: lineId, reason, payment_id: paymentId } = request.body;
-    const r = await voidTicketLine(deps, request.params.id, { lineId, reason, refundId: newResourceId(request, 'refund'), ...(paymentId ? { paymentId } : {}) }, writeContext(request));
+    const r = await voidTicketLine(await billDeps(app), request.params.id, { lineId, reason, refundId: newResourceId(request, 'refund'), ...(paymentId ? { paymentId } : {}) }, writeContext(request));
     await app.readBack(r.position, `/tickets/${request.params.id}`);
     return reply.code(201).send({ message: 'Line voided' as const, ticket: ticketResponse(await current(request.params.id)) });
   });
@@ -86,7 +86,7 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const [amountCents] = centsOf([['amount', request.body.amount, 1]]);
     const refundId = newResourceId(request, 'refund');
-    const r = await refundPayment(deps, request.params.id, { refundId, paymentId: request.body.payment_id, amountCents: amountCents!, reason: request.body.reason }, writeContext(request));
+    const r = await refundPayment(await billDeps(app), request.params.id, { refundId, paymentId: request.body.payment_id, amountCents: amountCents!, reason: request.body.reason }, writeContext(request));
     await app.readBack(r.position, `/tickets/${request.params.id}`);
     const t = await current(request.params.id);
     const id = r.state.refunds.find((x) => x.refundId === refundId)?.refundId ?? r.state.refunds.at(-1)!.refundId;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IdParams, commonErrors } from '../../http/schemas.js';
 import { receiptData, receiptHtml, receiptText } from './receipt.js';
+import { settingsNow } from '../../http/settings.js';
 
 /** A ticket's receipt: 42-column text for an 80 mm printer, or HTML when the client asks for it. */
 export default async function receiptRoutes(fastify: FastifyInstance) {
@@ -14,12 +15,12 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
     config: { permission: 'bills:read' },
     schema: {
       tags: ['tickets'], summary: 'The receipt: text/plain (42 columns) or text/html (Accept: text/html)',
-      description: 'With the restaurant name (COMANDA_RESTAURANT_NAME), the lines, tip, payments and change.',
+      description: 'With the restaurant name and footer in force (GET /settings), the lines, tip, payments and change.',
       params: IdParams,
       response: { 200: Type.String({ description: 'text/plain or text/html' }), ...commonErrors },
     },
   }, async (request, reply) => {
-    const data = await receiptData(readStore, config, request.params.id);
+    const data = await receiptData(readStore, { timezone: config.timezone, ...(await settingsNow(app)) }, request.params.id);
     const html = negotiate(request.headers.accept ?? '', ['text/plain', 'text/html']) === 'text/html';
     return reply.type(html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8').send(html ? receiptHtml(data) : receiptText(data));
   });

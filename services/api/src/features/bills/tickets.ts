@@ -12,6 +12,7 @@ import { ApprovedWriteHeaders, authorityOf } from '../../auth/approvals.js';
 import { Strict, jsonNumbers } from './money-input.js';
 import { TicketSchema, ticketResponse } from './views.js';
 import { unchanged, versionTag } from '../../plugins/revalidation.js';
+import { billDeps } from '../../http/settings.js';
 
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Lines already on a ticket, nothing to bill, or a ticket that cannot be cancelled' }) };
 
@@ -23,7 +24,7 @@ const IssueBody = Strict({
   groups: Type.Optional(Type.Array(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 200 }), { minItems: 1, maxItems: 50, description: 'lines split: line ids per ticket (by item or seat)' })),
   service_charge_percent: Type.Optional(Type.Number({
     minimum: 0, maximum: 100,
-    description: 'a service charge set by hand on these bills, in percent of each bill after discounts (at most two decimals); 0 waives it. Absent: the automatic one (COMANDA_SERVICE_CHARGE_PERCENT for parties of COMANDA_SERVICE_CHARGE_MIN_PARTY or more guests, counted as the distinct seats on the order). Lowering or waiving a party\'s automatic charge is for managers and admins (403)',
+    description: 'a service charge set by hand on these bills, in percent of each bill after discounts (at most two decimals); 0 waives it. Absent: the automatic one (the settings\' service charge for parties of their minimum party size or more guests, counted as the distinct seats on the order). Lowering or waiving a party\'s automatic charge is for managers and admins (403)',
   })),
 });
 
@@ -55,7 +56,6 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tickets = app.deps.readStore.collection<TicketView>(TICKETS);
   const ticketsTag = app.collectionsTag([TICKETS]);
-  const deps = { commands: app.deps.commands, now: () => app.now(), pricesIncludeTax: app.deps.config.pricesIncludeTax, serviceCharge: app.deps.config.serviceCharge };
 
   app.post('/orders/:id/tickets', {
     config: { permission: 'bills:write', readsBack: true },
@@ -70,7 +70,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
     const split = splitOf(request.body);
     const rateBp = serviceChargeBp(request.body.service_charge_percent);
     const byHand = rateBp === null ? null : { rateBp, role: request.staff!.role };
-    const { ticketIds, position } = await issueTickets(deps, request.params.id, split, writeContext(request), byHand);
+    const { ticketIds, position } = await issueTickets(await billDeps(app), request.params.id, split, writeContext(request), byHand);
     await app.readBack(position, `/orders/${request.params.id}/tickets`);
     const issued = await Promise.all(ticketIds.map((id) => tickets.get(id)));
     return reply.code(201).send({ message: 'Tickets issued' as const, ids: ticketIds, tickets: issued.flatMap((t) => (t ? [ticketResponse(t)] : [])) });
@@ -124,7 +124,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: TicketSchema, ...errors },
     },
   }, async (request) => {
-    const { position } = await takeOffServiceCharge(deps, request.params.id, request.body.reason, writeContext(request));
+    const { position } = await takeOffServiceCharge(await billDeps(app), request.params.id, request.body.reason, writeContext(request));
     await app.readBack(position, `/tickets/${request.params.id}`);
     const t = await tickets.get(request.params.id);
     if (!t) throw notFound();
@@ -140,7 +140,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: TicketSchema, ...errors },
     },
   }, async (request) => {
-    const position = await reopenTicket(deps, request.params.id, request.body.reason, await authorityOf(app, request, request.body.reason), writeContext(request));
+    const position = await reopenTicket(await billDeps(app), request.params.id, request.body.reason, await authorityOf(app, request, request.body.reason), writeContext(request));
     await app.readBack(position, `/tickets/${request.params.id}`);
     const t = await tickets.get(request.params.id);
     if (!t) throw notFound();
@@ -156,7 +156,7 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
       response: { 200: TicketSchema, ...errors },
     },
   }, async (request) => {
-    const position = await cancelTicket(deps, request.params.id, request.body.reason.trim(), writeContext(request));
+    const position = await cancelTicket(await billDeps(app), request.params.id, request.body.reason.trim(), writeContext(request));
     await app.readBack(position, `/tickets/${request.params.id}`);
     const t = await tickets.get(request.params.id);
     if (!t) throw notFound();

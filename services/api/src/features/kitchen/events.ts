@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { eventStreamHead } from '../../plugins/security.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
+import { settingsNow } from '../../http/settings.js';
 
 const HEARTBEAT_MS = 15_000;
 /** Bumped tickets a station's screen gets on a fresh start, for its recall list. */
@@ -104,7 +105,7 @@ export default async function kitchenEventRoutes(fastify: FastifyInstance) {
     open.add(res);
     res.writeHead(200, eventStreamHead(reply));
     res.write(': connected\n\n');
-    res.write(`event: settings\ndata: ${JSON.stringify({ auto_bump_minutes: app.deps.config.kitchenAutoBumpMinutes })}\n\n`);
+    res.write(`event: settings\ndata: ${JSON.stringify({ auto_bump_minutes: (await settingsNow(app)).kitchenAutoBumpMinutes })}\n\n`);
     const station = q.station_id ? { station_id: q.station_id } : {};
     let catchUp = since === undefined ? null : await tickets.find({ ...station, _position: { $gt: positionKey(BigInt(since)) } }, { sort: { _position: 1 }, limit: RESUME_MAX + 1 });
     if (catchUp && catchUp.length > RESUME_MAX) {

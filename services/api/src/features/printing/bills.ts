@@ -8,6 +8,7 @@ import { Confirmation, IdempotencyHeaders } from '../../http/resources.js';
 import { IdParams, commonErrors } from '../../http/schemas.js';
 import { newResourceId, writeContext } from '../../http/write-context.js';
 import { receiptData, receiptRows } from '../bills/receipt.js';
+import { settingsNow } from '../../http/settings.js';
 
 const Printed = Type.Object({ ...Confirmation.properties, kind: Type.Enum(['bill', 'receipt']) });
 
@@ -25,7 +26,7 @@ export default async function billPrintRoutes(fastify: FastifyInstance) {
       headers: IdempotencyHeaders, params: IdParams, response: { 202: Printed, ...commonErrors, 409: Type.Ref('Message', { description: 'No printer is set as the till\'s' }) },
     },
   }, async (request, reply) => {
-    const data = await receiptData(readStore, config, request.params.id);
+    const data = await receiptData(readStore, { timezone: config.timezone, ...(await settingsNow(app)) }, request.params.id);
     const [till] = await printers.find({ till: true });
     if (!till) throw conflict('No printer is the till\'s: set one in Printers');
     const kind = data.ticket.status === TICKET_STATUS.paid ? 'receipt' : 'bill';
