@@ -6,7 +6,8 @@ import { PrinterSimulator } from '../src/printer-simulator.js';
 /**
  * Issue 61 on screen: Lupita adds the bar's printer from the back office (address, paper, code page,
  * station), prints a test page on it, then the printer goes off: the next page waits in the queue with
- * its tries and the printer's error, and prints by itself once the printer is back.
+ * its tries and the printer's error, and prints by itself once the printer is back; then it runs out of
+ * paper: the next page waits saying "out of paper" and prints once the roll is changed.
  */
 t.test('a manager adds a printer, prints a test page, and sees a job wait while the printer is off', async (t) => {
   const stage = await posStage(t);
@@ -47,5 +48,17 @@ t.test('a manager adds a printer, prints a test page, and sees a job wait while 
   await paper.waitForJobs(2, 60_000);
   await waitText(lupita, /Nothing waiting/, '#print-queue', 20_000);
   t.equal(paper.jobs.length, 2, 'the waiting page printed once, by itself');
+
+  // Out of paper: the printer takes the connection but says so when asked; the page waits, named as such.
+  paper.paperOut = true;
+  await press(lupita, '[data-printer="Barra"] .test');
+  await waitText(lupita, /out of paper/, '#print-queue', 20_000);
+  problems.push(...(await shoot(lupita, 'printers-out-of-paper', { landscape: LANDSCAPE })));
+  t.equal(paper.jobs.length, 2, 'nothing printed without paper');
+  t.ok(paper.unprinted === 0 && paper.statusQueries > 0, 'asked before sending: no job went to a printer without paper');
+  paper.paperOut = false;
+  await paper.waitForJobs(3, 60_000);
+  await waitText(lupita, /Nothing waiting/, '#print-queue', 20_000);
+  t.equal(paper.jobs.length, 3, 'paper back: the page printed once');
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });
