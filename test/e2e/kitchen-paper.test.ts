@@ -135,7 +135,7 @@ t.test('a printer down, then back, gets its jobs once and in order; the queue sh
   let queue: Array<{ title: string; attempts: number; last_error: string | null; printer_id: string; age_seconds: number }> = [];
   for (let i = 0; i < 100 && !(queue.length === 3 && queue[0]!.attempts >= 2); i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    queue = (await s.chef.get(`/printers/jobs?printer_id=${s.grillPrinter}`)).body as typeof queue;
+    queue = (await s.r.admin.get(`/printers/jobs?printer_id=${s.grillPrinter}`)).body as typeof queue;
   }
   t.equal(queue.length, 3, 'three tickets wait for the grill');
   t.ok(queue[0]!.attempts >= 2, `the oldest tried again (${queue[0]!.attempts})`);
@@ -147,7 +147,7 @@ t.test('a printer down, then back, gets its jobs once and in order; the queue sh
   t.same(numbers, [...numbers].sort((a, b) => a - b), `in the order fired: ${numbers.join(', ')}`);
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.equal(s.grillPaper.jobs.length, 3, 'each once');
-  t.same((await s.chef.get('/printers/jobs')).body, []);
+  t.same((await s.r.admin.get('/printers/jobs')).body, []);
 });
 
 t.test('kill -9 of the standalone mid-queue: what the printer acknowledged is not printed again, nothing queued is lost', async (t) => {
@@ -159,8 +159,8 @@ t.test('kill -9 of the standalone mid-queue: what the printer acknowledged is no
   await s.grillPaper.start();
   await s.grillPaper.waitForJobs(2);
   for (let i = 0; i < 100; i++) {
-    const printed = (await s.chef.get(`/printers/jobs?status=printed&printer_id=${s.grillPrinter}`)).body as unknown[];
-    const queued = (await s.chef.get(`/printers/jobs?printer_id=${s.grillPrinter}`)).body as Array<{ attempts: number }>;
+    const printed = (await s.r.admin.get(`/printers/jobs?status=printed&printer_id=${s.grillPrinter}`)).body as unknown[];
+    const queued = (await s.r.admin.get(`/printers/jobs?printer_id=${s.grillPrinter}`)).body as Array<{ attempts: number }>;
     if (printed.length === 2 && queued.length === 2 && queued[0]!.attempts > 0) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,7 +1,12 @@
 import t from 'tap';
+import { Client } from '../src/http-client.js';
 import { DESKTOP, LANDSCAPE, PORTRAIT, openOffice, press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
 import { PrinterSimulator } from '../src/printer-simulator.js';
+
+// One standalone and one browser for the file; a kitchen screen gone 3 s is gone for its printer.
+const FALLBACK_SECONDS = 3;
+const stage = await posStage(t, { COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS: String(FALLBACK_SECONDS), COMANDA_PRINT_RETRY_MAX_SECONDS: '1' });
 
 /**
  * Issue 61 on screen: Lupita adds the bar's printer from the back office (address, paper, code page,
@@ -10,7 +15,6 @@ import { PrinterSimulator } from '../src/printer-simulator.js';
  * paper: the next page waits saying "out of paper" and prints once the roll is changed.
  */
 t.test('a manager adds a printer, prints a test page, and sees a job wait while the printer is off', async (t) => {
-  const stage = await posStage(t);
   if (!stage) return;
   const { pos, r, chromium, log, problems } = stage;
   const paper = new PrinterSimulator('cp858');
@@ -60,5 +64,63 @@ t.test('a manager adds a printer, prints a test page, and sees a job wait while 
   await paper.waitForJobs(3, 60_000);
   await waitText(lupita, /Nothing waiting/, '#print-queue', 20_000);
   t.equal(paper.jobs.length, 3, 'paper back: the page printed once');
+  t.same(problems, [], 'every screen fits and every target is at least 44 px');
+});
+
+/**
+ * The station's screen (issue 61): the line's kitchen screen is closed longer than the fallback time,
+ * three orders are fired (the last while the printer is out of paper); reopened, it says what was
+ * printed while it was away and shows the ticket still waiting with its error, until dismissed.
+ */
+t.test('a kitchen screen back after its printer took over says so, and shows what waits for the printer', async (t) => {
+  if (!stage) return;
+  const { pos, r, chromium, log, problems } = stage;
+  const paper = new PrinterSimulator('cp858');
+  const port = await paper.start();
+  t.teardown(() => paper.stop());
+  t.equal((await r.admin.post('/printers', { name: 'Cocina', host: '127.0.0.1', port, paper_width: 80, code_page: 'cp858', station_id: r.stations.kitchen, station_mode: 'screen' })).status, 201);
+  let kds = await tablet(chromium.browser, pos.url, log, 'kds', 'kitchen-screen');
+  const station = `${pos.url}/kitchen?station=${r.stations.kitchen}`;
+  await kds.goto(station);
+  await signIn(kds, 'Chef', '3690', '#station');
+  await kds.waitForSelector('#empty');
+
+  const marisol = new Client(pos.url);
+  await marisol.login('Marisol', '2580');
+  const waiterId = ((await marisol.get('/auth/me')).body as { id: string }).id;
+  const fire = async () => {
+    const orderId = ((await marisol.post('/orders', { user_id: waiterId, table_id: null, waiter: 'Marisol' })).body as { id: string }).id;
+    t.equal((await marisol.post(`/orders/${orderId}/dishes`, [{ dish_id: r.menu.mole }])).status, 201);
+    t.equal((await marisol.post(`/orders/${orderId}/fire`)).status, 200);
+  };
+  // The screen goes away (closed on the tablet): past the fallback time its printer takes over.
+  await kds.close();
+  await new Promise((resolve) => setTimeout(resolve, FALLBACK_SECONDS * 1000 + 500));
+  await fire();
+  await fire();
+  await paper.waitForJobs(2);
+  paper.paperOut = true;
+  await fire();
+
+  kds = await chromium.browser.browserContexts().at(-1)!.newPage();
+  await kds.setViewport(LANDSCAPE);
+  await kds.goto(station);
+  await waitText(kds, /Printed while this screen was away: 2 tickets, \d\d:\d\d/, '#paper-away', 20_000);
+  const waiting = await waitText(kds, /1 waiting for Cocina[\s\S]*out of paper/, '#paper-queue', 20_000);
+  t.match(waiting, /Mole|Cocina · \d+ s/, `the ticket waiting, its age and the printer's error: ${waiting}`);
+  problems.push(...(await shoot(kds, 'kds-paper-away', { landscape: LANDSCAPE })));
+
+  paper.paperOut = false;
+  await paper.waitForJobs(3);
+  await kds.waitForSelector('#paper-queue', { hidden: true, timeout: 20_000 });
+  await waitText(kds, /Printed while this screen was away: 3 tickets, \d\d:\d\d/, '#paper-away', 20_000);
+  t.equal(paper.jobs.length, 3, 'three tickets on paper, each once');
+  t.ok(paper.jobs.every((j) => j.text.some((l) => /Cocina/.test(l))), 'the kitchen\'s tickets');
+  await press(kds, '#paper-away-dismiss');
+  await kds.waitForSelector('#paper-away', { hidden: true });
+  await kds.reload();
+  await kds.waitForSelector('#station');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.equal(await kds.$('#paper-away'), null, 'dismissed: not shown again on this tablet');
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });
