@@ -12,7 +12,8 @@ const stage = await posStage(t, { COMANDA_KITCHEN_PAPER_FALLBACK_SECONDS: String
  * Issue 61 on screen: Lupita adds the bar's printer from the back office (address, paper, code page,
  * station), prints a test page on it, then the printer goes off: the next page waits in the queue with
  * its tries and the printer's error, and prints by itself once the printer is back; then it runs out of
- * paper: the next page waits saying "out of paper" and prints once the roll is changed.
+ * paper: the next page waits saying "out of paper" and prints once the roll is changed. Last, she gives it
+ * the terrace's tablet: a bill asked for there prints on it.
  */
 t.test('a manager adds a printer, prints a test page, and sees a job wait while the printer is off', async (t) => {
   if (!stage) return;
@@ -64,6 +65,31 @@ t.test('a manager adds a printer, prints a test page, and sees a job wait while 
   await paper.waitForJobs(3, 60_000);
   await waitText(lupita, /Nothing waiting/, '#print-queue', 20_000);
   t.equal(paper.jobs.length, 3, 'paper back: the page printed once');
+
+  // The terrace's tablet gets this printer for its bills: Lupita picks it by the name it signed in with.
+  const terrace = await tablet(chromium.browser, pos.url, log, 'marisol');
+  await terrace.evaluate(() => localStorage.setItem('comanda.device', 'Terraza 1'));
+  await terrace.reload();
+  await signIn(terrace, 'Marisol', '2580');
+  await lupita.bringToFront();
+  await press(lupita, '[data-printer="Barra"] .change');
+  // At the foot of the sheet: scrolled to, as a finger would.
+  await lupita.$eval('#printer-devices', (e) => e.scrollIntoView({ block: 'center' }));
+  await press(lupita, '#printer-devices [data-device="Terraza 1"]');
+  problems.push(...(await shoot(lupita, 'printer-devices', { landscape: LANDSCAPE, portrait: PORTRAIT })));
+  await press(lupita, '#printer-sheet .save');
+  await lupita.waitForSelector('#printer-sheet', { hidden: true });
+  await waitText(lupita, /bills of Terraza 1/, '[data-printer="Barra"]');
+  const marisol = new Client(pos.url);
+  await marisol.login('Marisol', '2580');
+  const waiterId = ((await marisol.get('/auth/me')).body as { id: string }).id;
+  const orderId = ((await marisol.post('/orders', { user_id: waiterId, table_id: r.tables.T1, waiter: 'Marisol' })).body as { id: string }).id;
+  t.equal((await marisol.post(`/orders/${orderId}/dishes`, [{ dish_id: r.menu.cerveza }])).status, 201);
+  const billId = ((await marisol.post(`/orders/${orderId}/tickets`, { split: 'none' })).body as { ids: string[] }).ids[0]!;
+  const printed = await terrace.evaluate(async (id) => (await fetch(`/tickets/${id}/print`, { method: 'POST' })).json() as Promise<{ message: string }>, billId);
+  t.equal(printed.message, 'Bill queued for Barra', 'the bill asked for on the terrace\'s tablet goes to its printer (there is no till printer)');
+  const bill = (await paper.waitForJobs(4))[3]!;
+  t.ok(bill.text.some((l) => /Cerveza/.test(l)) && bill.text.some((l) => /TOTAL/.test(l)), 'the bill on its paper');
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });
 

@@ -9,6 +9,8 @@ export const PRINT_JOBS = 'print_jobs';
 export type PrinterView = Tracked & {
   id: string; name: string; host: string; port: number; paper_width: PaperWidth; code_page: CodePage;
   station_id: string | null; station_mode: StationMode; till: boolean; version: number;
+  /** The tablets (device names) whose bills and receipts print here. */
+  devices: string[];
 };
 
 /** A job in the queue, without its bytes (the spooler reads them from the job's stream). */
@@ -23,6 +25,8 @@ export type PrintJobView = Tracked & {
 
 export const printersProjection = projectionOf<PrinterEvent>({
   name: 'printers',
+  // 2: the tablets a printer serves.
+  version: 2,
   handles: ['PrinterAdded', 'PrinterChanged', 'PrinterRemoved'],
   collections: { [PRINTERS]: [{ name: 1 }] },
   async apply(e, store) {
@@ -32,7 +36,7 @@ export const printersProjection = projectionOf<PrinterEvent>({
       const d = e.data;
       const setup = {
         name: d.name, host: d.host, port: d.port, paper_width: d.paperWidth, code_page: d.codePage,
-        station_id: d.stationId, station_mode: d.stationMode, till: d.till,
+        station_id: d.stationId, station_mode: d.stationMode, till: d.till, devices: [...(d.devices ?? [])],
       };
       return e.type === 'PrinterAdded' ? { _id: id, id, ...setup, version: 1 } : bump(current, setup);
     });

@@ -31,7 +31,7 @@ t.test('printers: managers and admins add, read, change and remove them; others 
   t.same([again.status, again.body.id], [201, added.body.id], 'a retried add answers the first');
   const id = added.body.id as string;
   const one = await send(admin, 'GET', `/printers/${id}`);
-  t.same(one.body, { id, name: 'Grill printer', host: '192.168.1.50', port: 9100, paper_width: 80, code_page: 'cp858', station_id: grill, station_mode: 'both', till: false });
+  t.same(one.body, { id, name: 'Grill printer', host: '192.168.1.50', port: 9100, paper_width: 80, code_page: 'cp858', station_id: grill, station_mode: 'both', till: false, devices: [] });
   t.equal(one.headers.get('etag'), '"1"');
   t.equal((await send(admin, 'GET', `/printers/${id}`, undefined, { 'if-none-match': '"1"' })).status, 304);
 
