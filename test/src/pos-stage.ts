@@ -10,11 +10,11 @@ import { startStandalone } from './standalone-process.js';
 
 /**
  * The stage of a POS test in Chromium: a standalone on a fresh data dir (MXN, fixed rates), the
- * restaurant set up over HTTP, Chromium open, and `look`, which shoots a screen at both sizes and
+ * restaurant set up over HTTP (`env` added to the standalone's), Chromium open, and `look`, which shoots a screen at both sizes and
  * keeps what is wrong with it. Everything stops with the test; the log is printed when it fails.
  * Null (the test failed, saying why) when there is no Chromium.
  */
-export async function posStage(t: Test) {
+export async function posStage(t: Test, env: Record<string, string> = {}) {
   if (!existsSync(CHROMIUM)) {
     t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
     return null;
@@ -22,7 +22,7 @@ export async function posStage(t: Test) {
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-pos-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const pos = await startStandalone({
-    COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN',
+    COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN', ...env,
   });
   t.teardown(() => pos.stop());
   const r = await posRestaurant(pos.url);

@@ -1,3 +1,4 @@
+import { statusAnswers } from '@comanda/printing';
 import iconv from 'iconv-lite';
 import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
 
@@ -95,13 +96,22 @@ function fail(message: string): never {
 /**
  * A receipt printer on 127.0.0.1 speaking raw TCP (port 9100's protocol): it reads a connection to
  * its end, prints it (parses it into `jobs`), then closes its side, which is the printer's
- * acknowledgement. `stop()` unplugs it (connections refused); `start()` again on the same port plugs
- * it back in. `stopAfter(n)` unplugs it the moment its n-th job is printed, before acknowledging
- * the next: a test can crash the spooler with exactly n jobs on paper.
+ * acknowledgement. It answers real-time status queries (DLE EOT 1, 2, 4) as they arrive, as Epson TM
+ * printers do; `paperOut` or `coverOpen` make it say so and print nothing while still taking the
+ * connection and closing it as usual (what a real one does); `answersStatus = false` makes it a
+ * compatible that ignores the queries. `stop()` unplugs it (connections refused); `start()` again on
+ * the same port plugs it back in. `stopAfter(n)` unplugs it the moment its n-th job is printed, before
+ * acknowledging the next: a test can crash the spooler with exactly n jobs on paper.
  */
 export class PrinterSimulator {
   readonly jobs: PrintedJob[] = [];
   readonly errors: string[] = [];
+  paperOut = false;
+  coverOpen = false;
+  answersStatus = true;
+  /** Status queries answered, and jobs (bytes beyond the queries) received but not printed: no paper, cover open. */
+  statusQueries = 0;
+  unprinted = 0;
   private server: Server | null = null;
   private portNumber = 0;
   private unplugAt = Infinity;
@@ -152,20 +162,44 @@ export class PrinterSimulator {
 
   private serve(socket: Socket): void {
     const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // DLE EOT n is taken out of the stream and answered at once; `held` keeps one cut across chunks.
+    const held: number[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      const data: number[] = [];
+      for (const b of chunk) {
+        held.push(b);
+        if (held[0] !== 0x10 || (held.length > 1 && held[1] !== 0x04)) data.push(...held.splice(0));
+        else if (held.length === 3) this.answerStatus(socket, held.splice(0)[2]!);
+      }
+      chunks.push(Buffer.from(data));
+    });
     socket.on('error', (err) => this.errors.push(err.message));
     socket.on('end', () => {
-      try {
-        this.jobs.push(parseEscPos(Buffer.concat(chunks), this.codePage));
-      } catch (err) {
-        this.errors.push((err as Error).message);
-        socket.destroy();
-        return;
+      chunks.push(Buffer.from(held));
+      const data = Buffer.concat(chunks);
+      // A connection that only asked the status (and was told no paper) is no job.
+      if (data.length > 0 && (this.paperOut || this.coverOpen)) this.unprinted++;
+      else if (data.length > 0) {
+        try {
+          this.jobs.push(parseEscPos(data, this.codePage));
+        } catch (err) {
+          this.errors.push((err as Error).message);
+          socket.destroy();
+          return;
+        }
       }
       // Unplugged before the acknowledgement goes out, so nothing more is accepted after this job.
       if (this.jobs.length >= this.unplugAt) void this.stop();
       socket.end();
       for (const wake of this.waiters.splice(0)) wake();
     });
+  }
+
+  private answerStatus(socket: Socket, n: number): void {
+    if (!this.answersStatus) return;
+    this.statusQueries++;
+    const [printer, offlineCause, paper] = statusAnswers(this);
+    // n=3 (the error cause) has nothing to report here: the fixed bits alone.
+    socket.write(Uint8Array.of(n === 1 ? printer! : n === 2 ? offlineCause! : n === 4 ? paper! : 0x12));
   }
 }

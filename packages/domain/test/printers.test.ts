@@ -1,5 +1,5 @@
 import t from 'tap';
-import { type PrintJobEvent, type PrinterEvent, type PrinterSetup, printJob, printers, stationPrinter, tillPrinter } from '../src/index.js';
+import { type PrintJobEvent, type PrinterEvent, type PrinterSetup, billPrinter, printJob, printers, stationPrinter, tillPrinter } from '../src/index.js';
 import { given } from './given.js';
 
 const P1 = '11111111-1111-4111-8111-111111111111';
@@ -9,7 +9,7 @@ const BAR = '44444444-4444-4444-8444-444444444444';
 const stations = [GRILL, BAR];
 
 const setup = (changes: Partial<PrinterSetup> = {}): PrinterSetup => ({
-  name: 'Grill printer', host: '192.168.1.50', port: 9100, paperWidth: 80, codePage: 'cp858', stationId: GRILL, stationMode: 'paper', till: false, ...changes,
+  name: 'Grill printer', host: '192.168.1.50', port: 9100, paperWidth: 80, codePage: 'cp858', stationId: GRILL, stationMode: 'paper', till: false, devices: [], ...changes,
 });
 const added = (printerId: string, changes: Partial<PrinterSetup> = {}): PrinterEvent => ({ type: 'PrinterAdded', data: { printerId, ...setup(changes) } });
 
@@ -33,6 +33,20 @@ t.test('a printer is added with its setup, checked field by field', async (t) =>
     },
   });
   t.match(given(printers, [added(P1)]).when({ type: 'addPrinter', printerId: P1, stations, ...setup({ name: 'Other', stationId: null }) }), { error: { kind: 'conflict', message: 'This printer already exists' } });
+});
+
+t.test('a printer may serve some tablets\' bills: each tablet on one printer; their bills there, every other tablet\'s on the till\'s', async (t) => {
+  const g = given(printers, [added(P1, { till: true, stationId: null }), added(P2, { name: 'Terrace', stationId: BAR, devices: ['Terraza 1'] })]);
+  t.match(g.when({ type: 'addPrinter', printerId: GRILL, stations, ...setup({ name: 'Patio', stationId: null, devices: ['terraza 1'] }) }), { error: { kind: 'conflict', message: "Printer Terrace already prints Terraza 1's bills" } });
+  t.match(g.when({ type: 'changePrinter', printerId: P2, stations, ...setup({ name: 'Terrace', stationId: BAR, devices: [' Terraza 1', 'Terraza 2 ', 'Terraza 2'] }) }), {
+    events: [{ type: 'PrinterChanged', data: { devices: ['Terraza 1', 'Terraza 2'] } }],
+  }, 'trimmed, each once');
+  t.match(g.when({ type: 'changePrinter', printerId: P2, stations, ...setup({ name: 'Terrace', stationId: BAR, devices: [''] }) }), { error: { kind: 'validation', details: { errors: [{ field: 'devices' }] } } });
+  const all = [{ id: 'till', till: true }, { id: 'terrace', till: false, devices: ['Terraza 1'] }, { id: 'old', till: false }];
+  t.equal(billPrinter(all, 'TERRAZA 1')?.id, 'terrace', 'the tablet\'s own, its name in any case');
+  t.equal(billPrinter(all, 'Barra')?.id, 'till');
+  t.equal(billPrinter(all, null)?.id, 'till', 'a session without a device name: the till\'s');
+  t.equal(billPrinter([], 'Terraza 1'), undefined);
 });
 
 t.test('names are unique ignoring case, one printer per station, one till printer', async (t) => {

@@ -3,3 +3,4 @@ export * from './kitchen-ticket.js';
 export * from './connection.js';
 export * from './spooler.js';
 export * from './receipt.js';
+export * from './status.js';

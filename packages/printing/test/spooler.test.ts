@@ -3,7 +3,7 @@ import { PRINTERS_STREAM, printJob, printJobStream, printers } from '@comanda/do
 import { CommandHandler, MemoryEventStore } from '@comanda/event-store';
 import { PRINTERS, PRINT_JOBS, type PrintJobView, type PrinterView, printJobsProjection, printersProjection } from '@comanda/read-models';
 import { MemoryReadStore } from '@comanda/read-store';
-import { type SendToPrinter, Spooler, sendOverTcp } from '../src/index.js';
+import { STATUS_QUERY, type SendToPrinter, Spooler, printerFaults, sendOverTcp, statusAnswers } from '../src/index.js';
 import { type Socket, createServer } from 'node:net';
 
 const PRINTER = '11111111-1111-4111-8111-111111111111';
@@ -151,10 +151,101 @@ t.test('over TCP: printed once the printer closes its side; a reset, a silence o
     for (const socket of sockets) socket.destroy();
   }));
   const port = (server.address() as { port: number }).port;
-  const send = sendOverTcp(300);
+  const send = sendOverTcp(300, 50);
   await send('127.0.0.1', port, Buffer.from('one'));
-  t.same(received.map(String), ['one']);
+  t.same(received.map(String), [`${Buffer.from(STATUS_QUERY)}one${Buffer.from(STATUS_QUERY)}`], 'asked its status (no answer: a printer without), then printed');
   await t.rejects(send('127.0.0.1', port, Buffer.from('two')), /ECONNRESET/);
   await t.rejects(send('127.0.0.1', port, Buffer.from('three')), /no answer from 127.0.0.1:\d+ within 300 ms/);
   await t.rejects(send('127.0.0.1', 1, Buffer.from('four')), /ECONNREFUSED/);
+});
+
+type PaperState = { paperOut?: boolean; coverOpen?: boolean };
+
+/**
+ * A printer on TCP that answers DLE EOT queries from `state()` (null: one that ignores them), keeps the
+ * job bytes without the queries, and closes its side when ours is closed.
+ */
+async function statusPrinter(t: Tap.Test, state: () => PaperState | null) {
+  const received: string[] = [];
+  const server = createServer((socket) => {
+    const data: number[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      for (let i = 0; i < chunk.length; i++) {
+        if (chunk[i] === 0x10 && chunk[i + 1] === 0x04) {
+          const s = state();
+          const n = chunk[i + 2]!;
+          if (s) socket.write(Uint8Array.of(statusAnswers(s)[n === 1 ? 0 : n === 2 ? 1 : 2]!));
+          i += 2;
+        } else data.push(chunk[i]!);
+      }
+    });
+    socket.on('end', () => received.push(Buffer.from(data).toString()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as { port: number }).port, received };
+}
+
+t.test('over TCP, the printer\'s status: out of paper or cover open before the job sends nothing; found after it, the job is not printed', async (t) => {
+  let before: PaperState = { paperOut: true };
+  let after: PaperState = {};
+  let asked = 0;
+  const printer = await statusPrinter(t, () => (asked++ % 6 < 3 ? before : after));
+  const send = sendOverTcp(1000, 1000);
+  await t.rejects(send('127.0.0.1', printer.port, Buffer.from('one')), { message: 'out of paper' });
+  t.same(printer.received.filter((r) => r !== ''), [], 'asked, told, and nothing sent');
+  asked = 0;
+  before = { coverOpen: true };
+  await t.rejects(send('127.0.0.1', printer.port, Buffer.from('two')), { message: 'cover open' });
+  asked = 0;
+  before = {};
+  after = { paperOut: true };
+  await t.rejects(send('127.0.0.1', printer.port, Buffer.from('three')), { message: 'out of paper' }, 'ran out while printing: printed again in full later');
+  asked = 0;
+  after = {};
+  await send('127.0.0.1', printer.port, Buffer.from('four'));
+  t.same(printer.received.filter((r) => r !== ''), ['three', 'four']);
+});
+
+t.test('a printer that never answers a status query: printed on its close; after the first, its jobs do not wait for an answer', async (t) => {
+  const printer = await statusPrinter(t, () => null);
+  const send = sendOverTcp(2000, 400);
+  let started = Date.now();
+  await send('127.0.0.1', printer.port, Buffer.from('one'));
+  t.ok(Date.now() - started >= 400, 'the first job waited the status timeout');
+  started = Date.now();
+  await send('127.0.0.1', printer.port, Buffer.from('two'));
+  t.ok(Date.now() - started < 300, `the second did not (${Date.now() - started} ms)`);
+  t.same(printer.received, ['one', 'two']);
+});
+
+t.test('the spooler: a printer out of paper keeps the job queued with "out of paper", retries it, and prints it once when paper is back', async (t) => {
+  let paper: PaperState = { paperOut: true };
+  const printer = await statusPrinter(t, () => paper);
+  const tcp = sendOverTcp(1000, 1000);
+  const q = await queue(t, (_h, _p, bytes) => tcp('127.0.0.1', printer.port, bytes));
+  for (let i = 0; i < 100 && (await q.jobs())[0]!.attempts === 0; i++) {
+    await q.spooler.tick();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await q.settled();
+  }
+  t.match(await q.jobs(), [{ status: 'queued', attempts: 1, last_error: 'out of paper' }, { attempts: 0 }, { attempts: 0 }]);
+  t.same(printer.received.filter((r) => r !== ''), [], 'nothing printed');
+  paper = {};
+  for (let i = 0; i < 400 && (await q.jobs()).some((j) => j.status === 'queued'); i++) {
+    await q.spooler.tick();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await q.settled();
+  }
+  await q.spooler.stop();
+  t.same(printer.received.filter((r) => r !== ''), ['job 0', 'job 1', 'job 2'], 'each once, in order');
+  t.same((await q.jobs()).map((j) => [j.status, j.attempts]), [['printed', 2], ['printed', 1], ['printed', 1]]);
+});
+
+t.test('what the status bytes say', async (t) => {
+  t.same(printerFaults(statusAnswers({})), []);
+  t.same(printerFaults(statusAnswers({ paperOut: true, coverOpen: true })), ['out of paper', 'cover open']);
+  t.same(printerFaults([0x1a, 0x12, 0x12]), ['offline'], 'offline for no reason it gives');
+  t.same(printerFaults([0x1a, 0x52, 0x12]), ['printer error']);
+  t.same(printerFaults([0x12, 0x12, 0x1e]), [], 'paper near its end still prints');
 });

@@ -30,7 +30,8 @@ t.test('a fired ticket queues its paper at the station\'s printer, once per even
   const k = await kitchen('paper');
   const jobId = await k.print({ kind: 'fired', ticketId: k.ticketId, causeId: 'event-1', at: 2000 });
   t.equal(jobId, printJobId('event-1'));
-  t.match(await k.job(jobId!), { queued: true, printerId: k.printer, kind: 'kitchen', title: 'T1 · Grill', queuedAt: 2000 });
+  t.match(await k.job(jobId!), { queued: true, printerId: k.printer, kind: 'kitchen', title: 'T1 · Grill', queuedAt: 2000, stationId: k.grill });
+  t.equal((await k.job(jobId!)).fallback, undefined, 'a paper station prints every ticket: not the fallback');
   t.match(Buffer.from((await k.job(jobId!)).data, 'base64').toString('latin1'), /Order #3 \xfa Grill[\s\S]*2 x Taco al[\s\S]*! sin cebolla/, "in CP858 (· is 0xFA)");
   t.equal(await k.print({ kind: 'fired', ticketId: k.ticketId, causeId: 'event-1', at: 9000 }), jobId, 'delivered again: the same job');
   t.equal((await k.appended(printJobStream(jobId!))).length, 1, 'queued once');
@@ -48,6 +49,7 @@ t.test('what prints: paper and both always, screen only while its display is gon
     const k = await kitchen(mode);
     const jobId = await k.print({ kind: 'fired', ticketId: k.ticketId, causeId: newId(), at: 1 }, gone);
     t.equal(jobId !== null, prints, `${mode ?? 'no printer'}, screen ${gone ? 'gone' : 'there'}`);
+    if (jobId) t.equal((await k.job(jobId)).fallback, mode === 'screen' ? true : undefined, `${mode}: the fallback's paper is marked so`);
   }
   const k = await kitchen('paper');
   t.equal(await k.print({ kind: 'fired', ticketId: newId(), causeId: 'x', at: 1 }), null, 'an unknown ticket');

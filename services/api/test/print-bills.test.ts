@@ -1,6 +1,6 @@
 import t from 'tap';
 import { printJob, printJobStream } from '@comanda/domain';
-import { servedApp } from './harness.js';
+import { cookieHeader, servedApp } from './harness.js';
 import { setUpRestaurant } from './restaurant.js';
 import { checkoutService } from './checkout-helpers.js';
 
@@ -50,6 +50,38 @@ t.test('a bill, then its receipt, on the till\'s printer: the same rows as the r
   t.not(reprint.body.id, paid.body.id, 'printed again: a reprint is another request');
   const queue = (await send(admin, 'GET', `/printers/jobs?printer_id=${till}`)).body as Array<{ kind: string; title: string }>;
   t.same(queue.map((j) => [j.kind, j.title]), [['bill', 'Bill · T1 · #1'], ['receipt', 'Receipt · T1 · #1'], ['receipt', 'Receipt · T1 · #1']]);
+});
+
+t.test('a tablet given its own printer prints its bills there; every other tablet on the till\'s', async (t) => {
+  const s = await servedApp();
+  t.teardown(() => s.close());
+  const [admin, waiter, manager] = [await s.as('admin'), await s.as('waiter'), await s.as('manager')];
+  const r = await setUpRestaurant(s.app, admin);
+  const send = async (cookie: string, method: string, path: string, body?: unknown) => {
+    const res = await s.request(path, cookie, {}, method, body);
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  // The same waiter signed in on the terrace's tablet, which names itself so.
+  const login = await s.app.inject({ method: 'POST', url: '/auth/login', payload: { name: 'waiter-1', pin: '4321', device: 'Terraza 1' } });
+  const terrace = cookieHeader(login.cookies);
+  const waiterId = (await send(waiter, 'GET', '/auth/me')).body.id as string;
+  const order = await send(waiter, 'POST', '/orders/with-dishes', { order: { user_id: waiterId, table_id: r.tables.t1, waiter: 'Marisol' }, dishes: [{ dish_id: r.dishes.pastor }] });
+  const billId = (await send(waiter, 'POST', `/orders/${order.body.id}/tickets`, { split: 'none' })).body.ids[0] as string;
+
+  const printer = { host: '127.0.0.1', port: 9100, paper_width: 58, code_page: 'cp858' };
+  t.equal((await send(admin, 'POST', '/printers', { name: 'Till', ...printer, till: true })).status, 201);
+  const added = await send(manager, 'POST', '/printers', { name: 'Terraza', ...printer, devices: [' Terraza 1 ', 'Terraza 1'] });
+  t.equal(added.status, 201);
+  t.same((await send(manager, 'GET', `/printers/${added.body.id}`)).body.devices, ['Terraza 1'], 'trimmed, once');
+  t.match(await send(manager, 'POST', '/printers', { name: 'Patio', ...printer, devices: ['TERRAZA 1'] }), { status: 409, body: { message: "Printer Terraza already prints Terraza 1's bills" } });
+  t.match(await send(manager, 'POST', '/printers', { name: 'Patio', ...printer, devices: ['   '] }), { status: 400, body: { errors: [{ field: 'devices' }] } });
+  t.match(await send(manager, 'POST', '/printers', { name: 'Patio', ...printer, devices: Array.from({ length: 21 }, (_, i) => `Tablet ${i}`) }), { status: 400 });
+
+  t.match(await send(terrace, 'POST', `/tickets/${billId}/print`), { status: 202, body: { message: 'Bill queued for Terraza' } }, 'from the terrace\'s tablet: its own printer');
+  t.match(await send(waiter, 'POST', `/tickets/${billId}/print`), { status: 202, body: { message: 'Bill queued for Till' } }, 'from any other: the till\'s');
+  t.equal((await send(manager, 'PUT', `/printers/${added.body.id}`, { name: 'Terraza', ...printer, devices: [] })).status, 200);
+  t.match(await send(terrace, 'POST', `/tickets/${billId}/print`), { status: 202, body: { message: 'Bill queued for Till' } }, 'taken back: the till\'s again');
 });
 
 t.test('a receipt paid over Lightning says the amount in sats, on screen and on paper', async (t) => {

@@ -31,7 +31,7 @@ t.test('printers: managers and admins add, read, change and remove them; others 
   t.same([again.status, again.body.id], [201, added.body.id], 'a retried add answers the first');
   const id = added.body.id as string;
   const one = await send(admin, 'GET', `/printers/${id}`);
-  t.same(one.body, { id, name: 'Grill printer', host: '192.168.1.50', port: 9100, paper_width: 80, code_page: 'cp858', station_id: grill, station_mode: 'both', till: false });
+  t.same(one.body, { id, name: 'Grill printer', host: '192.168.1.50', port: 9100, paper_width: 80, code_page: 'cp858', station_id: grill, station_mode: 'both', till: false, devices: [] });
   t.equal(one.headers.get('etag'), '"1"');
   t.equal((await send(admin, 'GET', `/printers/${id}`, undefined, { 'if-none-match': '"1"' })).status, 304);
 
@@ -75,12 +75,13 @@ t.test('a test page is queued for the printer and shows in the queue with its ag
   const queued = await send(manager, 'POST', `/printers/${id}/test`, undefined, { 'idempotency-key': 'test-1' });
   t.match(queued, { status: 202, body: { message: 'Test page queued' } });
   t.equal((await send(manager, 'POST', `/printers/${id}/test`, undefined, { 'idempotency-key': 'test-1' })).body.id, queued.body.id, 'a retry queues nothing more');
-  t.equal((await send(waiter, 'GET', '/printers/jobs')).status, 403, 'the queue is the back office\'s and the kitchen\'s');
-  const jobs = await send(kitchen, 'GET', '/printers/jobs');
+  t.equal((await send(waiter, 'GET', '/printers/jobs')).status, 403, 'the queue is the back office\'s');
+  t.equal((await send(kitchen, 'GET', '/printers/jobs')).status, 403, 'the kitchen reads its station\'s only (GET /stations/{id}/paper)');
+  const jobs = await send(manager, 'GET', '/printers/jobs');
   t.match(jobs, { status: 200, body: [{ id: queued.body.id, printer_id: id, kind: 'test', title: 'Test page · Grill printer', status: 'queued', attempts: 0, last_error: null, printed_at: null }] });
   t.equal(jobs.body.length, 1);
   t.ok(jobs.body[0].age_seconds >= 0 && jobs.body[0].age_seconds < 60);
-  t.same((await send(kitchen, 'GET', `/printers/jobs?printer_id=${UNKNOWN}`)).body, []);
-  t.same((await send(kitchen, 'GET', '/printers/jobs?status=printed')).body, []);
-  t.match(await send(kitchen, 'GET', '/printers/jobs?status=lost'), { status: 400, body: { errors: [{ field: 'status' }] } });
+  t.same((await send(manager, 'GET', `/printers/jobs?printer_id=${UNKNOWN}`)).body, []);
+  t.same((await send(manager, 'GET', '/printers/jobs?status=printed')).body, []);
+  t.match(await send(manager, 'GET', '/printers/jobs?status=lost'), { status: 400, body: { errors: [{ field: 'status' }] } });
 });

@@ -25,6 +25,10 @@ export interface PrintJobQueuing {
   /** The ESC/POS bytes, base64. */
   data: string;
   queuedAt: number;
+  /** A kitchen ticket's station (its screen shows the station's queue); absent on bills, receipts, test pages. */
+  stationId?: string;
+  /** Printed because the station's screen was gone (a `screen` station's fallback): the screen says so when it returns. */
+  fallback?: boolean;
 }
 
 export interface PrintJob extends PrintJobQueuing {

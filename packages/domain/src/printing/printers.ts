@@ -35,7 +35,16 @@ export interface PrinterSetup {
   stationMode: StationMode;
   /** The till's receipt printer: bills and receipts. */
   till: boolean;
+  /**
+   * The tablets (their device names, as they sign in: "Tablet 3") whose bills and receipts print here
+   * instead of on the till's printer. Absent in events before it existed: none.
+   */
+  devices?: readonly string[];
 }
+
+/** The most tablets one printer serves; a device name is as long as a session's (DEVICE_MAX). */
+export const PRINTER_DEVICES_MAX = 20;
+const DEVICE_NAME_MAX = 64;
 
 export interface Printer extends PrinterSetup {
   id: string;
@@ -68,9 +77,13 @@ function validSetup(command: PrinterSetup & { stations: readonly string[] }): Pr
   if (!(CODE_PAGES as readonly string[]).includes(command.codePage)) errors.push({ field: 'code_page', message: `must be one of ${CODE_PAGES.join(', ')}` });
   if (!(STATION_MODES as readonly string[]).includes(command.stationMode)) errors.push({ field: 'station_mode', message: `must be one of ${STATION_MODES.join(', ')}` });
   if (command.stationId !== null && !command.stations.includes(command.stationId)) errors.push({ field: 'station_id', message: 'must reference an existing station' });
+  const devices = [...new Set((command.devices ?? []).map((d) => d.trim()))];
+  if (devices.length > PRINTER_DEVICES_MAX || devices.some((d) => d === '' || d.length > DEVICE_NAME_MAX)) {
+    errors.push({ field: 'devices', message: `must be at most ${PRINTER_DEVICES_MAX} device names of 1-${DEVICE_NAME_MAX} characters` });
+  }
   if (errors.length > 0) throw validationFailed(errors);
   const { name, host, port, paperWidth, codePage, stationId, stationMode, till } = command;
-  return { name, host, port, paperWidth, codePage, stationId, stationMode, till };
+  return { name, host, port, paperWidth, codePage, stationId, stationMode, till, devices };
 }
 
 function unique(state: Printers, setup: PrinterSetup, except?: string): void {
@@ -79,6 +92,8 @@ function unique(state: Printers, setup: PrinterSetup, except?: string): void {
     if (sameName(other.name, setup.name)) throw conflict(`A printer named ${other.name} already exists`);
     if (setup.stationId !== null && other.stationId === setup.stationId) throw conflict(`Printer ${other.name} already prints this station's tickets`);
     if (setup.till && other.till) throw conflict(`Printer ${other.name} is already the till's printer`);
+    const shared = (other.devices ?? []).find((o) => (setup.devices ?? []).some((d) => sameName(o, d)));
+    if (shared) throw conflict(`Printer ${other.name} already prints ${shared}'s bills`);
   }
 }
 
@@ -90,7 +105,7 @@ function printer(state: Printers, printerId: string): Printer {
 
 const same = (a: PrinterSetup, b: PrinterSetup) =>
   a.name === b.name && a.host === b.host && a.port === b.port && a.paperWidth === b.paperWidth && a.codePage === b.codePage &&
-  a.stationId === b.stationId && a.stationMode === b.stationMode && a.till === b.till;
+  a.stationId === b.stationId && a.stationMode === b.stationMode && a.till === b.till && (a.devices ?? []).join('\n') === (b.devices ?? []).join('\n');
 
 export const printers: Decider<PrinterCommand, PrinterEvent, Printers> = {
   initialState: () => ({ printers: {} }),
@@ -139,3 +154,7 @@ export const stationPrinter = (state: Printers, stationId: string): Printer | un
 
 /** The till's receipt printer, if any. */
 export const tillPrinter = (state: Printers): Printer | undefined => Object.values(state.printers).find((p) => p.till);
+
+/** Where a tablet's bills and receipts print: its own printer if it has one, else the till's. */
+export const billPrinter = <P extends { till: boolean; devices?: readonly string[] }>(all: readonly P[], device: string | null): P | undefined =>
+  (device ? all.find((p) => (p.devices ?? []).some((d) => sameName(d, device))) : undefined) ?? all.find((p) => p.till);

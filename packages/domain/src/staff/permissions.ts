@@ -57,8 +57,8 @@ export const PERMISSIONS = {
   'kitchen:act': ['admin', 'manager', 'kitchen'],
   /** Adding, changing and removing the restaurant's printers, a test print (issue 61). */
   'printers:manage': ['admin', 'manager'],
-  /** The print queue: a station's screen shows what waits for its printer. */
-  'printers:queue': ['admin', 'manager', 'kitchen'],
+  /** The whole print queue (bills and receipts too): the back office's. A station's screen reads its own through kitchen:act. */
+  'printers:queue': ['admin', 'manager'],
   /** Printing a bill or a receipt on the till's printer, and reprinting it. */
   'printers:bills': ['admin', 'manager', 'waiter'],
   'wallet:invoice': ['admin', 'manager', 'waiter', 'kitchen'],

@@ -6,6 +6,7 @@ import { OrderCard, TicketCard, tableLabel, tickCards } from './cards.js';
 import { EightySix } from './eighty-six.js';
 import { AllDay, RecallDialog, UndoBar, type Undo } from './extras.js';
 import { EXPO, KitchenFeed } from './feed.js';
+import { StationPaper } from './paper.js';
 import { SoundButton, chime, keepAwake } from './sound.js';
 import { Clock, everySecond } from './ticker.js';
 
@@ -108,6 +109,7 @@ export function Display(props: { station: string; stations: Station[]; onStation
       </Bar>
       <OfflineBanner retrying="reconnecting; the tickets catch up by themselves" />
       <EightySix />
+      {!feed.expo && <StationPaper key={props.station} station={props.station} />}
       {!feed.expo && <AllDay tickets={feed.board.list} />}
       <main id="tickets" ref={board} class={feed.expo ? 'expo' : undefined} aria-live="polite" onClick={(e) => void onTap(e)}>
         {feed.expo

@@ -17,7 +17,7 @@ const MODES: Array<{ id: NonNullable<Body['station_mode']>; name: string }> = [
 
 /**
  * The ESC/POS printers, for managers and admins (issue 61): each one's address, paper and code page,
- * the station whose tickets it prints (and how) or the till's bills and receipts, a test page; then the
+ * the station whose tickets it prints (and how), the till's bills and receipts or some tablets', a test page; then the
  * queue, each job's age, tries and the printer's last error: paper out or a printer off shows here.
  */
 export function Printers() {
@@ -35,6 +35,10 @@ export function Printers() {
     queue.refresh();
   });
   const printers = list.data ?? [];
+  const prints = (p: Printer) => [
+    p.till ? 'the till: bills and receipts' : p.station_id ? `${stationName(p.station_id)}, ${MODES.find((m) => m.id === p.station_mode)?.name.toLowerCase()}` : '',
+    p.devices.length ? `bills of ${p.devices.join(', ')}` : '',
+  ].filter((x) => x).join(' · ') || 'not assigned';
   const nameOf = (id: string) => printers.find((p) => p.id === id)?.name ?? 'a removed printer';
   return (
     <main class="printers">
@@ -49,7 +53,7 @@ export function Printers() {
           <li key={p.id} class="menu-row printer" data-printer={p.name}>
             <span class="row-name">
               <strong>{p.name}</strong>
-              <small class="muted">{p.host}:{p.port} · {p.paper_width} mm · {p.code_page} · {p.till ? 'the till: bills and receipts' : p.station_id ? `${stationName(p.station_id)}, ${MODES.find((m) => m.id === p.station_mode)?.name.toLowerCase()}` : 'not assigned'}</small>
+              <small class="muted">{p.host}:{p.port} · {p.paper_width} mm · {p.code_page} · {prints(p)}</small>
             </span>
             <span class="row-actions">
               <button type="button" class="secondary test" disabled={w.busy} onClick={() => void test(p)}>Test page</button>
@@ -85,9 +89,13 @@ function PrinterSheet(props: { printer: Printer | null; stations: Array<{ id: st
   const [stationId, setStationId] = useState<string | null>(p?.station_id ?? null);
   const [mode, setMode] = useState<NonNullable<Body['station_mode']>>(p?.station_mode ?? 'paper');
   const [till, setTill] = useState(p?.till ?? false);
+  const [devices, setDevices] = useState<string[]>(p?.devices ?? []);
+  // The tablets signed in now, by the names they signed in with, read as the sheet opens: the ones a printer can be given to.
+  const sessions = usePolled(() => direct.GET('/sessions'), 30_000);
+  const tablets = [...new Set([...(p?.devices ?? []), ...(sessions.data ?? []).flatMap((s) => (s.device ? [s.device] : []))])].sort();
   const [key] = useState(newKey);
   const portOk = /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
-  const body: Body = { name: name.trim(), host: host.trim(), port: Number(port), paper_width: paper, code_page: codePage, station_id: stationId, station_mode: mode, till };
+  const body: Body = { name: name.trim(), host: host.trim(), port: Number(port), paper_width: paper, code_page: codePage, station_id: stationId, station_mode: mode, till, devices };
   const write = () => (p
     ? ok(direct.PUT('/printers/{id}', { params: { path: { id: p.id } }, body }))
     : ok(direct.POST('/printers', { body, headers: { 'idempotency-key': key } })));
@@ -109,6 +117,14 @@ function PrinterSheet(props: { printer: Printer | null; stations: Array<{ id: st
       <fieldset class="toggles">
         <legend>The till</legend>
         <button type="button" id="printer-till" aria-pressed={till} class={till ? 'chip active' : 'chip'} onClick={() => setTill(!till)}>Prints bills and receipts</button>
+      </fieldset>
+      <fieldset class="toggles" id="printer-devices">
+        <legend>Bills of these tablets (not on the till's)</legend>
+        {tablets.length === 0 && <small class="muted">No tablet is signed in with a name: name one on its sign-in card.</small>}
+        {tablets.map((d) => (
+          <button type="button" key={d} data-device={d} aria-pressed={devices.includes(d)} class={devices.includes(d) ? 'chip active' : 'chip'}
+            onClick={() => setDevices(devices.includes(d) ? devices.filter((x) => x !== d) : [...devices, d])}>{d}</button>
+        ))}
       </fieldset>
     </EditSheet>
   );

@@ -47,6 +47,7 @@ export async function printKitchenTicket(commands: CommandHandler, paper: Kitche
   const jobId = printJobId(paper.causeId);
   await commands.handle(printJob, printJobStream(jobId), {
     type: 'queuePrintJob', jobId, printerId: printer.id, kind: 'kitchen', title, data: Buffer.from(bytes).toString('base64'), queuedAt: paper.at,
+    stationId: ticket.stationId, ...(printer.stationMode === 'screen' ? { fallback: true } : {}),
   }, context);
   return jobId;
 }

@@ -141,6 +141,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /printers/:id/test': 'printTestPage',
   'GET /printers/jobs': 'listPrintJobs',
   'POST /tickets/:id/print': 'printBill',
+  'GET /stations/:id/paper': 'getStationPaper',
   'POST /orders/:id/fire': 'fireOrder',
   'POST /orders/:id/dishes/move': 'moveOrderLines',
   'POST /orders/:id/merge': 'mergeOrders',

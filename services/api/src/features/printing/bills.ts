@@ -1,5 +1,5 @@
-import { TICKET_STATUS, conflict, printJob, printJobStream } from '@comanda/domain';
-import { PRINTERS, type PrinterView } from '@comanda/read-models';
+import { TICKET_STATUS, billPrinter, conflict, printJob, printJobStream } from '@comanda/domain';
+import { PRINTERS, type PrinterView, SESSIONS, type SessionView } from '@comanda/read-models';
 import { renderReceipt } from '@comanda/printing';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -17,17 +17,20 @@ export default async function billPrintRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { readStore, config } = app.deps;
   const printers = readStore.collection<PrinterView>(PRINTERS);
+  const sessions = readStore.collection<SessionView>(SESSIONS);
 
   app.post('/tickets/:id/print', {
     config: { permission: 'printers:bills' },
     schema: {
-      tags: ['printing'], summary: 'Print the bill, or the receipt once paid, on the till\'s printer',
-      description: 'Queues the paper for the till\'s printer (GET /printers/jobs follows it): the restaurant\'s name, lines with options, discounts, service charge, tax per rate, payments, tip and change, a Lightning payment in sats, the footer. Every request prints once more (a reprint); a retry with the same Idempotency-Key prints nothing more. 409 when no printer is the till\'s.',
+      tags: ['printing'], summary: 'Print the bill, or the receipt once paid, on this tablet\'s printer or the till\'s',
+      description: 'Queues the paper for the printer of the tablet asking (a printer whose `devices` names the device this session signed in from), else for the till\'s printer (GET /printers/jobs follows it): the restaurant\'s name, lines with options, discounts, service charge, tax per rate, payments, tip and change, a Lightning payment in sats, the footer. Every request prints once more (a reprint); a retry with the same Idempotency-Key prints nothing more. 409 when no printer is the till\'s.',
       headers: IdempotencyHeaders, params: IdParams, response: { 202: Printed, ...commonErrors, 409: Type.Ref('Message', { description: 'No printer is set as the till\'s' }) },
     },
   }, async (request, reply) => {
     const data = await receiptData(readStore, { timezone: config.timezone, ...(await settingsNow(app)) }, request.params.id);
-    const [till] = await printers.find({ till: true });
+    // The tablet is the device its session signed in from (its chosen name, else its browser's).
+    const device = (await sessions.get(request.staff!.sessionId))?.device ?? null;
+    const till = billPrinter(await printers.find({}), device);
     if (!till) throw conflict('No printer is the till\'s: set one in Printers');
     const kind = data.ticket.status === TICKET_STATUS.paid ? 'receipt' : 'bill';
     const jobId = newResourceId(request, 'printjob');

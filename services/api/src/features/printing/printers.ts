@@ -1,4 +1,4 @@
-import { CODE_PAGES, PAPER_WIDTHS, PRINTERS_STREAM, STATION_MODES, notFound, printJob, printJobStream, printers } from '@comanda/domain';
+import { CODE_PAGES, PAPER_WIDTHS, PRINTERS_STREAM, PRINTER_DEVICES_MAX, STATION_MODES, notFound, printJob, printJobStream, printers } from '@comanda/domain';
 import { PRINTERS, type PrinterView, STATIONS, type StationView } from '@comanda/read-models';
 import { renderTestPage } from '@comanda/printing';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -17,17 +17,20 @@ const Setup = {
   station_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'The kitchen station whose tickets it prints, or null' }),
   station_mode: Type.Enum([...STATION_MODES], { description: 'screen: prints only when the station\'s screen is gone; paper: prints every ticket; both: prints and shows' }),
   till: Type.Boolean({ description: 'The till\'s receipt printer: bills and receipts' }),
+  devices: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    maxItems: PRINTER_DEVICES_MAX, description: 'The tablets (device names as they sign in, "Tablet 3") whose bills and receipts print here instead of on the till\'s printer',
+  }),
 };
 const Printer = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), ...Setup });
 const Body = Type.Object({
   name: PlaceName, ...Setup,
-  station_mode: Type.Optional(Setup.station_mode), station_id: Type.Optional(Setup.station_id), till: Type.Optional(Setup.till),
+  station_mode: Type.Optional(Setup.station_mode), station_id: Type.Optional(Setup.station_id), till: Type.Optional(Setup.till), devices: Type.Optional(Setup.devices),
 });
-const errors = { ...commonErrors, 409: Conflict('Another printer has this name (ignoring case), already prints this station, or is already the till\'s'), 412: Stale };
+const errors = { ...commonErrors, 409: Conflict('Another printer has this name (ignoring case), already prints this station or one of these tablets, or is already the till\'s'), 412: Stale };
 const tags = ['printing'];
 const view = (p: PrinterView) => ({
   id: p.id, name: p.name, host: p.host, port: p.port, paper_width: p.paper_width, code_page: p.code_page,
-  station_id: p.station_id, station_mode: p.station_mode, till: p.till,
+  station_id: p.station_id, station_mode: p.station_mode, till: p.till, devices: p.devices ?? [],
 });
 
 /** The restaurant's ESC/POS printers (issue 61): a manager adds them, assigns them to a station or the till, and prints a test page. */
@@ -37,7 +40,7 @@ export default async function printerRoutes(fastify: FastifyInstance) {
   const stations = app.deps.readStore.collection<StationView>(STATIONS);
   const setupOf = async (body: Static<typeof Body>) => ({
     name: body.name.trim(), host: body.host, port: body.port, paperWidth: body.paper_width, codePage: body.code_page,
-    stationId: body.station_id ?? null, stationMode: body.station_mode ?? 'paper', till: body.till ?? false,
+    stationId: body.station_id ?? null, stationMode: body.station_mode ?? 'paper', till: body.till ?? false, devices: body.devices ?? [],
     stations: (await stations.find({})).map((s) => s.id),
   });
 
