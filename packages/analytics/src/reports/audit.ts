@@ -106,8 +106,8 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
     }
     case 'PaymentRefunded': {
       const r = e.data;
-      // Bills' refunds and cancels are managers' own (bills:refund, bills:cancel): they approve themselves.
-      push(s, event, r.at, { kind: 'refund', by: r.by ?? userOf(event), approvedBy: r.by ?? userOf(event), reason: r.reason, amount: r.amountCents, detail: `${r.method}, payment ${r.paymentId}` });
+      // A manager's own refund approves itself; a waiter's carries the manager who approved it (issue 60).
+      push(s, event, r.at, { kind: 'refund', by: r.by ?? userOf(event), approvedBy: r.approvedBy ?? r.by ?? userOf(event), reason: r.reason, amount: r.amountCents, detail: `${r.method}, payment ${r.paymentId}` });
       return;
     }
     case 'TicketLineVoided':
@@ -163,7 +163,7 @@ const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', '
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  version: 4,
+  version: 5,
   title: 'Audit trail',
   handles: [...ORDER_TYPES, ...OTHER_TYPES, ...DISH_TYPES],
   init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map() }),

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { go } from '../route.js';
+import { Bills } from './bills.js';
 import { Devices } from './devices.js';
 import { Hours } from './hours.js';
 import { Printers } from './printers.js';
@@ -29,6 +30,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'staff', name: 'Staff', note: 'Add, change a role or a PIN, remove', screen: Staff },
   { path: 'printers', name: 'Printers', note: 'Kitchen and till printers, the print queue', screen: Printers },
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },
+  { path: 'bills', name: 'Bills', note: 'Closed bills: refund, reprint, reopen', screen: Bills },
 ];
 
 /**
