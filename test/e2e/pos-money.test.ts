@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Client } from '../src/http-client.js';
-import { openOffice, press, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { openOffice, press, seatTable, signIn, tablet, waitText } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
 
 const ok = <T = { id: string }>(res: { status: number; body: unknown }, status: number, what: string): T => {
@@ -13,9 +13,10 @@ type Ticket = { id: string; status_name: string; paid: number; refunded: number;
  * Issue 60, money on screen: a cash bill paid at S1; the manager finds it on the back office's Bills,
  * refunds part of it with a reason and sees it on the bill and in the reports' audit trail with her
  * name; the waiter's refund on the table's bill asks for a manager's name and PIN; the manager then
- * reopens the bill (what is left given back, the bill cancelled).
+ * archives a dish in the menu editor: it leaves the waiter's open order screen; restored, it is back;
+ * she reopens the bill (what is left given back, the bill cancelled).
  */
-t.test('refunds with who and why, a waiter\'s refund approved by a manager\'s PIN, reopening a bill', async (t) => {
+t.test('refunds with who and why, a waiter\'s refund approved by a manager\'s PIN, a dish archived and restored, reopening a bill', async (t) => {
   const stage = await posStage(t);
   if (!stage) return;
   const { pos, r, chromium, log, problems, look } = stage;
@@ -76,6 +77,26 @@ t.test('refunds with who and why, a waiter\'s refund approved by a manager\'s PI
   await waitText(tablet1, /Refund \$1\.00 MXN: charged a water twice/, '.ticket-card');
   const lupitaId = ok<Array<{ id: string; name: string }>>(await r.admin.get('/users'), 200, 'users').find((u) => u.name === 'Lupita')!.id;
   t.match((await bill()).refunds[1], { amount: 1, by: me.id, approved_by: lupitaId }, 'the waiter did it, the manager approved it');
+
+  // A dish archived in the menu editor leaves the waiter's menu (the open order screen, never reloaded); restored, it is back.
+  await tablet1.goto(`${pos.url}/pos#/floor`);
+  await seatTable(tablet1, `[data-table-id="${r.tables.S2}"][data-status="available"]`);
+  const beer = `.order .dishes [data-dish-id="${r.menu.cerveza}"]`;
+  await tablet1.waitForSelector(beer);
+  const drinks = ok<{ category_id: string }>(await r.admin.get(`/dishes/${r.menu.cerveza}`), 200, 'cerveza').category_id;
+  await press(lupita, '#office-back');
+  await press(lupita, '#office-menu');
+  await press(lupita, `[data-category-id="${drinks}"]`);
+  await press(lupita, `.menu-row[data-row-id="${r.menu.cerveza}"]`);
+  await press(lupita, '#archive-dish');
+  await lupita.waitForSelector(`#archived-dishes [data-archived-id="${r.menu.cerveza}"]`);
+  t.equal(await lupita.$(`.menu-row[data-row-id="${r.menu.cerveza}"]`), null, 'listed apart, not among the drinks');
+  await look(lupita, 'money-archived-dish');
+  await tablet1.waitForSelector(beer, { hidden: true, timeout: 10_000 });
+  t.pass('gone from the waiter\'s menu without a reload');
+  await press(lupita, `[data-restore="${r.menu.cerveza}"]`);
+  await lupita.waitForSelector(`.menu-row[data-row-id="${r.menu.cerveza}"]`);
+  t.equal(await lupita.$('#archived-dishes'), null, 'restored: nothing archived');
 
   // The manager reopens the bill: what is left given back, the bill cancelled.
   await press(lupita, '#office-back');

@@ -41,9 +41,11 @@ export function DishSheet(props: { book: MenuBook; dish: Dish | null; categoryId
     ? ok(direct.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
     : ok(direct.POST('/dishes', { body, headers: { 'idempotency-key': key } })));
   const remove = dish && (() => ok(direct.DELETE('/dishes/{id}', { params: { path: { id: dish.id } } })));
+  // Archived, not deleted: off the waiters' menu, its name kept on old bills and in the reports; restored from the list apart.
+  const archive = dish && { id: 'archive-dish', label: 'Archive', run: () => ok(direct.POST('/dishes/{id}/archive', { params: { path: { id: dish.id } }, headers: { 'idempotency-key': newKey() } })) };
   return (
     <EditSheet id="dish-sheet" title={dish ? `Change ${dish.name}` : 'New dish'} sheet={props}
-      canSave={!!name.trim() && price !== null && !!categoryId} write={write} remove={remove}>
+      canSave={!!name.trim() && price !== null && !!categoryId} write={write} remove={remove} also={archive}>
       <label>Name<input id="dish-name" autocomplete="off" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
       <label>Price
         <input id="dish-price" inputMode="decimal" autocomplete="off" placeholder="0.00" value={priceText} onInput={(e) => setPriceText(e.currentTarget.value)} />

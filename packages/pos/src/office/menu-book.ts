@@ -13,6 +13,8 @@ export interface MenuBook {
   groups: ModifierGroup[];
   rates: TaxRate[];
   stations: Station[];
+  /** Off the menu, kept (issue 60): listed apart, each with a restore. */
+  archived: Dish[];
 }
 
 const all = { params: { query: { all: true } } } as const;
@@ -34,11 +36,11 @@ export function useMenuBook() {
   const w = useWrite();
   const read = async () => {
     try {
-      const [categories, dishes, groups, rates, stations] = await Promise.all([
+      const [categories, dishes, groups, rates, stations, archived] = await Promise.all([
         listed(direct.GET('/categories', all)), listed(direct.GET('/dishes', all)), listed(direct.GET('/modifier-groups', all)),
-        listed(direct.GET('/tax-rates', all)), listed(direct.GET('/stations', all)),
+        listed(direct.GET('/tax-rates', all)), listed(direct.GET('/stations', all)), listed(direct.GET('/dishes/archived')),
       ]);
-      setBook({ categories, dishes, groups, rates, stations });
+      setBook({ categories, dishes, groups, rates, stations, archived });
       setReadError('');
     } catch (e) {
       setReadError(e instanceof Error ? e.message : String(e));

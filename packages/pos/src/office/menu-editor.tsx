@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { direct, newKey, ok } from '../api.js';
 import { money } from '../money.js';
 import { CategorySheet } from './category-sheet.js';
 import { DishSheet } from './dish-sheet.js';
@@ -41,6 +42,7 @@ export function MenuEditor() {
       {!open && m.error && <p class="error" role="alert">{m.error}</p>}
       {m.readError && <p class="error" role="alert">{m.readError}</p>}
       {tab === 'dishes' && <Dishes book={book} category={category} pick={setCategoryId} show={show} />}
+      {tab === 'dishes' && book.archived.length > 0 && <Archived dishes={book.archived} restore={(id) => void m.save(() => ok(direct.POST('/dishes/{id}/restore', { params: { path: { id } }, headers: { 'idempotency-key': newKey() } })))} busy={m.busy} />}
       {tab === 'groups' && (
         <Rows add="+ Modifier group" addId="add-group" empty="No modifier groups yet: “Extras” or “Salsa”, chosen on a dish." onAdd={() => show({ kind: 'group', group: null })}
           rows={book.groups.map((g) => ({
@@ -89,6 +91,23 @@ function Dishes(props: { book: MenuBook; category: Category | undefined; pick: (
         </>
       ) : <p class="muted">No categories yet. Add a tax rate first if the dishes are taxed, then a category (Starters, Drinks), then its dishes.</p>}
     </>
+  );
+}
+
+/** The archived dishes, apart from the menu: waiters no longer see them; each comes back with Restore. */
+function Archived(props: { dishes: Dish[]; restore: (id: string) => void; busy: boolean }) {
+  return (
+    <section class="archived-dishes" id="archived-dishes">
+      <h3>Archived</h3>
+      <ul class="menu-rows">
+        {props.dishes.map((d) => (
+          <li key={d.id} class="archived-row" data-archived-id={d.id}>
+            <span class="row-name">{d.name}<small class="muted">{money(d.price)}</small></span>
+            <button type="button" class="secondary" data-restore={d.id} disabled={props.busy} onClick={() => props.restore(d.id)}>Restore</button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
