@@ -87,6 +87,17 @@ t.test('refunds with who and why, a waiter\'s refund approved by a manager\'s PI
   await press(lupita, '#office-back');
   await press(lupita, '#office-menu');
   await press(lupita, `[data-category-id="${drinks}"]`);
+  // Two managers: another changes the beer while her sheet is open; her save is refused, the menu read again.
+  await press(lupita, `.menu-row[data-row-id="${r.menu.cerveza}"]`);
+  await lupita.waitForSelector('#dish-sheet #dish-price');
+  ok(await r.admin.put(`/dishes/${r.menu.cerveza}`, { name: 'Cerveza', price: 60, category_id: drinks }), 200, 'the other manager');
+  await lupita.$eval('#dish-price', (e) => ((e as HTMLInputElement).value = ''));
+  await lupita.type('#dish-price', '58');
+  await press(lupita, '#dish-sheet .save');
+  await waitText(lupita, /Changed by someone else — reloaded/, '#menu-stale');
+  await waitText(lupita, /Cerveza\s*\$60\.00 MXN/, '.menu-rows');
+  t.equal(ok<{ price: number }>(await r.admin.get(`/dishes/${r.menu.cerveza}`), 200, 'beer').price, 60, 'the other manager\'s price stands');
+  await look(lupita, 'money-menu-stale');
   await press(lupita, `.menu-row[data-row-id="${r.menu.cerveza}"]`);
   await press(lupita, '#archive-dish');
   await lupita.waitForSelector(`#archived-dishes [data-archived-id="${r.menu.cerveza}"]`);

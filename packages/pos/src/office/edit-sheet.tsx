@@ -2,8 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Save } from './menu-book.js';
 
-/** What the editor gives each sheet: the runner of its writes, how they went, and how to close it. */
-export interface SheetProps { save: Save; busy: boolean; error: string; onClose: () => void }
+/**
+ * What the editor gives each sheet: the runner of its writes, how they went, how to close it, and the
+ * If-Match of the version the sheet shows (none for a new one): a save over another manager's is 412.
+ */
+export interface SheetProps { save: Save; busy: boolean; error: string; onClose: () => void; version?: { 'if-match'?: string } }
 
 /**
  * The sheet every menu form opens in: its fields, the API's refusal as it said it, then Cancel,

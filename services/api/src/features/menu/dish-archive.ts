@@ -3,7 +3,7 @@ import { DISHES, type DishView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { IdempotencyHeaders, IfMatchHeaders, Stale } from '../../http/resources.js';
+import { Conflict, IdempotencyHeaders, IfMatchHeaders, Stale } from '../../http/resources.js';
 import { IdParams, commonErrors } from '../../http/schemas.js';
 import { ifMatch, writeContext } from '../../http/write-context.js';
 import { Dish, viewOn } from './dishes.js';
@@ -33,7 +33,7 @@ export default async function dishArchiveRoutes(fastify: FastifyInstance) {
       config: { permission: 'menu:write' },
       schema: {
         tags: ['dishes'], summary, description: 'Doing it twice changes nothing more. If-Match takes the dish\'s ETag (412 when another manager changed it since).',
-        headers: Headers, params: IdParams, response: { 200: Dish, ...commonErrors, 412: Stale },
+        headers: Headers, params: IdParams, response: { 200: Dish, ...commonErrors, 409: Conflict('Archiving or restoring twice is none: it changes nothing'), 412: Stale },
       },
     }, async (request) => {
       const { id } = request.params;
