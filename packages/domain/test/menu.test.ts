@@ -1,5 +1,5 @@
 import t from 'tap';
-import { type MenuEvent, dishPrice, fold, menu } from '../src/index.js';
+import { type MenuEvent, dishArchived, dishPrice, fold, menu } from '../src/index.js';
 import { given } from './given.js';
 
 const DRINKS = '11111111-1111-4111-8111-111111111111';
@@ -160,4 +160,25 @@ t.test("a dish's description: trimmed, at most 500 characters, kept by a change 
     events: [{ type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Lemonade', price: 3500, categoryId: DRINKS } }],
   }, "'' takes it off");
   t.equal(given(menu, [drinksAdded, lemonadeAdded]).state.dishes[LEMONADE]!.description, '', 'a dish from before descriptions has none');
+});
+
+t.test('a dish archived is kept, off the menu: archived once, restored once, its version moving; a change keeps it archived', async (t) => {
+  const g = given(menu, [drinksAdded, lemonadeAdded]);
+  const archive = { type: 'archiveDish' as const, dishId: LEMONADE, by: 'm1', at: 7 };
+  const archived: MenuEvent = { type: 'DishArchived', data: { dishId: LEMONADE, by: 'm1', at: 7 } };
+  t.same(g.when(archive), { events: [archived] });
+  t.match(g.when({ ...archive, ifMatch: 5 }), { error: { kind: 'precondition' } }, 'a stale If-Match');
+  t.match(g.when({ ...archive, dishId: TACOS }), { error: { kind: 'not_found' } });
+  const off = given(menu, [drinksAdded, lemonadeAdded, archived]);
+  t.same(off.when(archive), { events: [] }, 'archived twice: nothing more');
+  t.equal(dishArchived(off.state, LEMONADE), true);
+  t.equal(off.state.dishes[LEMONADE]?.version, 2);
+  t.equal(dishPrice(off.state, LEMONADE), 3500, 'its name and price stay known');
+  const changed = fold(menu, [drinksAdded, lemonadeAdded, archived, { type: 'DishUpdated', data: { dishId: LEMONADE, name: 'Limonada', price: 3600, categoryId: DRINKS } }]);
+  t.equal(dishArchived(changed, LEMONADE), true, 'renamed, still archived');
+  const restore = { type: 'restoreDish' as const, dishId: LEMONADE, by: 'm1', at: 8 };
+  t.same(off.when(restore), { events: [{ type: 'DishRestored', data: { dishId: LEMONADE, by: 'm1', at: 8 } }] });
+  t.same(g.when(restore), { events: [] }, 'restoring a dish on the menu: nothing');
+  const back = fold(menu, [drinksAdded, lemonadeAdded, archived, { type: 'DishRestored', data: { dishId: LEMONADE, by: 'm1', at: 8 } }]);
+  t.same(back.dishes[LEMONADE], { ...fold(menu, [drinksAdded, lemonadeAdded]).dishes[LEMONADE], version: 3 });
 });

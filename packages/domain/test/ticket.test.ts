@@ -89,6 +89,21 @@ t.test('refunds: bounded by the payment, with a reason, cash needs a shift; the 
   t.same(given(ticket, cash).when({ ...refund(100), shiftId: null }), { error: { kind: 'conflict', message: 'No open shift', details: { reason: 'cash must be counted: open a shift first' } } });
 });
 
+t.test("a waiter's refund needs a manager's approval; the refund records who asked and who approved", async (t) => {
+  const paid = [issued, { type: 'PaymentTaken', data: card(10000) }, { type: 'TicketPaid', data: { at: 5 } }] as TicketEvent[];
+  const waiter = { userId: 'w1', role: 'waiter' as const, approvedBy: null, reason: 'cold soup' };
+  const refund = (authority: typeof waiter | { userId: string; role: 'manager'; approvedBy: null; reason: string }) => ({
+    type: 'refundPayment' as const, refundId: 'r1', paymentId: 'p1', amountCents: 1250, reason: 'cold soup', shiftId: 's1', by: authority.userId, at: 9, authority,
+  });
+  t.same(given(ticket, paid).when(refund(waiter)), { error: { kind: 'forbidden', message: "Needs a manager's approval: refunding a payment" } });
+  t.same(given(ticket, paid).when(refund({ ...waiter, approvedBy: 'm1' } as never)), {
+    events: [{ type: 'PaymentRefunded', data: { refundId: 'r1', paymentId: 'p1', method: 'credit_card', amountCents: 1250, reason: 'cold soup', shiftId: 's1', by: 'w1', at: 9, approvedBy: 'm1' } }],
+  });
+  t.same(given(ticket, paid).when(refund({ userId: 'm1', role: 'manager', approvedBy: null, reason: 'cold soup' })), {
+    events: [{ type: 'PaymentRefunded', data: { refundId: 'r1', paymentId: 'p1', method: 'credit_card', amountCents: 1250, reason: 'cold soup', shiftId: 's1', by: 'm1', at: 9 } }],
+  }, "a manager's own refund: they approve it themselves, as before");
+});
+
 t.test('refunds never exceed the payment, whatever the sequence (property)', async (t) => {
   fc.assert(fc.property(fc.integer({ min: 1, max: 100000 }), fc.array(fc.integer({ min: 1, max: 50000 }), { maxLength: 12 }), (amount, asks) => {
     let events: TicketEvent[] = [{ type: 'TicketIssued', data: { ...issue, subtotalCents: amount } }, { type: 'PaymentTaken', data: card(amount) }];

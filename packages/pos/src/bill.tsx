@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useWrite } from './api.js';
 import { type ApprovalHeaders, ManagerApproval, orAskManager } from './manager.js';
@@ -5,6 +6,7 @@ import { type OrderLine, type Ticket, dishName } from './menu.js';
 import { money } from './money.js';
 import { Stepper } from './order.js';
 import { PaySheet } from './pay.js';
+import { RefundSheet, refundableCents } from './refund.js';
 import { go } from './route.js';
 
 type Split = 'none' | 'even' | 'seats' | 'lines';
@@ -23,6 +25,7 @@ export function BillScreen(props: { orderId: string }) {
   // a moment before the tap, or on another tablet meanwhile, changes what is due).
   const [payingId, setPayingId] = useState<string | null>(null);
   const [reopening, setReopening] = useState<Ticket | null>(null);
+  const [refunding, setRefunding] = useState<{ ticket: Ticket; payment: Payment } | null>(null);
   const w = useWrite();
   const [issueKey, setIssueKey] = useState(newKey);
 
@@ -80,7 +83,7 @@ export function BillScreen(props: { orderId: string }) {
         </section>
       )}
       <section class="tickets">
-        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} />)}
+        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} onRefund={(p) => setRefunding({ ticket: t, payment: p })} />)}
       </section>
       {allPaid && ['pending', 'preparing', 'ready'].includes(order.status) && (
         <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={closeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
@@ -89,6 +92,13 @@ export function BillScreen(props: { orderId: string }) {
         <div class="sheet-backdrop">
           <div class="sheet" role="dialog">
             <ReopenSheet ticket={reopening} label={labelOf(reopening, seatOf)} onDone={() => { setReopening(null); refresh(); }} />
+          </div>
+        </div>
+      )}
+      {refunding && (
+        <div class="sheet-backdrop">
+          <div class="sheet" role="dialog">
+            <RefundSheet ticket={refunding.ticket} payment={refunding.payment} onDone={() => { setRefunding(null); refresh(); }} onCancel={() => setRefunding(null)} />
           </div>
         </div>
       )}
@@ -136,7 +146,10 @@ function labelOf(t: Ticket, seatOf: Record<string, number | null>): string {
   return seats[0] === null ? 'Table' : `Seat ${seats[0]}`;
 }
 
-function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void; onReopen: () => void }) {
+type Payment = Ticket['payments'][number];
+
+/** A bill as printed, its payments and refunds; `names` (the back office's) says who refunded and who approved. */
+export function TicketCard(props: { ticket: Ticket; label: string; onPay?: () => void; onReopen: () => void; onRefund: (p: Payment) => void; names?: Record<string, string>; children?: ComponentChildren }) {
   const t = props.ticket;
   return (
     <article class={`ticket-card ${t.status_name}`} data-ticket-id={t.id}>
@@ -166,14 +179,26 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void; o
               {p.method.replace('_', ' ')} {money(p.amount)}{p.tip > 0 ? ` + tip ${money(p.tip)}` : ''}{p.change ? ` (change ${money(p.change)})` : ''}
               {p.sats !== undefined && <small> · {p.sats.toLocaleString('en-US')} sats</small>}
               {p.overpaid ? <small class="flag"> · {money(p.overpaid)} over</small> : null}{p.flag && <small class="flag"> · {p.flag.replace('_', ' ')}</small>}
+              {p.refunded > 0 && <small class="refunded"> · {money(p.refunded)} refunded</small>}
+              {refundableCents(p) > 0 && <button type="button" class="chip refund-button" data-refund-payment={p.id} onClick={() => props.onRefund(p)}>Refund…</button>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {t.refunds.length > 0 && (
+        <ul class="refunds">
+          {t.refunds.map((r) => (
+            <li key={r.id} data-refund-id={r.id}>
+              <span>Refund {money(r.amount)}: {r.reason}{props.names && ` · by ${props.names[r.by ?? ''] ?? '?'}, approved by ${props.names[r.approved_by ?? ''] ?? '?'}`}</span>
             </li>
           ))}
         </ul>
       )}
       <div class="actions">
-        {t.status_name === 'pending' && <button type="button" class="pay" onClick={props.onPay}>Pay {money(t.due)}</button>}
+        {t.status_name === 'pending' && props.onPay && <button type="button" class="pay" onClick={props.onPay}>Pay {money(t.due)}</button>}
         {t.status_name === 'paid' && <button type="button" class="secondary reopen-button" onClick={props.onReopen}>Reopen…</button>}
         <button type="button" class="secondary receipt-button" onClick={() => go(`/receipt/${t.id}`)}>Receipt</button>
+        {props.children}
       </div>
     </article>
   );
@@ -184,7 +209,7 @@ function TicketCard(props: { ticket: Ticket; label: string; onPay: () => void; o
  * reason; a waiter needs a manager's name and PIN. The lines then bill again (a split's once every
  * check of it is cancelled or reopened).
  */
-function ReopenSheet(props: { ticket: Ticket; label: string; onDone: () => void }) {
+export function ReopenSheet(props: { ticket: Ticket; label: string; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const [approval, setApproval] = useState(false);
   const [key] = useState(newKey);

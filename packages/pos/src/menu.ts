@@ -24,9 +24,13 @@ export interface Menu {
 /** The menu as last read: the order screen reads it again when it opens (a manager may have changed it). */
 export const menu = signal<Menu>({ categories: [], dishes: [], groups: {}, dishById: {} });
 
+/** The archived dishes' names (issue 60): off the menu, still named on the bills and orders that have them. */
+let archivedNames: Record<string, string> = {};
+
 export async function loadMenu(): Promise<void> {
   const all = { params: { query: { all: true } } };
-  const [categories, dishes, groups] = await Promise.all([api.GET('/categories', all), api.GET('/dishes', all), api.GET('/modifier-groups', all)]);
+  const [categories, dishes, groups, archived] = await Promise.all([api.GET('/categories', all), api.GET('/dishes', all), api.GET('/modifier-groups', all), api.GET('/dishes/archived')]);
+  if (archived.data) archivedNames = Object.fromEntries(archived.data.map((d) => [d.id, d.name]));
   // A read that failed (offline, a token being renewed) keeps the menu the tablet has: an empty menu
   // would leave a waiter nothing to add. An empty list is a 204 (no data, no error).
   if (categories.error !== undefined || dishes.error !== undefined || groups.error !== undefined || !categories.response.ok || !dishes.response.ok || !groups.response.ok) return;
@@ -47,4 +51,4 @@ export function setDishes(list: Dish[]): void {
 /** "86" for a dish sold out, "3 left" for a counted one, nothing for a dish on sale without a count. */
 export const stockNote = (d: Pick<Dish, 'sold_out' | 'remaining'>): string => (d.sold_out ? '86' : d.remaining === null ? '' : `${d.remaining} left`);
 
-export const dishName = (dishId: string) => menu.get().dishById[dishId]?.name ?? 'Dish no longer on the menu';
+export const dishName = (dishId: string) => menu.get().dishById[dishId]?.name ?? archivedNames[dishId] ?? 'Dish no longer on the menu';

@@ -9,6 +9,8 @@ export type DishView = Tracked & {
   tax_rate_id: string | null;
   /** What the menu tells a guest about it; '' for none. */
   description: string;
+  /** Archived (issue 60): present only then; the menu's list leaves it out, `GET /dishes/archived` lists it. */
+  archived?: true;
   version: number;
   /**
    * Sold out ("86") or counted, as the dish's own stream last said (issue 60); the answer reads it for
@@ -38,9 +40,9 @@ function stockAfter(e: DishStockEvent, stock: DishView['stock']): DishView['stoc
 
 export const dishesProjection = projectionOf<MenuEvent | DishStockEvent>({
   name: 'dishes',
-  // 2: modifier groups, allergens and tax rate. 3: sold out and counts (issue 60). 4: the description.
-  version: 4,
-  handles: ['DishAdded', 'DishUpdated', 'DishRemoved', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PortionsHeld', 'PortionsGivenBack'],
+  // 2: modifier groups, allergens and tax rate. 3: sold out and counts (issue 60). 4: the description. 5: archived.
+  version: 5,
+  handles: ['DishAdded', 'DishUpdated', 'DishRemoved', 'DishArchived', 'DishRestored', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PortionsHeld', 'PortionsGivenBack'],
   collections: { [DISHES]: [{ name: 1 }, { category_id: 1 }, { station_id: 1 }] },
   async apply(e, store) {
     switch (e.type) {
@@ -48,7 +50,7 @@ export const dishesProjection = projectionOf<MenuEvent | DishStockEvent>({
         // A dish taken off the menu keeps no document: its stock has nothing to show on.
         await updateDocument(store.collection<DishView>(DISHES), e.data.dishId, e, (dish) => dish && { ...dish, stock: stockAfter(e, dish.stock) });
         return;
-      case 'DishAdded': case 'DishUpdated': case 'DishRemoved':
+      case 'DishAdded': case 'DishUpdated': case 'DishRemoved': case 'DishArchived': case 'DishRestored':
         break;
       default:
         return;
@@ -62,6 +64,13 @@ export const dishesProjection = projectionOf<MenuEvent | DishStockEvent>({
           return bump(dish, fields(e.data));
         case 'DishRemoved':
           return null;
+        case 'DishArchived':
+          return bump(dish, { archived: true });
+        case 'DishRestored': {
+          if (!dish) return undefined;
+          const { archived: _was, ...onTheMenu } = dish;
+          return bump(onTheMenu);
+        }
       }
     });
   },

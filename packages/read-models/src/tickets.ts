@@ -5,7 +5,11 @@ export interface PaymentView {
   id: string; method: PaymentMethod; amount_cents: number; tip_cents: number; overpaid_cents: number; refunded_cents: number;
   details: PaymentDetails; shift_id: string | null; taken_by: string | null; taken_at: number;
 }
-export interface RefundView { id: string; payment_id: string; method: PaymentMethod; amount_cents: number; reason: string; shift_id: string | null; by: string | null; at: number }
+export interface RefundView {
+  id: string; payment_id: string; method: PaymentMethod; amount_cents: number; reason: string; shift_id: string | null; by: string | null; at: number;
+  /** The manager who approved a waiter's refund; absent: `by` approved it (every refund before issue 60). */
+  approved_by?: string;
+}
 
 /** A ticket with its payments and refunds embedded: one document per ticket, money in cents. */
 export type TicketView = Tracked & {
@@ -80,7 +84,7 @@ export const ticketsProjection = projectionOf<TicketEvent>({
           return { ...t, status: 2, paid_at: e.data.at, version };
         case 'PaymentRefunded': {
           const r = e.data;
-          const refund: RefundView = { id: r.refundId, payment_id: r.paymentId, method: r.method, amount_cents: r.amountCents, reason: r.reason, shift_id: r.shiftId, by: r.by, at: r.at };
+          const refund: RefundView = { id: r.refundId, payment_id: r.paymentId, method: r.method, amount_cents: r.amountCents, reason: r.reason, shift_id: r.shiftId, by: r.by, at: r.at, ...(r.approvedBy ? { approved_by: r.approvedBy } : {}) };
           const payments = t.payments.map((p) => (p.id === r.paymentId ? { ...p, refunded_cents: p.refunded_cents + r.amountCents } : p));
           return { ...t, payments, refunds: [...t.refunds, refund], refunded_cents: t.refunded_cents + r.amountCents, version };
         }

@@ -146,3 +146,31 @@ t.test('voids over HTTP: manager, reason, refund of a paid line in the same writ
   const receipt = (await s.waiter('GET', `/tickets/${id}/receipt`)).body as string;
   t.match(receipt, /  VOID: spilled +-30\.00/);
 });
+
+t.test("a waiter's refund asks for a manager: 403 alone, recorded with who, who approved and why with name and PIN; the bills of a day", async (t) => {
+  const { s, id } = await withTicket();
+  t.teardown(s.close);
+  const paid = await s.waiter('POST', `/tickets/${id}/payments`, { method: 'credit_card', amount: 55.5 });
+  const body = { payment_id: paid.body.payment.id, amount: 10.05, reason: 'cold tacos' };
+  t.same(await s.waiter('POST', `/tickets/${id}/refunds`, body).then((r) => [r.status, r.body]), [403, { message: "Needs a manager's approval: refunding a payment" }]);
+  const wrongPin = await s.waiter('POST', `/tickets/${id}/refunds`, body, { 'x-approval-name': 'manager-1', 'x-approval-pin': '9999' });
+  t.same([wrongPin.status, wrongPin.body.message], [403, "Manager's approval refused: wrong name or PIN"]);
+  const approved = await s.waiter('POST', `/tickets/${id}/refunds`, body, { 'x-approval-name': 'manager-1', 'x-approval-pin': '4321', 'idempotency-key': 'refund-1' });
+  t.equal(approved.status, 201);
+  const managerId = (await s.manager('GET', '/auth/me')).body.id as string;
+  t.match(approved.body.ticket, { paid: 45.45, refunded: 10.05, refunds: [{ amount: 10.05, reason: 'cold tacos', by: s.waiterId, approved_by: managerId }] });
+  const again = await s.waiter('POST', `/tickets/${id}/refunds`, body, { 'x-approval-name': 'manager-1', 'x-approval-pin': '4321', 'idempotency-key': 'refund-1' });
+  t.same([again.status, again.body.ticket.refunded], [201, 10.05], 'a retried refund is recorded once');
+  const own = await s.manager('POST', `/tickets/${id}/refunds`, { ...body, amount: 0.01 });
+  t.match(own.body.ticket.refunds[1], { by: managerId, approved_by: managerId }, "a manager's own refund approves itself");
+  const audit = (await s.manager('GET', '/reports/audit')).body.sections.entries as Array<{ kind: string }>;
+  t.match(audit.filter((e) => e.kind === 'refund'), [
+    { staff: 'waiter-1', approved_by: 'manager-1', reason: 'cold tacos', amount: 10.05 },
+    { staff: 'manager-1', approved_by: 'manager-1', reason: 'cold tacos', amount: 0.01 },
+  ], 'the audit trail: who refunded, who approved, why');
+  const today = new Date().toISOString().slice(0, 10);
+  const listed = await s.manager('GET', `/tickets?from=${today}&to=${today}&all=true`);
+  t.same(listed.body.map((x: { id: string }) => x.id), [id], "today's bills");
+  t.equal((await s.manager('GET', '/tickets?from=2020-01-01&to=2020-01-01')).status, 204, 'none that day');
+  t.equal((await s.manager('GET', '/tickets?from=2020-01-02&to=2020-01-01')).status, 400);
+});

@@ -117,8 +117,8 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
     }
     case 'PaymentRefunded': {
       const r = e.data;
-      // Bills' refunds and cancels are managers' own (bills:refund, bills:cancel): they approve themselves.
-      push(s, event, r.at, { kind: 'refund', by: r.by ?? userOf(event), approvedBy: r.by ?? userOf(event), reason: r.reason, amount: r.amountCents, detail: `${r.method}, payment ${r.paymentId}` });
+      // A manager's own refund approves itself; a waiter's carries the manager who approved it (issue 60).
+      push(s, event, r.at, { kind: 'refund', by: r.by ?? userOf(event), approvedBy: r.approvedBy ?? r.by ?? userOf(event), reason: r.reason, amount: r.amountCents, detail: `${r.method}, payment ${r.paymentId}` });
       return;
     }
     case 'TicketLineVoided':

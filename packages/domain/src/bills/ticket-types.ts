@@ -41,6 +41,8 @@ export interface TicketPayment {
 export interface TicketRefund {
   refundId: string; paymentId: string; method: PaymentMethod; amountCents: Cents; reason: string;
   shiftId: string | null; by: string | null; at: number;
+  /** The manager who approved a waiter's refund with name and PIN (issue 60); absent: `by` decided it on their own authority. */
+  approvedBy?: string;
 }
 
 export interface TicketIssue {
@@ -118,7 +120,8 @@ export type TicketCommand =
     }
   /** Money that has already arrived (issue 13's Lightning): recorded whatever the ticket's state. */
   | { type: 'recordReceivedPayment'; paymentId: string; amountCents: Cents; details: PaymentDetails; shiftId: string | null; by: string | null; at: number }
-  | { type: 'refundPayment'; refundId: string; paymentId: string; amountCents: Cents; reason: string; shiftId: string | null; by: string | null; at: number }
+  /** `authority`: who asks and who approved (a waiter needs a manager's); absent: `by` is a manager acting on their own (tools, demo data). */
+  | { type: 'refundPayment'; refundId: string; paymentId: string; amountCents: Cents; reason: string; shiftId: string | null; by: string | null; at: number; authority?: Authority }
   | { type: 'cancelTicket'; reason: string; by: string | null; at: number }
   /** Takes a line off the bill; what was paid beyond the new subtotal is refunded from `paymentId` in the same append. */
   | { type: 'voidLine'; lineId: string; reason: string; refundId: string; paymentId?: string; shiftId: string | null; by: string | null; at: number }

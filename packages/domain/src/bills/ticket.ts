@@ -1,6 +1,7 @@
 import type { Decider } from '../decider.js';
 import { conflict, validationFailed } from '../errors.js';
 import { versionAfter } from '../versions.js';
+import { REASON_MAX, approve } from '../staff/approval.js';
 import { billTaxes } from './taxes.js';
 import { type Cents, fromCents } from '../money.js';
 import { PAYMENT_METHODS, type PaymentDetails } from './payment-methods.js';
@@ -128,8 +129,14 @@ export const ticket: Decider<TicketCommand, TicketEvent, Ticket> = {
           throw conflict(`A refund cannot exceed what is left of that payment (${money(refundable)})`, { refundable: fromCents(refundable) });
         }
         if (PAYMENT_METHODS[payment.method].drawer && command.shiftId === null) throw noOpenShift();
-        const { refundId, paymentId, amountCents, reason, shiftId, by, at } = command;
-        return [{ type: 'PaymentRefunded', data: { refundId, paymentId, method: payment.method, amountCents, reason: reason.trim(), shiftId, by, at } }];
+        const { refundId, paymentId, amountCents, shiftId, at } = command;
+        const reason = command.reason.trim();
+        // Money going back is a manager's call: a waiter's refund carries the approving manager. The reason
+        // (up to 500 characters here) is recorded whole in the event; the approval only needs one said.
+        const approval = command.authority ? approve('refunding a payment', { ...command.authority, reason: reason.slice(0, REASON_MAX) }) : null;
+        const by = approval ? approval.by : command.by;
+        const approvedBy = approval && approval.approvedBy !== approval.by ? { approvedBy: approval.approvedBy } : {};
+        return [{ type: 'PaymentRefunded', data: { refundId, paymentId, method: payment.method, amountCents, reason, shiftId, by, at, ...approvedBy } }];
       }
       case 'voidLine':
         return voidLine(live(state), command);

@@ -40,6 +40,8 @@ export interface Dish {
   taxRateId: string | null;
   /** What the menu tells a guest about it ('' before descriptions existed, or none given). */
   description: string;
+  /** Archived (issue 60): off the waiters' menu, kept for its name; absent: on the menu. */
+  archived?: true;
   version: number;
 }
 

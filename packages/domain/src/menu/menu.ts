@@ -36,6 +36,9 @@ export type MenuEvent =
   | { type: 'DishAdded'; data: { dishId: string } & DishDetails }
   | { type: 'DishUpdated'; data: { dishId: string } & DishDetails }
   | { type: 'DishRemoved'; data: { dishId: string } }
+  /** Off the menu but kept (issue 60): waiters no longer see or order it; its name stays on old bills and in the reports. */
+  | { type: 'DishArchived'; data: { dishId: string; by: string | null; at: number } }
+  | { type: 'DishRestored'; data: { dishId: string; by: string | null; at: number } }
   | ModifierGroupEvent
   | TaxRateEvent;
 
@@ -50,11 +53,17 @@ export type MenuCommand =
   | ({ type: 'addDish'; dishId: string } & DishDetails)
   | ({ type: 'updateDish'; dishId: string; ifMatch?: number } & DishDetails)
   | { type: 'removeDish'; dishId: string }
+  /** Archiving an archived dish, or restoring one on the menu, changes nothing (a retry). */
+  | { type: 'archiveDish'; dishId: string; ifMatch?: number; by: string | null; at: number }
+  | { type: 'restoreDish'; dishId: string; ifMatch?: number; by: string | null; at: number }
   | ModifierGroupCommand
   | TaxRateCommand;
 
 /** The current price of a dish, or null when it is not (or no longer) on the menu. */
 export const dishPrice = (state: Menu, dishId: string): Cents | null => state.dishes[dishId]?.price ?? null;
+
+/** An archived dish is known (old bills and reports name it) but no longer ordered. */
+export const dishArchived = (state: Menu, dishId: string): boolean => state.dishes[dishId]?.archived === true;
 
 function category(state: Menu, categoryId: string): Category {
   const c = state.categories[categoryId];
@@ -176,6 +185,15 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
         const d = dish(state, command.dishId);
         return [{ type: 'DishRemoved', data: { dishId: d.id } }];
       }
+      case 'archiveDish':
+      case 'restoreDish': {
+        const d = dish(state, command.dishId);
+        unchangedSince(d.version, command.ifMatch);
+        const archiving = command.type === 'archiveDish';
+        if (Boolean(d.archived) === archiving) return [];
+        const data = { dishId: d.id, by: command.by, at: command.at };
+        return [archiving ? { type: 'DishArchived', data } : { type: 'DishRestored', data }];
+      }
       case 'createTaxRate':
       case 'changeTaxRate':
       case 'removeTaxRate':
@@ -232,12 +250,20 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       case 'DishUpdated': {
         const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null, description = '' } = event.data;
         const d = state.dishes[dishId];
-        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, description, version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        // A change to an archived dish keeps it archived.
+        const archived = event.type === 'DishUpdated' && d?.archived ? { archived: true as const } : {};
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, description, ...archived, version: versionAfter(event.type === 'DishAdded' ? null : d) };
         return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;
         return { ...state, dishes };
+      }
+      case 'DishArchived':
+      case 'DishRestored': {
+        const { archived: _was, ...d } = state.dishes[event.data.dishId]!;
+        const dish: Dish = { ...d, ...(event.type === 'DishArchived' ? { archived: true as const } : {}), version: versionAfter(d) };
+        return { ...state, dishes: { ...state.dishes, [dish.id]: dish } };
       }
       case 'TaxRateCreated':
       case 'TaxRateChanged':

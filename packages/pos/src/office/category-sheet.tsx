@@ -18,7 +18,7 @@ export function CategorySheet(props: { book: MenuBook; category: Category | null
   const placed = /^\d{1,4}$/.test(place);
   const body = { name: name.trim(), station_id: stationId, tax_rate_id: taxRateId, display_order: placed ? Number(place) : 0 };
   const write = async () => {
-    if (c) return ok(direct.PUT('/categories/{id}', { params: { path: { id: c.id } }, body }));
+    if (c) return ok(direct.PUT('/categories/{id}', { params: { path: { id: c.id } }, body, headers: props.version }));
     const added = await ok(direct.POST('/categories', { body, headers: { 'idempotency-key': key } }));
     // A 202 (recorded, not yet listed) names the new category in its location.
     const id = accepted(added) ? added.location?.split('/').pop() : added.id;

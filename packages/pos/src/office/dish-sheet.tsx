@@ -38,12 +38,14 @@ export function DishSheet(props: { book: MenuBook; dish: Dish | null; categoryId
     allergens: ALLERGENS.filter((a) => allergens.includes(a)), modifier_group_ids: groupIds, description: description.trim(),
   };
   const write = () => (dish
-    ? ok(direct.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body }))
+    ? ok(direct.PUT('/dishes/{id}', { params: { path: { id: dish.id } }, body, headers: props.version }))
     : ok(direct.POST('/dishes', { body, headers: { 'idempotency-key': key } })));
   const remove = dish && (() => ok(direct.DELETE('/dishes/{id}', { params: { path: { id: dish.id } } })));
+  // Archived, not deleted: off the waiters' menu, its name kept on old bills and in the reports; restored from the list apart.
+  const archive = dish && { id: 'archive-dish', label: 'Archive', run: () => ok(direct.POST('/dishes/{id}/archive', { params: { path: { id: dish.id } }, headers: { 'idempotency-key': newKey(), ...props.version } })) };
   return (
     <EditSheet id="dish-sheet" title={dish ? `Change ${dish.name}` : 'New dish'} sheet={props}
-      canSave={!!name.trim() && price !== null && !!categoryId} write={write} remove={remove}>
+      canSave={!!name.trim() && price !== null && !!categoryId} write={write} remove={remove} also={archive}>
       <label>Name<input id="dish-name" autocomplete="off" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
       <label>Price
         <input id="dish-price" inputMode="decimal" autocomplete="off" placeholder="0.00" value={priceText} onInput={(e) => setPriceText(e.currentTarget.value)} />

@@ -2,8 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Save } from './menu-book.js';
 
-/** What the editor gives each sheet: the runner of its writes, how they went, and how to close it. */
-export interface SheetProps { save: Save; busy: boolean; error: string; onClose: () => void }
+/**
+ * What the editor gives each sheet: the runner of its writes, how they went, how to close it, and the
+ * If-Match of the version the sheet shows (none for a new one): a save over another manager's is 412.
+ */
+export interface SheetProps { save: Save; busy: boolean; error: string; onClose: () => void; version?: { 'if-match'?: string } }
 
 /**
  * The sheet every menu form opens in: its fields, the API's refusal as it said it, then Cancel,
@@ -13,6 +16,8 @@ export interface SheetProps { save: Save; busy: boolean; error: string; onClose:
 export function EditSheet(props: {
   id: string; title: string; sheet: SheetProps; canSave: boolean;
   write: () => Promise<unknown>; remove?: (() => Promise<unknown>) | null; children: ComponentChildren;
+  /** An action of its own beside Delete (a dish's Archive), run as a write that closes the sheet. */
+  also?: { id: string; label: string; run: () => Promise<unknown> } | null;
 }) {
   const { save, busy, error, onClose } = props.sheet;
   const { remove } = props;
@@ -25,6 +30,7 @@ export function EditSheet(props: {
           {props.children}
           {error && <p class="error" role="alert">{error}</p>}
           <div class="actions">
+            {props.also && <button type="button" class="secondary" id={props.also.id} disabled={busy} onClick={() => void save(props.also!.run, onClose)}>{props.also.label}</button>}
             {remove && (deleting
               ? <button type="button" class="danger delete-confirm" disabled={busy} onClick={() => void save(remove, onClose)}>Delete for good</button>
               : <button type="button" class="secondary delete" onClick={() => setDeleting(true)}>Delete…</button>)}

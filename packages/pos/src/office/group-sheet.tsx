@@ -32,7 +32,7 @@ export function GroupSheet(props: { group: ModifierGroup | null } & SheetProps) 
   const canSave = !!name.trim() && min !== '' && max !== '' && whole(body.min_choices) && whole(body.max_choices) && options.length > 0
     && options.every((o, i) => o.name.trim() && deltas[i] !== null);
   const write = () => (g
-    ? ok(direct.PUT('/modifier-groups/{id}', { params: { path: { id: g.id } }, body }))
+    ? ok(direct.PUT('/modifier-groups/{id}', { params: { path: { id: g.id } }, body, headers: props.version }))
     : ok(direct.POST('/modifier-groups', { body, headers: { 'idempotency-key': key } })));
   const remove = g && (() => ok(direct.DELETE('/modifier-groups/{id}', { params: { path: { id: g.id } } })));
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { direct, useWrite } from '../api.js';
+import { ApiError, direct, useWrite } from '../api.js';
 import { type Category, type Dish, type Listed, type ModifierGroup, loadMenu } from '../menu.js';
 
 export type { Category, Dish, ModifierGroup };
@@ -13,6 +13,8 @@ export interface MenuBook {
   groups: ModifierGroup[];
   rates: TaxRate[];
   stations: Station[];
+  /** Off the menu, kept (issue 60): listed apart, each with a restore. */
+  archived: Dish[];
 }
 
 const all = { params: { query: { all: true } } } as const;
@@ -32,13 +34,15 @@ export function useMenuBook() {
   const [book, setBook] = useState<MenuBook | null>(null);
   const [readError, setReadError] = useState('');
   const w = useWrite();
+  // Said once a save met another manager's change (412): the book is read again, the sheet closed.
+  const [notice, setNotice] = useState('');
   const read = async () => {
     try {
-      const [categories, dishes, groups, rates, stations] = await Promise.all([
+      const [categories, dishes, groups, rates, stations, archived] = await Promise.all([
         listed(direct.GET('/categories', all)), listed(direct.GET('/dishes', all)), listed(direct.GET('/modifier-groups', all)),
-        listed(direct.GET('/tax-rates', all)), listed(direct.GET('/stations', all)),
+        listed(direct.GET('/tax-rates', all)), listed(direct.GET('/stations', all)), listed(direct.GET('/dishes/archived')),
       ]);
-      setBook({ categories, dishes, groups, rates, stations });
+      setBook({ categories, dishes, groups, rates, stations, archived });
       setReadError('');
     } catch (e) {
       setReadError(e instanceof Error ? e.message : String(e));
@@ -46,13 +50,32 @@ export function useMenuBook() {
   };
   useEffect(() => void read(), []);
   /** A write, then the book read again (and the tablet's own menu, which its order screen shows). */
-  const save = (write: () => Promise<unknown>, after?: () => void) => w.run(write, () => {
+  const save = (write: () => Promise<unknown>, after?: () => void) => w.run(async () => {
+    setNotice('');
+    try {
+      await write();
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 412)) throw e;
+      setNotice('Changed by someone else — reloaded');
+    }
+  }, () => {
     after?.();
     void read();
     void loadMenu();
   });
-  return { book, readError, busy: w.busy, error: w.error, clearError: () => w.setError(''), save };
+  return { book, readError, notice, reload: () => void read(), busy: w.busy, error: w.error, clearError: () => w.setError(''), save };
 }
 
 export type Save = ReturnType<typeof useMenuBook>['save'];
+
+/**
+ * One thing of the menu as it is now, and the If-Match of that version (its ETag): a sheet shows what
+ * it will save over, not the book's older copy. Null when it is gone (the book is read again).
+ */
+export async function current<T>(call: Promise<{ data?: T; response: Response }>): Promise<{ item: T; version: { 'if-match'?: string } } | null> {
+  const { data, response } = await call;
+  if (!response.ok || data === undefined) return null;
+  const etag = response.headers.get('etag');
+  return { item: data, version: etag ? { 'if-match': etag } : {} };
+}
 

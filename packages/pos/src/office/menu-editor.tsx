@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
+import { direct, newKey, ok } from '../api.js';
 import { money } from '../money.js';
 import { CategorySheet } from './category-sheet.js';
 import { DishSheet } from './dish-sheet.js';
 import { GroupSheet, deltaNote } from './group-sheet.js';
-import { type Category, type Dish, type MenuBook, type ModifierGroup, type TaxRate, useMenuBook } from './menu-book.js';
+import { type Category, type Dish, type MenuBook, type ModifierGroup, type TaxRate, current, useMenuBook } from './menu-book.js';
 import { TaxRateSheet, percent } from './tax-rate-sheet.js';
 
 type Tab = 'dishes' | 'groups' | 'rates';
@@ -25,12 +26,18 @@ export function MenuEditor() {
   const m = useMenuBook();
   const [tab, setTab] = useState<Tab>('dishes');
   const [categoryId, setCategoryId] = useState<string | null>(null);
-  const [open, setOpenSheet] = useState<Open | null>(null);
-  const show = (o: Open | null) => { m.clearError(); setOpenSheet(o); };
+  const [open, setOpenSheet] = useState<{ sheet: Open; version: { 'if-match'?: string } } | null>(null);
+  const show = (o: Open | null) => {
+    m.clearError();
+    if (!o) return setOpenSheet(null);
+    // Gone since the book was read (another manager deleted it): the book is read again.
+    void latest(o).then((found) => (found ? setOpenSheet(found) : m.reload()));
+  };
   const close = () => show(null);
   const { book } = m;
   if (!book) return <main class="menu-editor">{m.readError ? <p class="error" role="alert">{m.readError}</p> : <p class="muted">Loading…</p>}</main>;
-  const sheet = { save: m.save, busy: m.busy, error: m.error, onClose: close };
+  const sheet = { save: m.save, busy: m.busy, error: m.error, onClose: close, version: open?.version ?? {} };
+  const o = open?.sheet;
   const category = book.categories.find((c) => c.id === categoryId) ?? book.categories[0];
   return (
     <main class="menu-editor">
@@ -39,8 +46,10 @@ export function MenuEditor() {
         {TABS.map((t) => <button type="button" key={t.tab} id={`menu-tab-${t.tab}`} class={tab === t.tab ? 'active' : ''} onClick={() => setTab(t.tab)}>{t.name}</button>)}
       </div>
       {!open && m.error && <p class="error" role="alert">{m.error}</p>}
+      {m.notice && <p class="notice" id="menu-stale" role="status">{m.notice}</p>}
       {m.readError && <p class="error" role="alert">{m.readError}</p>}
       {tab === 'dishes' && <Dishes book={book} category={category} pick={setCategoryId} show={show} />}
+      {tab === 'dishes' && book.archived.length > 0 && <Archived dishes={book.archived} restore={(id) => void m.save(() => ok(direct.POST('/dishes/{id}/restore', { params: { path: { id } }, headers: { 'idempotency-key': newKey() } })))} busy={m.busy} />}
       {tab === 'groups' && (
         <Rows add="+ Modifier group" addId="add-group" empty="No modifier groups yet: “Extras” or “Salsa”, chosen on a dish." onAdd={() => show({ kind: 'group', group: null })}
           rows={book.groups.map((g) => ({
@@ -52,12 +61,33 @@ export function MenuEditor() {
         <Rows add="+ Tax rate" addId="add-tax-rate" empty="No tax rates yet: a category's dishes are untaxed until it names one." onAdd={() => show({ kind: 'rate', rate: null })}
           rows={book.rates.map((r) => ({ id: r.id, name: r.name, end: percent(r.rate), open: () => show({ kind: 'rate', rate: r }) }))} />
       )}
-      {open?.kind === 'category' && <CategorySheet book={book} category={open.category} {...sheet} onAdded={setCategoryId} />}
-      {open?.kind === 'dish' && <DishSheet book={book} dish={open.dish} categoryId={category?.id ?? ''} {...sheet} />}
-      {open?.kind === 'group' && <GroupSheet group={open.group} {...sheet} />}
-      {open?.kind === 'rate' && <TaxRateSheet rate={open.rate} {...sheet} />}
+      {o?.kind === 'category' && <CategorySheet book={book} category={o.category} {...sheet} onAdded={setCategoryId} />}
+      {o?.kind === 'dish' && <DishSheet book={book} dish={o.dish} categoryId={category?.id ?? ''} {...sheet} />}
+      {o?.kind === 'group' && <GroupSheet group={o.group} {...sheet} />}
+      {o?.kind === 'rate' && <TaxRateSheet rate={o.rate} {...sheet} />}
     </main>
   );
+}
+
+/**
+ * The sheet to open with what it edits as it is now and that version's If-Match (issue 60): two
+ * managers at once, the second save is 412 rather than a silent overwrite. A new one needs no version.
+ */
+async function latest(o: Open): Promise<{ sheet: Open; version: { 'if-match'?: string } } | null> {
+  const path = (id: string) => ({ params: { path: { id } } });
+  switch (o.kind) {
+    case 'category': return now(o.category, (id) => direct.GET('/categories/{id}', path(id)), (category) => ({ kind: 'category', category }));
+    case 'dish': return now(o.dish, (id) => direct.GET('/dishes/{id}', path(id)), (dish) => ({ kind: 'dish', dish }));
+    case 'group': return now(o.group, (id) => direct.GET('/modifier-groups/{id}', path(id)), (group) => ({ kind: 'group', group }));
+    case 'rate': return now(o.rate, (id) => direct.GET('/tax-rates/{id}', path(id)), (rate) => ({ kind: 'rate', rate }));
+  }
+}
+
+/** A new one as it is; an existing one read again (null: gone since the book was read). */
+async function now<T extends { id: string }>(item: T | null, read: (id: string) => Promise<{ data?: T; response: Response }>, sheet: (item: T | null) => Open) {
+  if (!item) return { sheet: sheet(null), version: {} };
+  const r = await current(read(item.id));
+  return r && { sheet: sheet(r.item), version: r.version };
 }
 
 /** The categories as chips, then the chosen one's dishes with their prices. */
@@ -89,6 +119,23 @@ function Dishes(props: { book: MenuBook; category: Category | undefined; pick: (
         </>
       ) : <p class="muted">No categories yet. Add a tax rate first if the dishes are taxed, then a category (Starters, Drinks), then its dishes.</p>}
     </>
+  );
+}
+
+/** The archived dishes, apart from the menu: waiters no longer see them; each comes back with Restore. */
+function Archived(props: { dishes: Dish[]; restore: (id: string) => void; busy: boolean }) {
+  return (
+    <section class="archived-dishes" id="archived-dishes">
+      <h3>Archived</h3>
+      <ul class="menu-rows">
+        {props.dishes.map((d) => (
+          <li key={d.id} class="archived-row" data-archived-id={d.id}>
+            <span class="row-name">{d.name}<small class="muted">{money(d.price)}</small></span>
+            <button type="button" class="secondary" data-restore={d.id} disabled={props.busy} onClick={() => props.restore(d.id)}>Restore</button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { go } from '../route.js';
+import { Bills } from './bills.js';
 import { Devices } from './devices.js';
 import { FloorPlan } from './floor-plan.js';
 import { Hours } from './hours.js';
@@ -33,6 +34,7 @@ export const OFFICE_TILES: OfficeTile[] = [
   { path: 'hours', name: 'Hours', note: 'Time clock: who worked when, corrections', screen: Hours },
   { path: 'floor-plan', name: 'Floor plan', note: 'Spaces, tables on a grid, sections and their waiters', screen: FloorPlan },
   { path: 'settings', name: 'Settings', note: 'Name, receipt, tax, discount limit, service charge, kitchen', screen: SettingsScreen },
+  { path: 'bills', name: 'Bills', note: 'Closed bills: refund, reprint, reopen', screen: Bills },
 ];
 
 /**

@@ -22,7 +22,7 @@ export function TaxRateSheet(props: { rate: TaxRate | null } & SheetProps) {
   const rate = parseRate(rateText);
   const body = { name: name.trim(), rate: rate ?? 0 };
   const write = () => (r
-    ? ok(direct.PUT('/tax-rates/{id}', { params: { path: { id: r.id } }, body }))
+    ? ok(direct.PUT('/tax-rates/{id}', { params: { path: { id: r.id } }, body, headers: props.version }))
     : ok(direct.POST('/tax-rates', { body, headers: { 'idempotency-key': key } })));
   const remove = r && (() => ok(direct.DELETE('/tax-rates/{id}', { params: { path: { id: r.id } } })));
   return (

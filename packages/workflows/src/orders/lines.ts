@@ -1,4 +1,4 @@
-import { MENU_STREAM, type FieldError, type NewLine, chooseModifiers, dishPrice, isUuid, menu, portionError, toCents, validationFailed } from '@comanda/domain';
+import { MENU_STREAM, type FieldError, type NewLine, chooseModifiers, conflict, dishArchived, dishPrice, isUuid, menu, portionError, toCents, validationFailed } from '@comanda/domain';
 import type { CommandHandler } from '@comanda/event-store';
 
 /** A dish a waiter asks for: the menu's dish, an optional price of its own, optional notes, how many, which course and seat. */
@@ -49,5 +49,8 @@ export async function linesFrom(
     };
   });
   if (errors.length) throw validationFailed(errors);
+  // An archived dish is known (old bills name it) but no longer served: a tablet with an old menu hears so.
+  const archived = [...new Set(dishes.filter((d) => dishArchived(state, d.dishId)).map((d) => state.dishes[d.dishId]!.name))];
+  if (archived.length) throw conflict(`No longer on the menu (archived): ${archived.join(', ')}`, { archived });
   return lines;
 }

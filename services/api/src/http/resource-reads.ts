@@ -29,6 +29,8 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
   notModifiedOne?: boolean;
   /** The list's order when not by name, and its words for the summary (categories: their display order first). */
   order?: { sort: Record<string, 1 | -1>; words: string };
+  /** Which documents the list shows, and its words for the summary (dishes: not archived); absent: all. */
+  listed?: { filter: Record<string, unknown>; words: string };
 }
 
 /**
@@ -44,7 +46,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
   app.get(o.path, {
     config: { permission: o.permission },
     schema: {
-      tags: o.tags, summary: `List ${o.plural} by ${o.order?.words ?? 'name'}`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
+      tags: o.tags, summary: `List ${o.plural}${o.listed ? ` ${o.listed.words}` : ''} by ${o.order?.words ?? 'name'}`, description: PAGED_BY_CHOICE, querystring: OptionalPagination,
       response: { 200: withHeaders(Type.Array(o.schema), Headers.totalCount), 204: EmptyList(o.plural), ...commonErrors },
     },
   }, async (request, reply) => {
@@ -52,7 +54,7 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
     const tag = o.listTagOf ? `${collectionTag.slice(0, -1)}.${o.listTagOf()}"` : collectionTag;
     if (unchanged(request, reply, tag)) return reply;
     return sendListAnswer(reply, await lists.answer(request.url, tag, async () => {
-      const { items, total } = await findPage(reply, documents, {}, { sort: o.order?.sort ?? { name: 1 } }, request.query, null);
+      const { items, total } = await findPage(reply, documents, o.listed?.filter ?? {}, { sort: o.order?.sort ?? { name: 1 } }, request.query, null);
       return listAnswer(reply, items.map(o.view), total, 'no content');
     }));
   });

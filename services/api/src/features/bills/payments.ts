@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { Amount, IdParams, commonErrors } from '../../http/schemas.js';
 import { newResourceId, writeContext } from '../../http/write-context.js';
 import { refundPayment, takePayment, voidTicketLine } from '@comanda/workflows';
+import { ApprovedWriteHeaders, authorityOf } from '../../auth/approvals.js';
 import { Strict, centsOf, jsonNumbers } from './money-input.js';
 import { billDeps } from '../../http/settings.js';
 import { PaymentSchema, TicketSchema, paymentResponse, ticketResponse } from './views.js';
@@ -74,19 +75,21 @@ export default async function ticketPaymentRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/tickets/:id/refunds', {
-    config: { permission: 'bills:refund', readsBack: true },
+    // A waiter may ask; the ticket's decider refuses them without a manager's approval (403).
+    config: { permission: 'bills:write', readsBack: true },
     preValidation: jsonNumbers('amount'),
     schema: {
       tags: ['tickets'], summary: 'Refund (part of) a payment, with a reason',
-      description: 'Never more than is left of that payment (409). A cash refund needs an open shift. The ticket stays paid; the refund is an event with who and why.',
-      params: IdParams,
+      description: "Never more than is left of that payment (409). A cash refund needs an open shift. The ticket stays paid; the refund is an event with who, who approved and why. A manager's call: their own session, or a waiter's request with a manager's approval in the X-Approval-* headers (403 `Needs a manager's approval: refunding a payment` otherwise).",
+      headers: ApprovedWriteHeaders, params: IdParams,
       body: Strict({ payment_id: Type.String({ format: 'uuid' }), amount: Amount(), reason: Type.String({ minLength: 1, maxLength: 500 }) }),
       response: { 201: Type.Object({ message: Type.Literal('Refund recorded'), id: Type.String(), ticket: TicketSchema }), ...errors },
     },
   }, async (request, reply) => {
     const [amountCents] = centsOf([['amount', request.body.amount, 1]]);
     const refundId = newResourceId(request, 'refund');
-    const r = await refundPayment(await billDeps(app), request.params.id, { refundId, paymentId: request.body.payment_id, amountCents: amountCents!, reason: request.body.reason }, writeContext(request));
+    const authority = await authorityOf(app, request, request.body.reason);
+    const r = await refundPayment(await billDeps(app), request.params.id, { refundId, paymentId: request.body.payment_id, amountCents: amountCents!, reason: request.body.reason }, writeContext(request), authority);
     await app.readBack(r.position, `/tickets/${request.params.id}`);
     const t = await current(request.params.id);
     const id = r.state.refunds.find((x) => x.refundId === refundId)?.refundId ?? r.state.refunds.at(-1)!.refundId;

@@ -1,4 +1,4 @@
-import { notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
+import { dayRange, notFound, order, orderStream, toCents, validationFailed } from '@comanda/domain';
 import { TICKETS, type TicketView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +13,7 @@ import { Strict, jsonNumbers } from './money-input.js';
 import { TicketSchema, ticketResponse } from './views.js';
 import { unchanged, versionTag } from '../../plugins/revalidation.js';
 import { billDeps } from '../../http/settings.js';
+import { Day, days } from '../reports/reports.js';
 
 const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Lines already on a ticket, nothing to bill, or a ticket that cannot be cancelled' }) };
 
@@ -103,14 +104,19 @@ export default async function ticketRoutes(fastify: FastifyInstance) {
   app.get('/tickets', {
     config: { permission: 'bills:read' },
     schema: {
-      tags: ['tickets'], summary: 'Tickets, oldest first; `status` filters (1 pending, 2 paid, 3 cancelled)',
-      querystring: Type.Intersect([Pagination, Type.Object({ status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })) })]),
+      tags: ['tickets'], summary: 'Tickets, oldest first; `status` filters (1 pending, 2 paid, 3 cancelled), `from`/`to` the days they were issued on',
+      querystring: Type.Intersect([Pagination, Type.Object({ status: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })), from: Type.Optional(Day), to: Type.Optional(Day) })]),
       response: { 200: withHeaders(Type.Array(TicketSchema), Headers.totalCount), 204: Type.Null({ description: 'no tickets' }), ...errors },
     },
   }, async (request, reply) => {
     const q = request.query;
     if (unchanged(request, reply, await ticketsTag())) return reply;
-    const { items } = await findPage(reply, tickets, q.status ? { status: q.status } : {}, { sort: { issued_at: 1, _id: 1 } }, q);
+    // Days in the restaurant's time zone, as the reports and shifts count them (the back office's Bills screen).
+    const { from, to } = days(q);
+    const tz = app.deps.config.timezone;
+    const issued = { ...(from ? { $gte: dayRange(from, tz).start } : {}), ...(to ? { $lt: dayRange(to, tz).end } : {}) };
+    const filter = { ...(q.status ? { status: q.status } : {}), ...(from || to ? { issued_at: issued } : {}) };
+    const { items } = await findPage(reply, tickets, filter, { sort: { issued_at: 1, _id: 1 } }, q);
     if (items.length === 0) return sendNoContent(reply);
     return items.map(ticketResponse);
   });

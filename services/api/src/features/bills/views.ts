@@ -65,7 +65,11 @@ export const TicketSchema = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   payments: Type.Array(PaymentSchema),
-  refunds: Type.Array(Type.Object({ id: Type.String(), payment_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }) })),
+  refunds: Type.Array(Type.Object({
+    id: Type.String(), payment_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }),
+    by: Type.Union([Type.String(), Type.Null()], { description: 'the user id who refunded' }),
+    approved_by: Type.Union([Type.String(), Type.Null()], { description: "the user id of the manager who approved it (a manager's own refund: themselves)" }),
+  })),
   voids: Type.Array(Type.Object({ line_id: Type.String(), amount: Money(), reason: Type.String(), at: Type.String({ format: 'date-time' }) })),
   version: Type.Integer(),
 }, { $id: 'Ticket' });
@@ -123,7 +127,7 @@ export function ticketResponse(t: TicketView) {
     taxes: tax.taxes.map((x) => ({ tax_rate_id: x.taxRateId, name: x.name, rate: percentOf(x.ratePpm), base: fromCents(x.baseCents), amount: fromCents(x.amountCents) })), tip: fromCents(f.tip), total: fromCents(f.total), paid: fromCents(f.paid),
     due: fromCents(f.due), refunded: fromCents(f.refunded), status: t.status, status_name: TICKET_STATUS_NAMES[t.status], currency_id: t.currency_id,
     created_at: t.created_at, paid_at: t.paid_at === null ? null : iso(t.paid_at), payments: t.payments.map(paymentResponse),
-    refunds: t.refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: fromCents(r.amount_cents), reason: r.reason, at: iso(r.at) })),
+    refunds: t.refunds.map((r) => ({ id: r.id, payment_id: r.payment_id, amount: fromCents(r.amount_cents), reason: r.reason, at: iso(r.at), by: r.by, approved_by: r.approved_by ?? r.by })),
     voids: t.voided.map((v) => ({ line_id: v.line_id, amount: fromCents(v.amount_cents), reason: v.reason, at: iso(v.at) })),
     version: t.version,
   };

@@ -11,7 +11,7 @@ import { Headers, IdParams, Price, commonErrors, withHeaders } from '../../http/
 import { ifMatch, newResourceId, writeContext } from '../../http/write-context.js';
 import { readOnlyFields } from '../../http/read-only-fields.js';
 
-const Dish = Type.Object({
+export const Dish = Type.Object({
   id: Type.String({ format: 'uuid' }),
   name: Type.String(),
   price: Type.Number({ description: 'Decimal number, at most two decimals' }),
@@ -23,6 +23,7 @@ const Dish = Type.Object({
   description: Type.String({ description: "What the menu tells a guest about it; '' for none" }),
   sold_out: Type.Boolean({ description: 'sold out today ("86"): ordering it is 409; set by PUT /dishes/{id}/stock' }),
   remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'portions left today; null: no count' }),
+  archived: Type.Optional(Type.Literal(true, { description: 'present only on an archived dish: off the menu, kept for old bills and reports (POST /dishes/{id}/archive); left out of GET /dishes, listed by GET /dishes/archived; ordering it is 409' })),
 });
 const Body = Type.Object({
   name: PlaceName,
@@ -47,11 +48,11 @@ const Body = Type.Object({
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
 /** The dish as answered; its stock read for today, so a setting of an earlier business day no longer shows. */
-const viewOn = (d: DishView, today: string) => {
+export const viewOn = (d: DishView, today: string) => {
   const stock = stockOn({ day: null, soldOut: false, remaining: null, held: {}, ...d.stock }, today);
   return {
     id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null, description: d.description ?? '',
-    sold_out: stock.soldOut, remaining: stock.remaining,
+    sold_out: stock.soldOut, remaining: stock.remaining, ...(d.archived ? { archived: true as const } : {}),
   };
 };
 
@@ -71,7 +72,11 @@ export default async function dishRoutes(fastify: FastifyInstance) {
 
   // The list's tag names the business day: a tablet revalidating after midnight hears that the 86s ended.
   // One dish's tag is its version (If-Match), which a portion ordered does not move: never a 304.
-  resourceReads<DishView>(app, { path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view, listTagOf: today, notModifiedOne: false });
+  // Archived dishes are left out of the menu's list (GET /dishes/archived lists them); one is still read by id.
+  resourceReads<DishView>(app, {
+    path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view, listTagOf: today, notModifiedOne: false,
+    listed: { filter: { archived: { $exists: false } }, words: 'on the menu (not archived)' },
+  });
 
   app.post('/dishes', {
     config: { permission: 'menu:write' },

@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import categoryRoutes from './categories.js';
 import dishRoutes from './dishes.js';
+import dishArchiveRoutes from './dish-archive.js';
 import dishStockRoutes from './dish-stock.js';
 import modifierGroupRoutes from './modifier-groups.js';
 import taxRateRoutes from './tax-rates.js';
 
-/** The menu: categories, dishes with their modifiers, allergens and sold-out state, tax rates. */
+/** The menu: categories, dishes with their modifiers, allergens, sold-out state and archive, tax rates. */
 export default async function menu(app: FastifyInstance) {
   await categoryRoutes(app);
   await dishRoutes(app);
   await dishStockRoutes(app);
+  await dishArchiveRoutes(app);
   await modifierGroupRoutes(app);
   await taxRateRoutes(app);
 }
