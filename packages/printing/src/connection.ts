@@ -15,8 +15,10 @@ class PrinterConnection {
   private readonly socket: Socket;
   private wake: () => void = () => {};
   private ended = false;
+  private readonly address: string;
 
-  constructor(private readonly address: string, host: string, port: number, timeoutMs: number) {
+  constructor(address: string, host: string, port: number, timeoutMs: number) {
+    this.address = address;
     const socket = connect({ host, port });
     this.socket = socket;
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer from ${address} within ${timeoutMs} ms`)));
