@@ -31,7 +31,7 @@ export default async function planRoutes(fastify: FastifyInstance) {
   app.put('/tables/:id/shape', {
     config: { permission: 'floor:write' },
     schema: {
-      tags, summary: 'Give a table its shape and seats', headers: IdempotencyHeaders, params: IdParams, body: Type.Object(Look.required), response: { 200: Confirmation, ...commonErrors },
+      tags, summary: 'Give a table its shape and seats', headers: IdempotencyHeaders, params: IdParams, body: Type.Object(Look.required), response: { 200: Confirmation, ...commonErrors, 409: Conflict('The Idempotency-Key was used for another request') },
     },
   }, async (request) => {
     const { id } = request.params;

@@ -53,7 +53,7 @@ export default async function sectionRoutes(fastify: FastifyInstance) {
 
   app.delete('/sections/:id', {
     config: { permission: 'floor:write' },
-    schema: { tags, summary: 'Remove a section (its tables stay)', params: IdParams, response: { 200: Confirmation, ...commonErrors } },
+    schema: { tags, summary: 'Remove a section (its tables stay)', headers: IdempotencyHeaders, params: IdParams, response: { 200: Confirmation, ...commonErrors, 409: Conflict('The Idempotency-Key was used for another request') } },
   }, async (request) => {
     const { id } = request.params;
     const { position } = await removeSection(app.deps.commands, { sectionId: id, context: writeContext(request) });
