@@ -43,7 +43,8 @@ t.test('a manager draws a space and a section; the waiter sees the same plan', a
   await openOffice(lupita, 'floor-plan');
   await lupita.type('#new-space', 'Patio');
   await press(lupita, '#add-space');
-  await waitText(lupita, /Patio/, '.tabs .tab.active');
+  // The new space's tab comes with the write's answer, not with the list's next 10 s poll.
+  await waitText(lupita, /Patio/, '.tabs .tab.active', 5_000);
 
   const plan = [
     { name: 'P1', seats: '2', shape: 'round', column: 1, row: 1 },

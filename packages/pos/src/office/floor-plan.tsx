@@ -31,7 +31,8 @@ export function FloorPlan() {
   const shown = (tables.data ?? []).filter((t) => t.space_id === space?.id);
   const mySections = (sections.data ?? []).filter((s) => s.space_id === space?.id);
   const sectionOf = (t: Table) => mySections.find((s) => s.table_ids.includes(t.id));
-  const refresh = () => (tables.refresh(), sections.refresh());
+  // Spaces too: a space just added shows as its tab at once, not at the next 10 s poll.
+  const refresh = () => (spaces.refresh(), tables.refresh(), sections.refresh());
   const save = (write: () => Promise<unknown>, after?: () => void) => w.run(write, () => (after?.(), refresh()));
 
   const place = (tableId: string, cell: Cell) =>
