@@ -32,7 +32,9 @@ export const comanda = createComandaClient({
   maxRetryWaitMs: location.pathname.startsWith('/kitchen') ? 3_000 : 1_000,
   fetch: watchedFetch,
   onSignedOut: ({ byManager }) => {
-    signedOutByManager.set(byManager);
+    // A second refusal right after (another request's refresh, the cookie already gone) says no reason:
+    // it must not wipe the manager's. Signing in again clears it (main.tsx).
+    if (byManager) signedOutByManager.set(true);
     signedOut.set(signedOut.get() + 1);
   },
 });
