@@ -10,6 +10,18 @@ const NAME = /^comanda-\d{8}T\d{6}(\d{3})?Z\.db$/;
 /** `comanda-20260314T221500123Z.db`: names sort in time order. */
 export const scheduledName = (at: Date) => `comanda-${at.toISOString().replace(/[-:.]/g, '')}.db`;
 
+/** What a schedule needs: where backups go, how often, how many to keep, and what it backs up. */
+type BackupScheduleOptions = {
+  dir: string;
+  everySeconds: number;
+  keep: number;
+  dataDir: string;
+  store?: SqliteEventStore;
+  logger: Logger;
+  metrics?: Metrics;
+  now?: () => Date;
+};
+
 /**
  * Backs the running standalone's log up every `everySeconds` into `dir` and keeps the newest `keep`
  * (with their manifests). A failed backup is logged and counted, and the next one is tried on time.
@@ -17,29 +29,9 @@ export const scheduledName = (at: Date) => `comanda-${at.toISOString().replace(/
 export class BackupSchedule {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  private readonly options: {
-      dir: string;
-      everySeconds: number;
-      keep: number;
-      dataDir: string;
-      store?: SqliteEventStore;
-      logger: Logger;
-      metrics?: Metrics;
-      now?: () => Date;
-    };
+  private readonly options: BackupScheduleOptions;
 
-  constructor(
-    options: {
-      dir: string;
-      everySeconds: number;
-      keep: number;
-      dataDir: string;
-      store?: SqliteEventStore;
-      logger: Logger;
-      metrics?: Metrics;
-      now?: () => Date;
-    },
-  ) {
+  constructor(options: BackupScheduleOptions) {
     this.options = options;
   }
 
