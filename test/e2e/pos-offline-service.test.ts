@@ -215,8 +215,11 @@ t.test('offline service: 30 minutes, a reload, a restart, two tablets, a sold-ou
   await a.page.evaluate((id) => { location.hash = `#/order/${id}`; }, o1);
   await waitOnA(a.page, log, () => document.querySelectorAll('.ticket-pane .line').length === 1);
   await a.page.setOfflineMode(true);
+  // The waiter taps once the banner says the network is away (it pushes the screen down: the beer's
+  // row then sits under the order's action bar until scrolled, as the fresh-clone CI, slower, found).
+  await a.page.waitForSelector('#offline-banner');
   await press(a.page, `[data-dish-id="${r.menu.cerveza}"]`);
-  await a.page.waitForFunction(() => document.querySelectorAll('.ticket-pane .line').length === 2);
+  await waitOnA(a.page, log, () => document.querySelectorAll('.ticket-pane .line').length === 2);
   const session = (await cdp.send('Network.getCookies', { urls: [pos.url] })).cookies.find((c) => c.name === 'refreshToken')!;
   t.equal((await fetch(`${pos.url}/auth/logout`, { method: 'POST', headers: { cookie: `refreshToken=${session.value}` } })).status, 200, "the tablet's session ended on the server");
   await cdp.send('Network.deleteCookies', { name: 'accessToken', url: pos.url });

@@ -42,10 +42,24 @@ export async function signIn(page: Page, name: string, pin: string, signedIn = '
   await page.waitForSelector(signedIn);
 }
 
-/** Waits for what a person would tap to be there, then taps it. */
+/**
+ * Waits for what a person would tap to be there, brings it to the middle of the screen as a finger
+ * scrolls to what it means to tap, then taps it. Puppeteer alone clicks the centre of an element
+ * that is "in view" even when something fixed covers it: with the offline banner and the refusals
+ * shown, the order screen's last row of dishes sits under its fixed action bar, and the tap went to
+ * the bar (pos-offline-service failed so in the fresh-clone CI, twice). A tap that would land on
+ * something else says what covers it.
+ */
 export async function press(page: Page, selector: string, options?: { clickCount?: number }): Promise<void> {
-  await page.waitForSelector(selector, { visible: true });
-  await page.click(selector, options);
+  const target = await page.waitForSelector(selector, { visible: true });
+  const covered = await target!.evaluate((el) => {
+    el.scrollIntoView({ block: 'center', inline: 'center' });
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return hit && !el.contains(hit) && !hit.contains(el) ? hit.outerHTML.slice(0, 160) : null;
+  });
+  if (covered) throw new Error(`${selector} is covered by ${covered}`);
+  await target!.click(options);
 }
 
 /** A manager opens a screen of the back office: the header's Office, then its tile (office/office.tsx). */
