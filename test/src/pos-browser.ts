@@ -43,20 +43,28 @@ export async function signIn(page: Page, name: string, pin: string, signedIn = '
 }
 
 /**
- * Waits for what a person would tap to be there, brings it to the middle of the screen as a finger
- * scrolls to what it means to tap, then taps it. Puppeteer alone clicks the centre of an element
- * that is "in view" even when something fixed covers it: with the offline banner and the refusals
- * shown, the order screen's last row of dishes sits under its fixed action bar, and the tap went to
- * the bar (pos-offline-service failed so in the fresh-clone CI, twice). A tap that would land on
- * something else says what covers it.
+ * Waits for what a person would tap to be there and taps it; a button off the screen or under
+ * something (the order screen's fixed action bar, once the offline banner and the refusals push the
+ * last row of dishes under it) is first brought to the middle, as a finger scrolls to what it means
+ * to tap. Puppeteer alone clicks the centre of an element it deems in view even when something
+ * covers it: pos-offline-service's beer went to the action bar in the fresh-clone CI, twice. A tap
+ * that would still land on something else says what covers it. Nothing is scrolled when the button
+ * is in plain view: a page scrolled on every tap jumps when the order's ticket shrinks back, and a
+ * tap then lands on the next button (pos-service saw a twelfth line and a dish sheet so).
  */
 export async function press(page: Page, selector: string, options?: { clickCount?: number }): Promise<void> {
   const target = await page.waitForSelector(selector, { visible: true });
   const covered = await target!.evaluate((el) => {
+    const coveredBy = (whole: boolean) => {
+      const box = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      const inView = !whole || (box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth);
+      if (inView && hit && (el.contains(hit) || hit.contains(el))) return null;
+      return hit ? hit.outerHTML.slice(0, 160) : 'the edge of the screen';
+    };
+    if (coveredBy(true) === null) return null;
     el.scrollIntoView({ block: 'center', inline: 'center' });
-    const box = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-    return hit && !el.contains(hit) && !hit.contains(el) ? hit.outerHTML.slice(0, 160) : null;
+    return coveredBy(false);
   });
   if (covered) throw new Error(`${selector} is covered by ${covered}`);
   await target!.click(options);
