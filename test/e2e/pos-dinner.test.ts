@@ -36,7 +36,7 @@ t.test('a whole dinner on the POS screens: two waiters, the kitchen, a comp, a b
   await look(lupita, 'cashier');
 
   // She seats S1 and orders: starters (course 1), mains (course 2), seat by seat.
-  const stepper = (page: Page, which: 1 | 2, way: 'more' | 'less') => page.click(`.course-seat label:nth-child(${which}) [aria-label="${way}"]`);
+  const stepper = (page: Page, which: 1 | 2, way: 'more' | 'less') => press(page, `.course-seat label:nth-child(${which}) [aria-label="${way}"]`);
   await press(marisol, `[data-table-id="${r.tables.S1}"]`);
   await marisol.waitForSelector('.guests-sheet');
   await look(marisol, 'guests');

@@ -67,7 +67,10 @@ export async function press(page: Page, selector: string, options?: { clickCount
     return coveredBy(false);
   });
   if (covered) throw new Error(`${selector} is covered by ${covered}`);
-  await target!.click(options);
+  // Clicked once its box holds still for two frames (puppeteer's locator): a screen still settling
+  // (an answer re-rendering the ticket, a scroll clamped as it shrinks) moved the button between the
+  // point being taken and the click, and the tap opened the dish beside it (pos-dinner, under load).
+  await page.locator(selector).setWaitForEnabled(false).setTimeout(10_000).click(options?.clickCount ? { count: options.clickCount } : undefined);
 }
 
 /** A manager opens a screen of the back office: the header's Office, then its tile (office/office.tsx). */
