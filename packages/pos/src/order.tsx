@@ -51,7 +51,9 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   const fire = (body: { course?: number }) =>
     void run(async () => {
       await taps.settled();
-      await ok(api.POST('/orders/{id}/fire', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': newKey() } }));
+      const sent = ok(api.POST('/orders/{id}/fire', { params: { path: { id: orderId } }, body, headers: { 'idempotency-key': newKey() } }));
+      taps.firing(sent, body.course);
+      await sent;
     });
 
   // Someone joined or left: the covers follow (the rest of the order is sent as it is, as the seed's PUT asks).
