@@ -72,6 +72,10 @@ t.test('a dish outside its hours: 409 naming when it is served, nothing written;
   await setClock('2026-11-28', '13:00');
   t.match(await dish(r.dishes.agua), { available: false, available_from: 'Mon 08:00' });
   t.match(await dish(r.dishes.pastor), { available: false, available_from: 'Mon 12:00', hours: 'Mon–Fri 08:00–23:00; Mon–Fri 12:00–16:00' });
+  t.same((await asManager('GET', '/menu-hours')).body, {
+    categories: [{ id: r.category, windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '23:00' }], hours: 'Mon–Fri 08:00–23:00' }],
+    dishes: [{ id: r.dishes.pastor, windows: LUNCH, hours: 'Mon–Fri 12:00–16:00' }],
+  }, 'what has hours, for the menu editor');
   t.equal((await asManager('PUT', `/categories/${r.category}/availability`, { windows: [] })).status, 200, '[] serves it always again');
   t.notOk('available' in (await dish(r.dishes.agua)));
 

@@ -63,6 +63,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /dishes/archived': 'listArchivedDishes',
   'PUT /dishes/:id/availability': 'setDishHours',
   'PUT /categories/:id/availability': 'setCategoryHours',
+  'GET /menu-hours': 'listMenuHours',
   'GET /price-levels': 'listPriceLevels',
   'GET /price-levels/:id': 'getPriceLevel',
   'POST /price-levels': 'addPriceLevel',

@@ -17,6 +17,8 @@ const Windows = Type.Array(Window, { maxItems: MAX_WINDOWS });
 const Hours = Type.Object({ windows: Windows }, { examples: [{ windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '07:00', to: '11:30' }] }, { windows: [] }] });
 const HoursSet = Type.Object({ message: Type.Literal('Hours set'), id: Type.String({ format: 'uuid' }), windows: Windows, hours: Type.String({ description: "as a waiter reads them; '' for always" }) });
 
+const HeldHours = Type.Object({ id: Type.String({ format: 'uuid' }), windows: Windows, hours: Type.String() });
+
 const LevelBody = Type.Object({
   name: PlaceName,
   windows: Type.Array(Window, { minItems: 1, maxItems: MAX_WINDOWS }),
@@ -69,6 +71,21 @@ export default async function availabilityRoutes(fastify: FastifyInstance) {
       return { message: 'Hours set' as const, id, windows, hours: hoursLabel(windows) };
     });
   }
+
+  const held = (id: string, windows: HoursWindow[] | undefined) => (windows?.length ? [{ id, windows, hours: hoursLabel(windows) }] : []);
+  app.get('/menu-hours', {
+    config: { permission: 'menu:read' },
+    schema: {
+      tags: ['price levels'], summary: 'The categories and dishes that have hours, with them (those left out are served always)',
+      response: { 200: Type.Object({ categories: Type.Array(HeldHours), dishes: Type.Array(HeldHours) }), ...commonErrors },
+    },
+  }, async () => {
+    const state = await menuNow();
+    return {
+      categories: Object.values(state.categories).flatMap((c) => held(c.id, c.windows)),
+      dishes: Object.values(state.dishes).filter((d) => !d.archived).flatMap((d) => held(d.id, d.windows)),
+    };
+  });
 
   app.get('/price-levels', {
     config: { permission: 'menu:read' },
