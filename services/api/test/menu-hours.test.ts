@@ -23,7 +23,8 @@ async function service(t: Tap.Test) {
   const call = (who: 'manager' | 'waiter') => async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await s.request(path, cookies[who], headers, method, body);
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, etag: res.headers.get('etag') };
+    const json = res.headers.get('content-type')?.startsWith('application/json');
+    return { status: res.status, body: text && json ? JSON.parse(text) : text || undefined, etag: res.headers.get('etag') };
   };
   const asWaiter = call('waiter');
   const asManager = call('manager');
@@ -121,6 +122,9 @@ t.test("happy hour: in its hours a line takes the level's price and names it; th
   t.match(ticket, { subtotal: 109.96, total: 109.96, due: 109.96 });
   t.same(ticket.taxes, [{ tax_rate_id: iva, name: 'IVA', rate: 16, base: 94.79, amount: 15.17 }]);
   t.equal((await asWaiter('GET', `/orders/${placed.body.id}`)).body.total, 109.96);
+  const receipt = (await asWaiter('GET', `/tickets/${bill}/receipt`)).body as string;
+  t.match(receipt, /3 x Taco al pastor\s+59\.97\n  Happy hour price\n/, 'the receipt says which price it is');
+  t.match(receipt, /Agua de jamaica\s+30\.00\n(?!  Happy)/);
 
   // After its hours the regular price again; a level removed prices nothing.
   await setClock('2026-11-23', '19:00');
