@@ -70,6 +70,8 @@ t.test('a price level prices its dishes in its hours, named; other dishes and ot
   t.match(h.when({ type: 'setPriceLevel', priceLevelId: HAPPY, create: false, ifMatch: 2, by: 'm1', ...happyHour }), { error: { kind: 'precondition' } });
   t.match(h.when({ type: 'setPriceLevel', priceLevelId: DRINKS, create: true, by: 'm1', ...happyHour, name: 'HAPPY HOUR' }), { error: { kind: 'conflict', message: 'A price level named Happy hour already exists' } });
   t.same(h.when({ type: 'removePriceLevel', priceLevelId: HAPPY, by: 'm1' }), { events: [{ type: 'PriceLevelRemoved', data: { priceLevelId: HAPPY, by: 'm1' } }] });
+  const deleted = fold(menu, [...past, ...('events' in created ? created.events : []), { type: 'DishRemoved', data: { dishId: BEER } }]);
+  t.same(deleted.priceLevels[HAPPY]!.prices, {}, 'a deleted dish takes its level prices with it: the level can be saved again as it reads');
 });
 
 t.test('a level needs hours, dishes on the menu once each and positive prices', async (t) => {

@@ -108,6 +108,18 @@ export function evolveAvailability(state: Menu, event: AvailabilityEvent): Menu 
   }
 }
 
+/** The levels once a dish is deleted: its prices go with it (an archived dish keeps them, it may come back). */
+export function levelsWithout(levels: Record<string, PriceLevel>, dishId: string): Record<string, PriceLevel> {
+  const touched = Object.values(levels).filter((l) => l.prices[dishId] !== undefined);
+  if (touched.length === 0) return levels;
+  const next = { ...levels };
+  for (const l of touched) {
+    const { [dishId]: _gone, ...prices } = l.prices;
+    next[l.id] = { ...l, prices };
+  }
+  return next;
+}
+
 /** A dish at an instant: served or not, and its price then with the level that set it. */
 export interface DishNow {
   available: boolean;

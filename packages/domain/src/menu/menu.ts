@@ -8,7 +8,7 @@ import { dishData, sameDetails, stationErrors, validDish } from './dish-rules.js
 import { categoryNameFree, defaultStation, stationNameFree } from './lookups.js';
 import { type TaxRateCommand, type TaxRateEvent, decideTaxRate, evolveTaxRates, taxRateErrors } from './tax-rates.js';
 import { type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
-import { type AvailabilityCommand, type AvailabilityEvent, decideAvailability, evolveAvailability } from './availability.js';
+import { type AvailabilityCommand, type AvailabilityEvent, decideAvailability, evolveAvailability, levelsWithout } from './availability.js';
 import type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
 
 export type { Category, Dish, DishDetails, Menu, PriceLevel, Station } from './menu-state.js';
@@ -266,7 +266,7 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;
-        return { ...state, dishes };
+        return { ...state, dishes, priceLevels: levelsWithout(state.priceLevels, event.data.dishId) };
       }
       case 'DishArchived':
       case 'DishRestored': {
