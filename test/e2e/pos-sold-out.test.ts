@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { CHROMIUM, openChromium } from '../src/chromium.js';
-import { press, seatTable, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
+import { press, shoot, signIn, tablet, waitText, waiterAtTable } from '../src/pos-browser.js';
 import { posRestaurant } from '../src/pos-setup.js';
 import { startStandalone } from '../src/standalone-process.js';
 
@@ -33,10 +33,7 @@ if (!existsSync(CHROMIUM)) {
   const sopa = `[data-dish-id="${r.menu.sopa}"]`;
 
   t.test("the manager 86es a dish: greyed on the waiter's open order within seconds, listed in the kitchen, back on sale", async (t) => {
-    const marisol = await tablet(waiterBrowser.browser, pos.url, log, 'marisol');
-    await signIn(marisol, 'Marisol', '2580');
-    await seatTable(marisol, `[data-table-id="${r.tables.S1}"][data-status="available"]`);
-    await marisol.waitForSelector(`.order .dishes ${guac}:not(.sold-out)`);
+    const marisol = await waiterAtTable(waiterBrowser.browser, pos.url, log, r.tables.S1!, guac);
     t.equal(await marisol.$('#nav-office'), null, 'a waiter has no back office in the header');
     const lupita = await tablet(managerBrowser.browser, pos.url, log, 'lupita');
     await signIn(lupita, 'Lupita', '1357');

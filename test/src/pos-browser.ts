@@ -85,6 +85,15 @@ export async function seatTable(page: Page, selector: string, guests = 2): Promi
   await press(page, `.guests-sheet [data-guests="${guests}"]`);
 }
 
+/** Marisol's tablet on a table she has just seated, its order screen open showing `dish` (a selector) on sale. */
+export async function waiterAtTable(browser: Browser, url: string, log: string[], tableId: string, dish: string): Promise<Page> {
+  const marisol = await tablet(browser, url, log, 'marisol');
+  await signIn(marisol, 'Marisol', '2580');
+  await seatTable(marisol, `[data-table-id="${tableId}"][data-status="available"]`);
+  await marisol.waitForSelector(`.order .dishes ${dish}:not(.sold-out)`);
+  return marisol;
+}
+
 /** Clicks the first button whose text contains `text` (inside `scope`). */
 export async function tap(page: Page, text: string, scope = 'body'): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -44,6 +44,8 @@ export * from './menu/modifier-groups.js';
 export * from './order/order-numbers.js';
 export * from './menu/tax-rates.js';
 export * from './menu/dish-stock.js';
+export * from './menu/hours.js';
+export * from './menu/availability.js';
 export * from './staff/time-clock.js';
 export * from './bills/taxes.js';
 export * from './bills/bill-ledger.js';

@@ -118,7 +118,7 @@ t.test('state: versions count the events that touched each entity; removal forge
   t.equal(dishPrice(state, LEMONADE), 3900, 'the current price, in cents, for the orders that take it');
   t.equal(dishPrice(state, TACOS), null, 'a removed dish has no price any more');
   t.same(fold(menu, [...events, { type: 'DishRemoved', data: { dishId: LEMONADE } }, { type: 'CategoryRemoved', data: { categoryId: DRINKS } }]), {
-    categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {},
+    categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {}, priceLevels: {},
   });
 });
 

@@ -7,7 +7,7 @@ import { Cashier } from './cashier.js';
 import { Floor } from './floor.js';
 import { Login, type Member } from './login.js';
 import { isManager } from './manager.js';
-import { loadMenu, menu } from './menu.js';
+import { loadMenu, menu, priceNow } from './menu.js';
 import { loadCurrency } from './money.js';
 import { Office } from './office/office.js';
 import { dismiss, signedInAs, useDishNames } from './offline/outbox.js';
@@ -77,7 +77,8 @@ function App() {
 usePrices((dishId, optionIds) => {
   const m = menu.get();
   const options = Object.values(m.groups).flatMap((g) => g.options.map((o) => ({ group_id: g.id, option_id: o.id, name: o.name, price_delta: o.price_delta })));
-  return { price: m.dishById[dishId]?.price ?? 0, modifiers: options.filter((o) => optionIds.includes(o.option_id)) };
+  const dish = m.dishById[dishId];
+  return { price: dish ? priceNow(dish) : 0, modifiers: options.filter((o) => optionIds.includes(o.option_id)) };
 });
 // A write keeps the names of its dishes: a refusal names a dish even once it is off the menu.
 useDishNames((dishId) => menu.get().dishById[dishId]?.name);

@@ -48,7 +48,14 @@ export function setDishes(list: Dish[]): void {
   menu.set({ ...menu.get(), dishes: list, dishById: Object.fromEntries(list.map((d) => [d.id, d])) });
 }
 
-/** "86" for a dish sold out, "3 left" for a counted one, nothing for a dish on sale without a count. */
-export const stockNote = (d: Pick<Dish, 'sold_out' | 'remaining'>): string => (d.sold_out ? '86' : d.remaining === null ? '' : `${d.remaining} left`);
+/** "86" for a dish sold out, "3 left" for a counted one, "from 12:00" outside its hours, nothing for a dish on sale. */
+export const stockNote = (d: Pick<Dish, 'sold_out' | 'remaining' | 'available' | 'available_from'>): string =>
+  (d.sold_out ? '86' : d.available === false ? (d.available_from ? `from ${d.available_from}` : 'not served now') : d.remaining === null ? '' : `${d.remaining} left`);
+
+/** Not to be ordered now: sold out, or outside its hours (the API would refuse it, 409). */
+export const offMenuNow = (d: Pick<Dish, 'sold_out' | 'available'>): boolean => d.sold_out || d.available === false;
+
+/** What an order takes for it now: a price level's (happy hour) in its hours, else the menu's. */
+export const priceNow = (d: Pick<Dish, 'price' | 'price_now'>): number => d.price_now ?? d.price;
 
 export const dishName = (dishId: string) => menu.get().dishById[dishId]?.name ?? archivedNames[dishId] ?? 'Dish no longer on the menu';

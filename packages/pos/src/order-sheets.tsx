@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, newKey, ok, useWrite } from './api.js';
 import type { Member } from './login.js';
 import { type ApprovalHeaders, ManagerApproval, isManager, orAskManager } from './manager.js';
-import { type Dish, type Order, type OrderLine, type Table, dishName, menu } from './menu.js';
+import { type Dish, type Order, type OrderLine, type Table, dishName, menu, priceNow } from './menu.js';
 import { money, parseAmount } from './money.js';
 import { Stepper } from './order.js';
 import { Keypad } from './pin-pad.js';
@@ -33,7 +33,7 @@ export function DishSheet(props: SheetProps & { orderId: string; dish: Dish; cou
   })), props.onDone);
   return (
     <div class="dish-sheet">
-      <h3>{props.dish.name} <span class="muted">{money(props.dish.price)}</span></h3>
+      <h3>{props.dish.name} <span class="muted">{money(priceNow(props.dish))}</span></h3>
       {props.dish.description && <p class="muted dish-description">{props.dish.description}</p>}
       <label>Quantity <Stepper value={quantity} min={1} max={99} onChange={setQuantity} /></label>
       {groups.map((g) => (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ifNoneMatch, newKey, ok, usePolled, useSignal, useWrite } from './api.js';
 import type { Member } from './login.js';
-import { type Dish, type OrderLine, loadMenu, menu, setDishes, stockNote } from './menu.js';
+import { type Dish, type OrderLine, loadMenu, menu, offMenuNow, priceNow, setDishes, stockNote } from './menu.js';
 import { money } from './money.js';
 import { useDishTaps } from './dish-taps.js';
 import { GuestCounts, guestsLabel } from './guests.js';
@@ -44,6 +44,7 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
   const addDish = (dish: Dish) => {
     // Said at once, not sent: the server would refuse it (409) anyway.
     if (dish.sold_out) return w.setError(`${dish.name} is sold out`);
+    if (dish.available === false) return w.setError(`${dish.name} is not served now${dish.hours ? ` (served ${dish.hours})` : ''}`);
     if (dish.modifier_group_ids.length > 0) return setSheet({ kind: 'dish', dish });
     setQuantity(1);
     taps.tap({ dishId: dish.id, n: quantity, course, seat });
@@ -100,10 +101,10 @@ export function OrderScreen(props: { me: Member; orderId: string }) {
         </div>
         <div class="dishes">
           {dishes.map((d) => (
-            <button type="button" key={d.id} class={d.sold_out ? 'dish sold-out' : 'dish'} data-dish-id={d.id} aria-disabled={d.sold_out} disabled={!open} onClick={() => addDish(d)}>
+            <button type="button" key={d.id} class={offMenuNow(d) ? 'dish sold-out' : 'dish'} data-dish-id={d.id} aria-disabled={offMenuNow(d)} disabled={!open} onClick={() => addDish(d)}>
               <span class="dish-name">{d.name}</span>
               {stockNote(d) && <span class="stock">{stockNote(d)}</span>}
-              <span class="dish-price">{money(d.price)}</span>
+              <span class="dish-price">{money(priceNow(d))}{d.price_level && <small class="price-level"> {d.price_level}</small>}</span>
               {d.allergens.length > 0 && <span class="allergens">{d.allergens.join(' · ')}</span>}
             </button>
           ))}
@@ -170,6 +171,7 @@ function LineRow(props: { line: OrderLine; onTap: () => void }) {
         {dish?.name ?? 'Dish no longer on the menu'}
         {l.modifiers.length > 0 && <small class="mods">{l.modifiers.map((o) => o.name).join(', ')}</small>}
         {l.notes && <small class="notes">{l.notes}</small>}
+        {l.price_level && <small class="price-level">{l.price_level}</small>}
       </span>
       <span class="line-seat">{l.seat === null ? '' : `seat ${l.seat}`}</span>
       <span class={`chip ks ks-${l.kitchen_status}`}>{STATUS_LABEL[l.kitchen_status]}</span>

@@ -1,5 +1,5 @@
 import { type ReplayedEvent, isOneOf } from '@comanda/event-store';
-import { type Approval, type DishStockEvent, type MenuEvent, type OrderEvent, type SessionEvent, type SettingsEvent, type ShiftEvent, type StaffEvent, type TicketEvent, type TimeClockEvent, lineTotal, offsetMs } from '@comanda/domain';
+import { type Approval, type DishStockEvent, type MenuEvent, type OrderEvent, type SessionEvent, type SettingsEvent, type ShiftEvent, type StaffEvent, type TicketEvent, type TimeClockEvent, hoursLabel, lineTotal, offsetMs, showCents } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { type ReportDefinition, type Row, compareText, eventTime, inRange, money, streamId } from '../report.js';
 import { isComp } from './discounts.js';
@@ -9,14 +9,14 @@ import { isComp } from './discounts.js';
  * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
  * refunds, bills cancelled, service charges taken off bills, orders handed to another waiter, tables moved, orders deleted, shifts
  * opened and closed, staff created, renamed, given a new PIN or role, removed, a device's session ended by a manager,
- * dishes sold out ("86"), counted or put back on sale, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
+ * dishes sold out ("86"), counted or put back on sale, price levels (happy hour) set or removed, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
  * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
  * who did it is the event's own `by`, else the request's user in its metadata.
  */
 export const AUDIT_KINDS = [
   'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'service_charge_removed', 'order_transfer', 'table_move',
   'order_deleted', 'shift_opened', 'shift_closed', 'staff_change', 'dish_stock', 'session_revoked',
-  'time_corrected', 'settings_changed',
+  'time_corrected', 'settings_changed', 'price_level',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -26,7 +26,7 @@ interface Entry {
   amount: number | null; before: number | null; after: number | null;
   orderId: string | null; ticketId: string | null; detail: string;
 }
-interface AuditState { clock: LocalClock; entries: Entry[]; names: Map<string, string>; dishes: Map<string, string> }
+interface AuditState { clock: LocalClock; entries: Entry[]; names: Map<string, string>; dishes: Map<string, string>; levels: Map<string, string> }
 
 const userOf = (event: ReplayedEvent): string | null => (typeof event.metadata.userId === 'string' ? event.metadata.userId : null);
 const approvalOf = (a: Approval | undefined, event: ReplayedEvent) =>
@@ -163,21 +163,33 @@ function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | Menu
     s.dishes.set(e.data.dishId, e.data.name);
     return;
   }
+  if (e.type === 'PriceLevelSet' || e.type === 'PriceLevelRemoved') {
+    // A level's prices are price changes: each set names its hours and every price it gives.
+    const { priceLevelId, by } = e.data;
+    const name = e.type === 'PriceLevelSet' ? e.data.name : (s.levels.get(priceLevelId) ?? priceLevelId);
+    const detail = e.type === 'PriceLevelSet'
+      ? `${name} (${hoursLabel(e.data.windows)}): ${e.data.prices.map((p) => `${s.dishes.get(p.dishId) ?? p.dishId} ${showCents(p.priceCents)}`).join(', ') || 'no prices'}`
+      : `${name} removed`;
+    if (e.type === 'PriceLevelSet') s.levels.set(priceLevelId, e.data.name);
+    push(s, event, undefined, { kind: 'price_level', by: by ?? userOf(event), approvedBy: null, reason: null, amount: null, detail });
+    return;
+  }
   if (e.type !== 'DishSoldOut' && e.type !== 'DishCounted' && e.type !== 'DishBackOnSale') return;
   const what = e.type === 'DishSoldOut' ? 'sold out' : e.type === 'DishCounted' ? `${e.data.remaining} left` : 'back on sale';
   push(s, event, undefined, { kind: 'dish_stock', by: e.data.by ?? userOf(event), approvedBy: null, reason: null, amount: null, detail: `${s.dishes.get(e.data.dishId) ?? e.data.dishId} ${what}` });
 }
 
-const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale'] as const;
+const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PriceLevelSet', 'PriceLevelRemoved'] as const;
 const ORDER_TYPES = ['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted'] as const;
 const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'SessionRevoked', 'TimeCorrected', 'SettingsChanged'] as const;
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  version: 5,
+  // 6: price levels.
+  version: 6,
   title: 'Audit trail',
   handles: [...ORDER_TYPES, ...OTHER_TYPES, ...DISH_TYPES],
-  init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map() }),
+  init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map(), levels: new Map() }),
   apply(s, event) {
     if (isOneOf<OrderEvent>(event, ORDER_TYPES)) applyOrder(s, event, event);
     else if (isOneOf<TicketEvent | ShiftEvent | StaffEvent | SessionEvent | TimeClockEvent | SettingsEvent>(event, OTHER_TYPES)) applyOther(s, event, event);

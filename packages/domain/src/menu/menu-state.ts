@@ -1,5 +1,6 @@
 import type { Cents } from '../money.js';
 import type { Allergen } from './allergens.js';
+import type { HoursWindow } from './hours.js';
 
 // The menu's state (menu.ts's decider folds it): a leaf of the menu's modules, which all read it and
 // which it imports none of (issue 58). Each type is re-exported where it always was.
@@ -13,6 +14,8 @@ export interface Category {
   taxRateId: string | null;
   /** Where the menu screens list it: lower first, equals by name (0 unless a manager set it). */
   displayOrder: number;
+  /** When its dishes are served (availability.ts); absent or []: always. */
+  windows?: HoursWindow[];
   version: number;
 }
 
@@ -42,6 +45,8 @@ export interface Dish {
   description: string;
   /** Archived (issue 60): off the waiters' menu, kept for its name; absent: on the menu. */
   archived?: true;
+  /** When it is served, within its category's hours (availability.ts); absent or []: always. */
+  windows?: HoursWindow[];
   version: number;
 }
 
@@ -54,7 +59,12 @@ export interface Menu {
   stationSeq: number;
   modifierGroups: Record<string, ModifierGroup>;
   taxRates: Record<string, TaxRate>;
+  /** Prices for given hours ("Happy hour", availability.ts). */
+  priceLevels: Record<string, PriceLevel>;
 }
+
+/** A price level: its hours and a price per dish (dishes it does not name keep the menu's price). */
+export interface PriceLevel { id: string; name: string; windows: HoursWindow[]; prices: Record<string, Cents>; version: number }
 
 /** What a dish is, as the kitchen and the bill see it. */
 export interface DishDetails {

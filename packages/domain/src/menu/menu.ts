@@ -8,9 +8,10 @@ import { dishData, sameDetails, stationErrors, validDish } from './dish-rules.js
 import { categoryNameFree, defaultStation, stationNameFree } from './lookups.js';
 import { type TaxRateCommand, type TaxRateEvent, decideTaxRate, evolveTaxRates, taxRateErrors } from './tax-rates.js';
 import { type ModifierGroupCommand, type ModifierGroupEvent, decideModifierGroup, evolveModifierGroups } from './modifier-groups.js';
+import { type AvailabilityCommand, type AvailabilityEvent, decideAvailability, evolveAvailability, levelsWithout } from './availability.js';
 import type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
 
-export type { Category, Dish, DishDetails, Menu, Station } from './menu-state.js';
+export type { Category, Dish, DishDetails, Menu, PriceLevel, Station } from './menu-state.js';
 export { DESCRIPTION_MAX } from './dish-rules.js';
 
 /**
@@ -40,7 +41,8 @@ export type MenuEvent =
   | { type: 'DishArchived'; data: { dishId: string; by: string | null; at: number } }
   | { type: 'DishRestored'; data: { dishId: string; by: string | null; at: number } }
   | ModifierGroupEvent
-  | TaxRateEvent;
+  | TaxRateEvent
+  | AvailabilityEvent;
 
 export type MenuCommand =
   | { type: 'addCategory'; categoryId: string; name: string; stationId?: string | null; taxRateId?: string | null; displayOrder?: number }
@@ -57,7 +59,8 @@ export type MenuCommand =
   | { type: 'archiveDish'; dishId: string; ifMatch?: number; by: string | null; at: number }
   | { type: 'restoreDish'; dishId: string; ifMatch?: number; by: string | null; at: number }
   | ModifierGroupCommand
-  | TaxRateCommand;
+  | TaxRateCommand
+  | AvailabilityCommand;
 
 /** The current price of a dish, or null when it is not (or no longer) on the menu. */
 export const dishPrice = (state: Menu, dishId: string): Cents | null => state.dishes[dishId]?.price ?? null;
@@ -90,10 +93,10 @@ const displayOrderErrors = (displayOrder: number | undefined) =>
 const dishesIn = (state: Menu, categoryId: string) => Object.values(state.dishes).filter((d) => d.categoryId === categoryId);
 
 export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
-  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {} }),
+  initialState: () => ({ categories: {}, dishes: {}, stations: {}, defaultStationId: null, stationSeq: 0, modifierGroups: {}, taxRates: {}, priceLevels: {} }),
   // 3: modifier groups and tax rates; dishes carry their groups, allergens and rate, categories their rate.
-  // 4: categories' display order, dishes' description.
-  snapshot: { name: 'menu', version: 4 },
+  // 4: categories' display order, dishes' description. 5: hours and price levels.
+  snapshot: { name: 'menu', version: 5 },
 
   decide(command, state) {
     switch (command.type) {
@@ -198,6 +201,11 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       case 'changeTaxRate':
       case 'removeTaxRate':
         return decideTaxRate(command, state);
+      case 'setDishAvailability':
+      case 'setCategoryAvailability':
+      case 'setPriceLevel':
+      case 'removePriceLevel':
+        return decideAvailability(command, state);
       default:
         return decideModifierGroup(command, state);
     }
@@ -250,14 +258,15 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       case 'DishUpdated': {
         const { dishId, name, price, categoryId, stationId = null, modifierGroupIds = [], allergens, taxRateId = null, description = '' } = event.data;
         const d = state.dishes[dishId];
-        // A change to an archived dish keeps it archived.
+        // A change to an archived dish keeps it archived, and its hours (their own event).
         const archived = event.type === 'DishUpdated' && d?.archived ? { archived: true as const } : {};
-        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, description, ...archived, version: versionAfter(event.type === 'DishAdded' ? null : d) };
+        const hours = event.type === 'DishUpdated' && d?.windows ? { windows: d.windows } : {};
+        const dish: Dish = { id: dishId, name, price, categoryId, stationId, modifierGroupIds, allergens: allergenSet(allergens), taxRateId, description, ...archived, ...hours, version: versionAfter(event.type === 'DishAdded' ? null : d) };
         return { ...state, dishes: { ...state.dishes, [dishId]: dish } };
       }
       case 'DishRemoved': {
         const { [event.data.dishId]: _removed, ...dishes } = state.dishes;
-        return { ...state, dishes };
+        return { ...state, dishes, priceLevels: levelsWithout(state.priceLevels, event.data.dishId) };
       }
       case 'DishArchived':
       case 'DishRestored': {
@@ -269,6 +278,11 @@ export const menu: Decider<MenuCommand, MenuEvent, Menu> = {
       case 'TaxRateChanged':
       case 'TaxRateRemoved':
         return { ...state, taxRates: evolveTaxRates(state.taxRates, event) };
+      case 'DishAvailabilitySet':
+      case 'CategoryAvailabilitySet':
+      case 'PriceLevelSet':
+      case 'PriceLevelRemoved':
+        return evolveAvailability(state, event);
       default:
         return { ...state, modifierGroups: evolveModifierGroups(state.modifierGroups, event) };
     }

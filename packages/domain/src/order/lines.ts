@@ -28,6 +28,8 @@ export interface OrderLine {
   course: number;
   seat: number | null;
   modifiers: LineModifier[];
+  /** The price level that set `priceCents` ("Happy hour", menu/availability.ts); absent: the menu's own price. */
+  priceLevel?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface OrderLine {
  * have none of them; they read as one portion, course 1, no seat, no modifiers (`completeLine`), which
  * is exactly what they were.
  */
-export type RecordedLine = Pick<OrderLine, 'lineId' | 'dishId' | 'priceCents' | 'notes'> & Partial<Pick<OrderLine, 'quantity' | 'course' | 'seat' | 'modifiers'>> & {
+export type RecordedLine = Pick<OrderLine, 'lineId' | 'dishId' | 'priceCents' | 'notes'> & Partial<Pick<OrderLine, 'quantity' | 'course' | 'seat' | 'modifiers' | 'priceLevel'>> & {
   /** Present when the line was priced otherwise than the menu (order/exceptions.ts). */
   override?: PriceOverride;
 };

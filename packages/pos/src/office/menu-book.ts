@@ -15,6 +15,9 @@ export interface MenuBook {
   stations: Station[];
   /** Off the menu, kept (issue 60): listed apart, each with a restore. */
   archived: Dish[];
+  /** Price levels (happy hour) and the categories' and dishes' hours (issue 60). */
+  levels: Listed<'/price-levels'>;
+  hours: Listed<'/menu-hours'>;
 }
 
 const all = { params: { query: { all: true } } } as const;
@@ -38,11 +41,13 @@ export function useMenuBook() {
   const [notice, setNotice] = useState('');
   const read = async () => {
     try {
-      const [categories, dishes, groups, rates, stations, archived] = await Promise.all([
+      const [categories, dishes, groups, rates, stations, archived, levels, hours] = await Promise.all([
         listed(direct.GET('/categories', all)), listed(direct.GET('/dishes', all)), listed(direct.GET('/modifier-groups', all)),
         listed(direct.GET('/tax-rates', all)), listed(direct.GET('/stations', all)), listed(direct.GET('/dishes/archived')),
+        listed(direct.GET('/price-levels')), direct.GET('/menu-hours'),
       ]);
-      setBook({ categories, dishes, groups, rates, stations, archived });
+      if (!hours.data) throw new Error(`The menu cannot be read now (${hours.response.status}).`);
+      setBook({ categories, dishes, groups, rates, stations, archived, levels, hours: hours.data });
       setReadError('');
     } catch (e) {
       setReadError(e instanceof Error ? e.message : String(e));

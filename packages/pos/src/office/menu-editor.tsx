@@ -4,18 +4,22 @@ import { money } from '../money.js';
 import { CategorySheet } from './category-sheet.js';
 import { DishSheet } from './dish-sheet.js';
 import { GroupSheet, deltaNote } from './group-sheet.js';
+import { HoursSheet, type PriceLevel, PriceLevelSheet } from './hours-sheets.js';
 import { type Category, type Dish, type MenuBook, type ModifierGroup, type TaxRate, current, useMenuBook } from './menu-book.js';
 import { TaxRateSheet, percent } from './tax-rate-sheet.js';
 
-type Tab = 'dishes' | 'groups' | 'rates';
-const TABS: { tab: Tab; name: string }[] = [{ tab: 'dishes', name: 'Dishes' }, { tab: 'groups', name: 'Modifier groups' }, { tab: 'rates', name: 'Tax rates' }];
+type Tab = 'dishes' | 'groups' | 'rates' | 'hours';
+const TABS: { tab: Tab; name: string }[] = [{ tab: 'dishes', name: 'Dishes' }, { tab: 'groups', name: 'Modifier groups' }, { tab: 'rates', name: 'Tax rates' }, { tab: 'hours', name: 'Hours & prices' }];
+type Hours = MenuBook['hours']['dishes'][number];
 
 /** The sheet open over the editor, and what it edits (null: a new one). */
 type Open =
   | { kind: 'category'; category: Category | null }
   | { kind: 'dish'; dish: Dish | null }
   | { kind: 'group'; group: ModifierGroup | null }
-  | { kind: 'rate'; rate: TaxRate | null };
+  | { kind: 'rate'; rate: TaxRate | null }
+  | { kind: 'hours'; what: 'dish' | 'category'; id: string; name: string; windows: Hours['windows'] }
+  | { kind: 'level'; level: PriceLevel | null };
 
 /**
  * The menu editor (issue 60, managers and admins): categories and their dishes, modifier groups with
@@ -61,6 +65,9 @@ export function MenuEditor() {
         <Rows add="+ Tax rate" addId="add-tax-rate" empty="No tax rates yet: a category's dishes are untaxed until it names one." onAdd={() => show({ kind: 'rate', rate: null })}
           rows={book.rates.map((r) => ({ id: r.id, name: r.name, end: percent(r.rate), open: () => show({ kind: 'rate', rate: r }) }))} />
       )}
+      {tab === 'hours' && <HoursAndPrices book={book} show={show} />}
+      {o?.kind === 'hours' && <HoursSheet {...o} {...sheet} />}
+      {o?.kind === 'level' && <PriceLevelSheet level={o.level} dishes={book.dishes} {...sheet} />}
       {o?.kind === 'category' && <CategorySheet book={book} category={o.category} {...sheet} onAdded={setCategoryId} />}
       {o?.kind === 'dish' && <DishSheet book={book} dish={o.dish} categoryId={category?.id ?? ''} {...sheet} />}
       {o?.kind === 'group' && <GroupSheet group={o.group} {...sheet} />}
@@ -80,6 +87,9 @@ async function latest(o: Open): Promise<{ sheet: Open; version: { 'if-match'?: s
     case 'dish': return now(o.dish, (id) => direct.GET('/dishes/{id}', path(id)), (dish) => ({ kind: 'dish', dish }));
     case 'group': return now(o.group, (id) => direct.GET('/modifier-groups/{id}', path(id)), (group) => ({ kind: 'group', group }));
     case 'rate': return now(o.rate, (id) => direct.GET('/tax-rates/{id}', path(id)), (rate) => ({ kind: 'rate', rate }));
+    case 'level': return now(o.level, (id) => direct.GET('/price-levels/{id}', path(id)), (level) => ({ kind: 'level', level }));
+    // Hours are set whole, with no version: as the book read them.
+    case 'hours': return { sheet: o, version: {} };
   }
 }
 
@@ -122,6 +132,26 @@ function Dishes(props: { book: MenuBook; category: Category | undefined; pick: (
   );
 }
 
+/** When each category and dish is served (tap to set its hours), then the price levels (happy hour). */
+function HoursAndPrices(props: { book: MenuBook; show: (o: Open) => void }) {
+  const { book, show } = props;
+  const hoursOf = (list: Hours[], id: string) => list.find((h) => h.id === id);
+  const row = (what: 'dish' | 'category', x: { id: string; name: string }, prefix: string) => {
+    const h = hoursOf(what === 'dish' ? book.hours.dishes : book.hours.categories, x.id);
+    return { id: x.id, name: `${prefix}${x.name}`, facts: h ? `served ${h.hours}` : 'always', open: () => show({ kind: 'hours', what, id: x.id, name: x.name, windows: h?.windows ?? [] }) };
+  };
+  return (
+    <>
+      <h3>Price levels</h3>
+      <Rows add="+ Price level" addId="add-price-level" empty="No price levels yet: “Happy hour”, its hours and its prices." onAdd={() => show({ kind: 'level', level: null })}
+        rows={book.levels.map((l) => ({ id: l.id, name: l.name, facts: `${l.hours} · ${l.prices.length} dish${l.prices.length === 1 ? '' : 'es'}`, open: () => show({ kind: 'level', level: l }) }))} />
+      <h3>Hours</h3>
+      <Rows add="" addId="" empty="" onAdd={() => undefined}
+        rows={[...book.categories.map((c) => row('category', c, 'All of ')), ...book.dishes.map((d) => row('dish', d, ''))]} />
+    </>
+  );
+}
+
 /** The archived dishes, apart from the menu: waiters no longer see them; each comes back with Restore. */
 function Archived(props: { dishes: Dish[]; restore: (id: string) => void; busy: boolean }) {
   return (
@@ -155,7 +185,7 @@ function Rows(props: { rows: { id: string; name: string; facts?: string; end?: s
           ))}
         </ul>
       )}
-      <button type="button" id={props.addId} class="add-row" onClick={props.onAdd}>{props.add}</button>
+      {props.add && <button type="button" id={props.addId} class="add-row" onClick={props.onAdd}>{props.add}</button>}
     </>
   );
 }

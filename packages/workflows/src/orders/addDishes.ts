@@ -20,7 +20,7 @@ export interface AddDishes {
  * given back if the order refuses them. A retry with the same Idempotency-Key holds nothing twice.
  */
 export async function addDishes(commands: CommandHandler, cmd: AddDishes): Promise<{ lineIds: string[]; position: Position | null }> {
-  const lines = await linesFrom(commands, cmd.dishes, cmd.lineId);
+  const lines = await linesFrom(commands, cmd.dishes, cmd.lineId, { at: cmd.at, timezone: cmd.timezone });
   const hold = { holdId: cmd.context.idempotency?.key ?? newId(), at: cmd.at, timezone: cmd.timezone, context: cmd.context };
   const { result, held } = await withPortions(commands, lines, hold, () =>
     commands.handle(order, orderStream(cmd.orderId), { type: 'addDishes', lines, authority: cmd.authority }, cmd.context));

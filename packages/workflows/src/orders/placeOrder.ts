@@ -47,7 +47,7 @@ export async function placeOrder(commands: CommandHandler, cmd: PlaceOrder): Pro
   if (userId === null) throw forbidden();
   const member = await checkUserExists(commands, userId, errors);
   if (errors.length || !member) throw validationFailed(errors);
-  const lines = await linesFrom(commands, cmd.dishes, cmd.lineId);
+  const lines = await linesFrom(commands, cmd.dishes, cmd.lineId, { at: cmd.at, timezone: cmd.timezone });
   // Portions first, the table second, the order last; each given back if a later write refuses.
   const hold = { holdId: cmd.orderId, at: cmd.at, timezone: cmd.timezone, context: cmd.context };
   const held = await holdPortions(commands, lines, hold);

@@ -20,8 +20,11 @@ export interface ResourceReads<D extends Tracked & { name: string; version: numb
   /** The resource as answered; `view` strips the read model's internal fields. */
   schema: TSchema;
   view(document: D): unknown;
-  /** Something the answer depends on beyond the documents (the business day a dish's 86 holds for): part of the list's ETag. */
-  listTagOf?: () => string;
+  /**
+   * The answer as of now, where it depends on more than the documents (the business day a dish's 86
+   * holds for, the hours in force): `tag` is part of the list's ETag, `view` replaces `view`. Taken before the read.
+   */
+  moment?: () => Promise<{ tag: string; view(document: D): unknown }>;
   /**
    * false: one document is always answered in full, its ETag (its version, for If-Match) never a 304;
    * for a document whose answer changes without its version moving (a dish's sold-out state).
@@ -51,11 +54,12 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
     },
   }, async (request, reply) => {
     const collectionTag = await listTag();
-    const tag = o.listTagOf ? `${collectionTag.slice(0, -1)}.${o.listTagOf()}"` : collectionTag;
+    const moment = await o.moment?.();
+    const tag = moment ? `${collectionTag.slice(0, -1)}.${moment.tag}"` : collectionTag;
     if (unchanged(request, reply, tag)) return reply;
     return sendListAnswer(reply, await lists.answer(request.url, tag, async () => {
       const { items, total } = await findPage(reply, documents, o.listed?.filter ?? {}, { sort: o.order?.sort ?? { name: 1 } }, request.query, null);
-      return listAnswer(reply, items.map(o.view), total, 'no content');
+      return listAnswer(reply, items.map((d) => (moment ?? o).view(d)), total, 'no content');
     }));
   });
 
@@ -63,10 +67,11 @@ export function resourceReads<D extends Tracked & { name: string; version: numbe
     config: { permission: o.permission },
     schema: { tags: o.tags, summary: 'One by id, with its version as ETag (for If-Match and If-None-Match)', params: IdParams, response: { 200: withHeaders(o.schema, Headers.etag), ...commonErrors } },
   }, async (request, reply) => {
+    const moment = await o.moment?.();
     const document = await documents.get(request.params.id);
     if (!document) throw notFound();
     if (o.notModifiedOne === false) reply.header('etag', versionTag(document.version)).header('cache-control', REVALIDATE);
     else if (unchanged(request, reply, versionTag(document.version))) return reply;
-    return o.view(document);
+    return (moment ?? o).view(document);
   });
 }

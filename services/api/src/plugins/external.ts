@@ -26,6 +26,7 @@ const TAGS = [
   { name: 'categories', description: 'Dish categories of the menu' },
   { name: 'dishes', description: 'The menu: dishes with their prices, categories, kitchen stations, modifier groups and allergens' },
   { name: 'tax rates', description: 'Tax rates of categories and dishes, and how bills show them' },
+  { name: 'price levels', description: 'Prices for given hours (happy hour), in restaurant time; a dish\'s and a category\'s hours are set on them' },
   { name: 'modifier groups', description: 'Choices a dish offers (salsa, extras), each option with its price delta' },
   { name: 'spaces', description: 'Rooms and areas of the floor' },
   { name: 'sections', description: 'Groups of a space\'s tables, each served by one waiter' },

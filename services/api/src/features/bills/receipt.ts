@@ -57,6 +57,8 @@ export function receiptRows(d: ReceiptData): ReceiptRow[] {
     if (l.share) out.push({ kind: 'amount', label: `${label} (${l.share.part}/${l.share.parts})`, cents: billedLineCents(l) });
     else out.push({ kind: 'amount', label, cents: lineTotal(l) });
     if (l.discountCents && !l.share) out.push({ kind: 'amount', label: '  Discount', cents: -l.discountCents });
+    // A price level's price says which: the guest reads why the beer is 39, not 55.
+    if (l.priceLevel) out.push({ kind: 'text', text: `  ${l.priceLevel} price` });
     for (const m of l.modifiers ?? []) out.push({ kind: 'text', text: `  + ${m.name}${m.priceDeltaCents ? ` ${amount(m.priceDeltaCents)}` : ''}` });
     if (l.notes) out.push({ kind: 'text', text: `  ${l.notes}` });
     const voided = t.voided.find((v) => v.line_id === l.lineId);

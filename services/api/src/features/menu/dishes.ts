@@ -1,10 +1,11 @@
-import { ALLERGENS, DESCRIPTION_MAX, type DishDetails, MENU_STREAM, businessDay, menu, stockOn, toCents, validationFailed } from '@comanda/domain';
+import { createHash } from 'node:crypto';
+import { ALLERGENS, DESCRIPTION_MAX, type DishDetails, type DishNow, MENU_STREAM, businessDay, dishNow, fromCents, menu, menuClockKey, stockOn, toCents, validationFailed } from '@comanda/domain';
 import { DISHES, type DishView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { resourceReads } from '../../http/resource-reads.js';
-import { storedAs } from '../../http/representation.js';
+import { paramOf } from '../../http/representation.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../../http/resources.js';
 import { sendJsonString, sendNoContent } from '../../http/replies.js';
 import { Headers, IdParams, Price, commonErrors, withHeaders } from '../../http/schemas.js';
@@ -23,6 +24,11 @@ export const Dish = Type.Object({
   description: Type.String({ description: "What the menu tells a guest about it; '' for none" }),
   sold_out: Type.Boolean({ description: 'sold out today ("86"): ordering it is 409; set by PUT /dishes/{id}/stock' }),
   remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'portions left today; null: no count' }),
+  available: Type.Optional(Type.Literal(false, { description: "present only while it is not served: its hours or its category's do not hold now (PUT /dishes/{id}/availability); ordering it is 409" })),
+  available_from: Type.Optional(Type.String({ description: 'when it is next served, restaurant time ("12:00" today, "Tue 07:00"); present only while not served' })),
+  hours: Type.Optional(Type.String({ description: 'when it is served ("Mon–Fri 07:00–11:30"; its category\'s hours, then its own); present only when it has hours' })),
+  price_now: Type.Optional(Type.Number({ description: 'present only while a price level sets it (GET /price-levels): the price an order takes now; absent: price' })),
+  price_level: Type.Optional(Type.String({ description: 'the price level that sets price_now, by name; present only then' })),
   archived: Type.Optional(Type.Literal(true, { description: 'present only on an archived dish: off the menu, kept for old bills and reports (POST /dishes/{id}/archive); left out of GET /dishes, listed by GET /dishes/archived; ordering it is 409' })),
 });
 const Body = Type.Object({
@@ -47,12 +53,21 @@ const Body = Type.Object({
 }, { examples: [{ name: 'Taco al pastor', price: 25.5, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21' }, { name: 'Quesadilla', price: 40, category_id: '0b6f1f0e-5a4d-4c3b-8a29-7e6d5c4b3a21', allergens: ['gluten', 'milk'] }] });
 const errors = { ...commonErrors, 409: Conflict('The dish already exists'), 412: Stale };
 
+/**
+ * What the clock makes of a dish now, only where it says something (not served, its hours, a level's
+ * price): a menu without hours or levels answers byte for byte as before.
+ */
+const nowFields = (now: DishNow | null | undefined) => (now ? {
+  ...(now.available ? {} : { available: false as const }), ...(now.from ? { available_from: now.from } : {}), ...(now.hours ? { hours: now.hours } : {}),
+  ...(now.level ? { price_now: fromCents(now.priceCents), price_level: now.level.name } : {}),
+} : {});
+
 /** The dish as answered; its stock read for today, so a setting of an earlier business day no longer shows. */
-export const viewOn = (d: DishView, today: string) => {
+export const viewOn = (d: DishView, today: string, now?: DishNow | null) => {
   const stock = stockOn({ day: null, soldOut: false, remaining: null, held: {}, ...d.stock }, today);
   return {
     id: d.id, name: d.name, price: d.price, category_id: d.category_id, station_id: d.station_id ?? null, modifier_group_ids: d.modifier_group_ids, allergens: d.allergens, tax_rate_id: d.tax_rate_id ?? null, description: d.description ?? '',
-    sold_out: stock.soldOut, remaining: stock.remaining, ...(d.archived ? { archived: true as const } : {}),
+    sold_out: stock.soldOut, remaining: stock.remaining, ...nowFields(now), ...(d.archived ? { archived: true as const } : {}),
   };
 };
 
@@ -67,16 +82,26 @@ function dishDetails(body: Static<typeof Body>): DishDetails {
 export default async function dishRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['dishes'];
-  const today = () => businessDay(app.now(), app.deps.config.timezone);
-  const view = (d: DishView) => viewOn(d, today());
+  const timezone = app.deps.config.timezone;
+  // The menu's fold (the command handler's, only unseen events read) says which hours hold now.
+  const moment = async () => {
+    const at = app.now();
+    const today = businessDay(at, timezone);
+    const { state, revision } = await app.deps.commands.state(menu, MENU_STREAM);
+    const clock = menuClockKey(state, at, timezone);
+    const tag = clock ? `${today}.${revision}.${createHash('sha256').update(clock).digest('hex').slice(0, 16)}` : today;
+    return { tag, view: (d: DishView) => viewOn(d, today, dishNow(state, d.id, at, timezone)) };
+  };
 
-  // The list's tag names the business day: a tablet revalidating after midnight hears that the 86s ended.
+  // The list's tag names the business day (a tablet revalidating after midnight hears that the 86s
+  // ended) and, once the menu has hours, which of them hold (it hears when lunch starts).
   // One dish's tag is its version (If-Match), which a portion ordered does not move: never a 304.
   // Archived dishes are left out of the menu's list (GET /dishes/archived lists them); one is still read by id.
   resourceReads<DishView>(app, {
-    path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view, listTagOf: today, notModifiedOne: false,
+    path: '/dishes', tags, plural: 'dishes', permission: 'menu:read', collection: DISHES, schema: Dish, view: (d) => viewOn(d, businessDay(app.now(), timezone)), moment, notModifiedOne: false,
     listed: { filter: { archived: { $exists: false } }, words: 'on the menu (not archived)' },
   });
+  const documents = app.deps.readStore.collection<DishView>(DISHES);
 
   app.post('/dishes', {
     config: { permission: 'menu:write' },
@@ -97,7 +122,10 @@ export default async function dishRoutes(fastify: FastifyInstance) {
 
   app.put('/dishes/:id', {
     config: { permission: 'menu:write' },
-    preValidation: readOnlyFields(Body, storedAs(app, DISHES, view)),
+    preValidation: readOnlyFields(Body, async (request) => {
+      const [now, d] = await Promise.all([moment(), documents.get(paramOf(request, 'id'))]);
+      return d ? now.view(d) : null;
+    }),
     schema: {
       tags, summary: 'Change a dish', description: 'Orders already placed keep the price they were taken at.',
       headers: IfMatchHeaders, params: IdParams, body: Body,

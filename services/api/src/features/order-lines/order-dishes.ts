@@ -18,7 +18,7 @@ import { readOnlyFields } from '../../http/read-only-fields.js';
 const LineParams = Type.Object({ id: Type.String({ format: 'uuid' }), dishId: Type.String({ format: 'uuid', description: 'the order-dish line id' }) });
 const VoidQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200, description: 'why a fired line is voided (or X-Approval-Reason)' })) });
 const exceptions = "A price other than the menu's (`price_at_order`, or a new price on PUT) is a price override: managers and admins set one on their own session, a waiter only with a manager's approval and a reason in the request's X-Approval-* headers (403 `Needs a manager's approval: price override` otherwise). Each override is recorded with who, who approved, why, the menu's price and the new one (GET /audit).";
-const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready); a dish sold out ("86"), or with fewer portions left than asked, is refused naming it' }) };
+const errors = { ...commonErrors, 409: Type.Ref('Message', { description: 'Dishes change only while the order is open (pending, preparing or ready); a dish sold out ("86"), with fewer portions left than asked, or outside its hours ("<dish> is not served now (served Mon–Fri 07:00–11:30)") is refused naming it. In the hours of a price level (GET /price-levels) a line takes its price and says so (`price_level`); a `price_at_order` equal to the regular price of the dish is then the price of the level' }) };
 const rule = 'Dishes may change only while the order is open: pending, preparing or ready (409 otherwise). The total is recomputed in integer cents on every change.';
 
 const LineChange = Type.Object({

@@ -27,7 +27,7 @@ type OrderBodyT = Static<typeof OrderBody>;
 
 const errors = {
   ...commonErrors,
-  409: Type.Ref('Message', { description: 'Table taken by another active order, a dish sold out ("86") or with fewer portions left than asked (named), forbidden status change, or a completed order' }),
+  409: Type.Ref('Message', { description: 'Table taken by another active order, a dish sold out ("86"), with fewer portions left than asked or outside its hours (named: "<dish> is not served now (served Mon–Fri 07:00–11:30)"), forbidden status change, or a completed order' }),
   412: Type.Ref('Message', { description: 'Stale If-Match' }),
 };
 const placedBy = "An order's waiter is a member of staff: its user_id, whose roster name the order records (the body's `waiter` text is not recorded), so sales and tips are credited to a member of staff, never to a free-text name. A user_id other than the signed-in member's is a transfer: a manager's call (their own session, or a manager's approval and a reason in the X-Approval-* headers; 403 `Needs a manager's approval: order transfer to another waiter` otherwise), recorded with who and why (GET /audit).";

@@ -47,6 +47,7 @@ export const OrderDishSchema = Type.Object({
   }),
   discount: Type.Number({ description: "the line's discounts and its share of the order's (largest remainder)" }),
   line_total: Type.Number({ description: '(price_at_order + the modifiers\' price deltas) × quantity − the line\'s discounts; two decimals' }),
+  price_level: Type.Optional(Type.String({ description: 'the price level that set price_at_order ("Happy hour", GET /price-levels); absent: the menu\'s price, or one of the line\'s own' })),
 }, {
   $id: 'OrderDish',
   examples: [{ id: '3f2e1d0c-9b8a-4765-8432-10fedcba9876', order_id: '7d1c9e0a-3b52-4f0e-9a43-1c2b3d4e5f60', dish_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', price_at_order: 25.5, notes: 'sin cebolla', kitchen_status: 'sent', quantity: 2, course: 1, seat: null, modifiers: [], discount: 0, line_total: 51 }],
@@ -65,4 +66,5 @@ export const lineResponse = (orderId: string, l: OrderLine & { discount_cents?: 
   id: l.lineId, order_id: orderId, dish_id: l.dishId, price_at_order: fromCents(l.priceCents), notes: l.notes,
   kitchen_status: kitchen[l.lineId] ?? 'pending', quantity: l.quantity, course: l.course, seat: l.seat,
   modifiers: l.modifiers.map((m) => ({ group_id: m.groupId, option_id: m.optionId, name: m.name, price_delta: fromCents(m.priceDeltaCents) })), discount: fromCents(l.discount_cents ?? 0), line_total: fromCents(lineTotal(l) - (l.discount_cents ?? 0)),
+  ...(l.priceLevel ? { price_level: l.priceLevel } : {}),
 });
