@@ -9,14 +9,14 @@ import { isComp } from './discounts.js';
  * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
  * refunds, bills cancelled, service charges taken off bills, orders handed to another waiter, tables moved, orders deleted, shifts
  * opened and closed, staff created, renamed, given a new PIN or role, removed, a device's session ended by a manager,
- * dishes sold out ("86"), counted or put back on sale, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
+ * dishes sold out ("86"), counted or put back on sale, dishes archived or restored, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
  * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
  * who did it is the event's own `by`, else the request's user in its metadata.
  */
 export const AUDIT_KINDS = [
   'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'service_charge_removed', 'order_transfer', 'table_move',
   'order_deleted', 'shift_opened', 'shift_closed', 'staff_change', 'dish_stock', 'session_revoked',
-  'time_corrected', 'settings_changed',
+  'time_corrected', 'settings_changed', 'dish_archived',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -157,10 +157,16 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
   }
 }
 
-/** A dish's sold-out setting (issue 60): who stopped or counted it; the dish named as the menu last named it. */
+/** A dish's sold-out setting or its archiving (issue 60): who did it; the dish named as the menu last named it. */
 function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | MenuEvent) {
   if (e.type === 'DishAdded' || e.type === 'DishUpdated') {
     s.dishes.set(e.data.dishId, e.data.name);
+    return;
+  }
+  if (e.type === 'DishArchived' || e.type === 'DishRestored') {
+    // A manager's own menu decision (issue 60): archiving needs no one else's approval; the events carry no reason.
+    const by = e.data.by ?? userOf(event);
+    push(s, event, e.data.at, { kind: 'dish_archived', by, approvedBy: by, reason: null, amount: null, detail: `${s.dishes.get(e.data.dishId) ?? e.data.dishId} ${e.type === 'DishArchived' ? 'archived' : 'restored'}` });
     return;
   }
   if (e.type !== 'DishSoldOut' && e.type !== 'DishCounted' && e.type !== 'DishBackOnSale') return;
@@ -168,13 +174,13 @@ function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | Menu
   push(s, event, undefined, { kind: 'dish_stock', by: e.data.by ?? userOf(event), approvedBy: null, reason: null, amount: null, detail: `${s.dishes.get(e.data.dishId) ?? e.data.dishId} ${what}` });
 }
 
-const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale'] as const;
+const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'DishArchived', 'DishRestored'] as const;
 const ORDER_TYPES = ['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted'] as const;
 const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'SessionRevoked', 'TimeCorrected', 'SettingsChanged'] as const;
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  version: 5,
+  version: 6,
   title: 'Audit trail',
   handles: [...ORDER_TYPES, ...OTHER_TYPES, ...DISH_TYPES],
   init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map() }),
