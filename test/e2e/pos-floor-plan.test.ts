@@ -113,5 +113,17 @@ t.test('a manager draws a space and a section; the waiter sees the same plan', a
   await tap(waiter, 'Salón', '.floor .tabs');
   await waitText(waiter, /Salón/, '.floor .tabs .tab.active');
   t.equal(await waiter.$$eval('.floor .tiles > .tile[data-table-id]', (es) => es.length), 6, 'a space never drawn flows as before');
+
+  // Issue 60: the section's sheet saves with the version it opened with; another manager's change since is a 412 said on the sheet, not overwritten.
+  const ventana = ((await r.admin.get('/sections')).body as Array<{ id: string; name: string; table_ids: string[] }>).find((x) => x.name === 'Ventana')!;
+  await press(lupita, '.plan-sections [data-section="Ventana"]');
+  await lupita.waitForSelector('#section-sheet');
+  const read = await r.admin.get(`/sections/${ventana.id}`);
+  t.equal((await r.admin.request('PUT', `/sections/${ventana.id}`, { name: 'Ventana', table_ids: ventana.table_ids, waiter_id: null }, { 'if-match': String(read.headers.get('etag')) })).status, 200, 'another manager takes Marisol off it');
+  await lupita.$eval('#section-name', (e) => { (e as HTMLInputElement).value = 'Ventanal'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await press(lupita, '#section-sheet .save');
+  await waitText(lupita, /changed by someone else/, '#section-sheet [role="alert"]');
+  problems.push(...(await shoot(lupita, 'floor-plan-section-stale', { landscape: LANDSCAPE })));
+  t.match((await r.admin.get(`/sections/${ventana.id}`)).body, { name: 'Ventana', waiter_id: null }, 'the other manager\'s change stands');
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });

@@ -88,6 +88,10 @@ t.test('a manager\'s reports for today equal GET /reports and the CLI, to the ce
   for (const [id, report, section] of shown) {
     t.same(await screenRows(lupita, id), withoutIds(http.get(report)!.sections[section]!), `${id}: the screen shows ${report}.${section} as GET /reports gives it`);
   }
+  // Issue 60: each waiter's covers on screen (the hours come from the time clock, nobody punched here).
+  t.same(await lupita.$$eval('#waiters-table th', (ths) => ths.slice(-3).map((th) => th.textContent)), ['Covers', 'Hours worked', 'Break hours'], 'covers and hours beside sales and tips');
+  t.equal(await lupita.$eval('#waiters-table [data-col="covers"]', (e) => e.textContent), '5', 'Marisol\'s guests: 3 at S1, 2 at S2');
+  await (await lupita.$('#report-waiters'))!.screenshot({ path: join(SHOTS, 'reports-waiters.png') });
   const totals = http.get('sales')!.sections.totals![0]!;
   const figures = await lupita.$$eval('#sales-totals [data-col]', (cells) => Object.fromEntries(cells.map((c) => [(c as HTMLElement).dataset.col, JSON.parse((c as HTMLElement).dataset.value ?? 'null')])));
   t.same(figures, totals, 'the sales totals on screen are GET /reports/sales\'s');

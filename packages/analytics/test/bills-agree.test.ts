@@ -74,8 +74,8 @@ t.test('issue 57: the cancellations report counts a void\'s refund once, as the 
 
 t.test('issue 57: the waiters report is after voids and refunds, keyed by user id, the walk-out apart', async (t) => {
   t.same(reports(true)('waiters').by_waiter, [
-    { waiter_id: 'u1', waiter: 'Ana', orders: 1, sales: 104.4, average_ticket: 104.4, tips: 10, unpaid_orders: 0, unpaid: 0 },
-    { waiter_id: 'u2', waiter: 'Ana', orders: 1, sales: 0, average_ticket: 0, tips: 0, unpaid_orders: 1, unpaid: 116 },
+    { waiter_id: 'u1', waiter: 'Ana', orders: 1, sales: 104.4, average_ticket: 104.4, tips: 10, unpaid_orders: 0, unpaid: 0, covers: 0, hours_worked: 0, break_hours: 0 },
+    { waiter_id: 'u2', waiter: 'Ana', orders: 1, sales: 0, average_ticket: 0, tips: 0, unpaid_orders: 1, unpaid: 116, covers: 0, hours_worked: 0, break_hours: 0 },
   ]);
   t.match(reports(false)('waiters').by_waiter, [{ waiter_id: 'u1', sales: 106 }, { waiter_id: 'u2', sales: 0, unpaid: 116 }]);
 });

@@ -59,8 +59,8 @@ t.test('product mix by dish and category; a voided line is taken off', async (t)
 
 t.test('by waiter: orders, sales after voids and refunds (Luis 290 − 30 refunded, Ana 125 − 25 voided), average ticket, tips', async (t) => {
   t.same(sections('waiters').by_waiter, [
-    { waiter_id: 'u2', waiter: 'Luis', orders: 2, sales: 260, average_ticket: 130, tips: 0, unpaid_orders: 0, unpaid: 0 },
-    { waiter_id: 'u1', waiter: 'Ana', orders: 1, sales: 100, average_ticket: 100, tips: 10, unpaid_orders: 0, unpaid: 0 },
+    { waiter_id: 'u2', waiter: 'Luis', orders: 2, sales: 260, average_ticket: 130, tips: 0, unpaid_orders: 0, unpaid: 0, covers: 0, hours_worked: 0, break_hours: 0 },
+    { waiter_id: 'u1', waiter: 'Ana', orders: 1, sales: 100, average_ticket: 100, tips: 10, unpaid_orders: 0, unpaid: 0, covers: 3, hours_worked: 0, break_hours: 0 },
   ]);
 });
 

@@ -78,6 +78,8 @@ t.test('a section groups tables of one space under a waiter, each table in one s
   t.same(w.when({ type: 'changeSection', sectionId: WINDOW, name: 'Window', tableIds: [T1, T2], waiterId: null, ifMatch: 1 }), { events: [changed] });
   t.same(w.when({ type: 'changeSection', sectionId: WINDOW, name: 'Window', tableIds: [T1], waiterId: ANA }), { events: [] });
   t.match(w.when({ type: 'changeSection', sectionId: WINDOW, name: 'Window', tableIds: [], waiterId: ANA, ifMatch: 2 }), { error: { kind: 'precondition' } });
+  t.match(w.when({ type: 'removeSection', sectionId: WINDOW, ifMatch: 2 }), { error: { kind: 'precondition' } }, 'removed over a change made since');
+  t.same(w.when({ type: 'removeSection', sectionId: WINDOW, ifMatch: 1 }), { events: [{ type: 'SectionRemoved', data: { sectionId: WINDOW } }] });
   t.same(w.when({ type: 'removeSection', sectionId: WINDOW }), { events: [{ type: 'SectionRemoved', data: { sectionId: WINDOW } }] });
   t.match(w.when({ type: 'removeSection', sectionId: HALL }), { error: { kind: 'not_found' } });
 });

@@ -46,15 +46,5 @@ export const timeShiftsProjection = projectionOf<TimeClockEvent>({
   },
 });
 
-type ShiftTimes = Pick<TimeShiftView, 'clocked_in_at' | 'clocked_out_at' | 'break_since' | 'break_ms'>;
-
-/** Break time of a shift in ms: the breaks ended, and the one under way until clock-out (or `now`). */
-export function breakMs(shift: ShiftTimes, now: number): number {
-  const end = shift.clocked_out_at ?? now;
-  return shift.break_ms + (shift.break_since === null ? 0 : Math.max(0, end - shift.break_since));
-}
-
-/** Worked time of a shift in ms: from clock-in to clock-out (or `now` while under way), breaks taken off. */
-export function workedMs(shift: ShiftTimes, now: number): number {
-  return Math.max(0, (shift.clocked_out_at ?? now) - shift.clocked_in_at - breakMs(shift, now));
-}
+// The shift arithmetic lives in the domain: the waiters report (packages/analytics) adds hours up with the same functions.
+export { breakMs, workedMs } from '@comanda/domain';

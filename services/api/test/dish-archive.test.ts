@@ -37,4 +37,12 @@ t.test('archive a dish: gone from GET /dishes, listed apart, 409 to order, kept 
   t.equal((await asWaiter('GET', '/dishes/archived')).body.length, 0);
   t.equal((await order(r.dishes.pastor)).status, 201, 'ordered again');
   t.equal((await asManager('POST', '/dishes/00000000-0000-4000-8000-000000000000/archive')).status, 404);
+
+  // The audit trail names who archived and restored it, once each (the retry and the refused waiter add nothing).
+  const audit = await asManager('GET', '/audit?kind=dish_archived');
+  t.match(audit.body.entries, [
+    { kind: 'dish_archived', staff: 'manager-1', approved_by: 'manager-1', reason: null, amount: null, detail: 'Taco al pastor archived' },
+    { kind: 'dish_archived', staff: 'manager-1', detail: 'Taco al pastor restored' },
+  ]);
+  t.equal(audit.body.entries.length, 2);
 });

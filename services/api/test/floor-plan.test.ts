@@ -4,6 +4,7 @@ import { servedApp } from './harness.js';
 // The floor plan over HTTP: tables placed on their space's grid, shaped, and grouped in sections under a waiter.
 
 const UNKNOWN = '0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a';
+const STALE = 'The resource was changed by someone else (stale If-Match)';
 
 async function floorPlan(t: Tap.Test) {
   const s = await servedApp();
@@ -102,7 +103,12 @@ t.test('sections: drawn with tables and a waiter, read by everyone, changed, emp
   const one = await waiter('GET', `/sections/${id}`);
   t.same([one.body.table_ids, one.body.waiter_id, one.etag], [[t1], null, '"3"'], 'a removed table leaves its section');
 
-  t.same((await manager('DELETE', `/sections/${id}`)).body, { id, message: 'Section deleted successfully' });
+  // A removal from a screen that read the section before the table left it: 412, and the section stays.
+  const stale = await manager('DELETE', `/sections/${id}`, undefined, { 'if-match': '"2"' });
+  t.same([stale.status, stale.body.message], [412, STALE], 'removed over a change made since');
+  t.equal((await waiter('GET', `/sections/${id}`)).status, 200, 'nothing removed');
+  t.same((await manager('DELETE', `/sections/${id}`, undefined, { 'if-match': '"3"', 'idempotency-key': 'rm-window' })).body, { id, message: 'Section deleted successfully' });
+  t.equal((await manager('DELETE', `/sections/${id}`, undefined, { 'if-match': '"3"', 'idempotency-key': 'rm-window' })).status, 200, 'a retry answers the same');
   t.equal((await waiter('GET', `/sections/${id}`)).status, 404);
   t.equal((await manager('DELETE', `/sections/${id}`)).status, 404);
 });

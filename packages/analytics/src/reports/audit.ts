@@ -9,14 +9,14 @@ import { isComp } from './discounts.js';
  * it, why, the amount and when — price overrides, voids, comps, discounts (given and taken off),
  * refunds, bills cancelled, service charges taken off bills, orders handed to another waiter, tables moved, orders deleted, shifts
  * opened and closed, staff created, renamed, given a new PIN or role, removed, a device's session ended by a manager,
- * dishes sold out ("86"), counted or put back on sale, price levels (happy hour) set or removed, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
+ * dishes sold out ("86"), counted or put back on sale, archived or restored, price levels (happy hour) set or removed, shifts on the time clock corrected, the restaurant's settings changed. A projection of the
  * events that carry those facts (deciders put the approval into the event itself: staff/approval.ts);
  * who did it is the event's own `by`, else the request's user in its metadata.
  */
 export const AUDIT_KINDS = [
   'price_override', 'void', 'comp', 'discount', 'discount_removed', 'refund', 'bill_cancelled', 'service_charge_removed', 'order_transfer', 'table_move',
   'order_deleted', 'shift_opened', 'shift_closed', 'staff_change', 'dish_stock', 'session_revoked',
-  'time_corrected', 'settings_changed', 'price_level',
+  'time_corrected', 'settings_changed', 'price_level', 'dish_archived',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -157,7 +157,7 @@ function applyOther(s: AuditState, event: ReplayedEvent, e: TicketEvent | ShiftE
   }
 }
 
-/** A dish's sold-out setting (issue 60): who stopped or counted it; the dish named as the menu last named it. */
+/** A dish's sold-out setting or its archiving (issue 60): who did it; the dish named as the menu last named it. */
 function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | MenuEvent) {
   if (e.type === 'DishAdded' || e.type === 'DishUpdated') {
     s.dishes.set(e.data.dishId, e.data.name);
@@ -174,19 +174,25 @@ function applyDish(s: AuditState, event: ReplayedEvent, e: DishStockEvent | Menu
     push(s, event, undefined, { kind: 'price_level', by: by ?? userOf(event), approvedBy: null, reason: null, amount: null, detail });
     return;
   }
+  if (e.type === 'DishArchived' || e.type === 'DishRestored') {
+    // A manager's own menu decision (issue 60): archiving needs no one else's approval; the events carry no reason.
+    const by = e.data.by ?? userOf(event);
+    push(s, event, e.data.at, { kind: 'dish_archived', by, approvedBy: by, reason: null, amount: null, detail: `${s.dishes.get(e.data.dishId) ?? e.data.dishId} ${e.type === 'DishArchived' ? 'archived' : 'restored'}` });
+    return;
+  }
   if (e.type !== 'DishSoldOut' && e.type !== 'DishCounted' && e.type !== 'DishBackOnSale') return;
   const what = e.type === 'DishSoldOut' ? 'sold out' : e.type === 'DishCounted' ? `${e.data.remaining} left` : 'back on sale';
   push(s, event, undefined, { kind: 'dish_stock', by: e.data.by ?? userOf(event), approvedBy: null, reason: null, amount: null, detail: `${s.dishes.get(e.data.dishId) ?? e.data.dishId} ${what}` });
 }
 
-const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PriceLevelSet', 'PriceLevelRemoved'] as const;
+const DISH_TYPES = ['DishAdded', 'DishUpdated', 'DishSoldOut', 'DishCounted', 'DishBackOnSale', 'PriceLevelSet', 'PriceLevelRemoved', 'DishArchived', 'DishRestored'] as const;
 const ORDER_TYPES = ['OrderPlaced', 'OrderDetailsChanged', 'DishesAdded', 'OrderLineUpdated', 'OrderLineRemoved', 'OrderLinesCleared', 'DiscountGiven', 'DiscountRemoved', 'OrderMovedToTable', 'OrderDeleted'] as const;
 const OTHER_TYPES = ['PaymentRefunded', 'TicketLineVoided', 'TicketCancelled', 'ServiceChargeRemoved', 'ShiftOpened', 'ShiftClosed', 'UserCreated', 'UserRenamed', 'UserPinChanged', 'UserRoleChanged', 'UserDeleted', 'SessionRevoked', 'TimeCorrected', 'SettingsChanged'] as const;
 
 export const auditReport: ReportDefinition<AuditState> = {
   name: 'audit',
-  // 6: price levels.
-  version: 6,
+  // 6: dishes archived or restored; 7: price levels.
+  version: 7,
   title: 'Audit trail',
   handles: [...ORDER_TYPES, ...OTHER_TYPES, ...DISH_TYPES],
   init: (clock) => ({ clock, entries: [], names: new Map(), dishes: new Map(), levels: new Map() }),

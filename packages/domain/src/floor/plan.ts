@@ -124,7 +124,7 @@ function validSection(plan: Plan, spaceId: string, setup: SectionSetup, except?:
 export type SectionCommand =
   | ({ type: 'createSection'; sectionId: string; spaceId: string } & SectionSetup)
   | ({ type: 'changeSection'; sectionId: string; ifMatch?: number } & SectionSetup)
-  | { type: 'removeSection'; sectionId: string };
+  | { type: 'removeSection'; sectionId: string; ifMatch?: number };
 
 export function decideSection(plan: Plan, command: SectionCommand): PlanEvent[] {
   if (command.type === 'createSection') {
@@ -135,8 +135,8 @@ export function decideSection(plan: Plan, command: SectionCommand): PlanEvent[] 
   }
   const s = plan.sections[command.sectionId];
   if (!s) throw notFound();
-  if (command.type === 'removeSection') return [{ type: 'SectionRemoved', data: { sectionId: s.id } }];
   unchangedSince(s.version, command.ifMatch);
+  if (command.type === 'removeSection') return [{ type: 'SectionRemoved', data: { sectionId: s.id } }];
   const setup = validSection(plan, s.spaceId, command, s.id);
   const same = setup.name === s.name && setup.waiterId === s.waiterId && setup.tableIds.join() === s.tableIds.join();
   return same ? [] : [{ type: 'SectionChanged', data: { sectionId: s.id, ...setup } }];

@@ -104,3 +104,17 @@ export const timeClock: Decider<TimeClockCommand, TimeClockEvent, TimeClock> = {
     }
   },
 };
+
+/** A shift's times as the time clock's read model keeps them (ms): `break_since` is the break under way, `break_ms` the breaks ended. */
+export interface ShiftTimes { clocked_in_at: number; clocked_out_at: number | null; break_since: number | null; break_ms: number }
+
+/** Break time of a shift in ms: the breaks ended, and the one under way until clock-out (or `now`). */
+export function breakMs(shift: ShiftTimes, now: number): number {
+  const end = shift.clocked_out_at ?? now;
+  return shift.break_ms + (shift.break_since === null ? 0 : Math.max(0, end - shift.break_since));
+}
+
+/** Worked time of a shift in ms: from clock-in to clock-out (or `now` while under way), breaks taken off. */
+export function workedMs(shift: ShiftTimes, now: number): number {
+  return Math.max(0, (shift.clocked_out_at ?? now) - shift.clocked_in_at - breakMs(shift, now));
+}

@@ -3,6 +3,7 @@ import { direct, newKey, ok, usePolled, useWrite } from '../api.js';
 import type { Space, Table } from '../menu.js';
 import { GRID, PlanGrid, type Section, cellStyle, placed, seatsLabel } from '../plan-grid.js';
 import { type Cell, stepped, usePlanDrag } from './plan-drag.js';
+import { current } from './menu-book.js';
 import { SectionSheet, TableSheet } from './plan-sheets.js';
 
 /** The first free cell of a space, row by row (where a new table appears), or none when the grid is full. */
@@ -25,7 +26,7 @@ export function FloorPlan() {
   const staff = usePolled(() => direct.GET('/users', { params: { query: { all: true } } }), 60_000).data ?? [];
   const [spaceId, setSpaceId] = useState<string | null>(null);
   const [newSpace, setNewSpace] = useState('');
-  const [editing, setEditing] = useState<{ table: Table | 'new' } | { section: Section | 'new' } | null>(null);
+  const [editing, setEditing] = useState<{ table: Table | 'new' } | { section: Section | 'new'; version?: { 'if-match'?: string } } | null>(null);
   const w = useWrite();
   const space: Space | undefined = (spaces.data ?? []).find((s) => s.id === spaceId) ?? spaces.data?.[0];
   const shown = (tables.data ?? []).filter((t) => t.space_id === space?.id);
@@ -37,6 +38,12 @@ export function FloorPlan() {
 
   const place = (tableId: string, cell: Cell) =>
     save(() => ok(direct.PUT('/tables/{id}/place', { params: { path: { id: tableId } }, body: cell, headers: { 'idempotency-key': newKey() } })));
+  // A section's sheet shows it as it is now, saved with that version's If-Match: another manager's change since is a 412, not overwritten.
+  const openSection = async (s: Section) => {
+    const now = await current(direct.GET('/sections/{id}', { params: { path: { id: s.id } } }));
+    if (now) setEditing({ section: now.item, version: now.version });
+    else sections.refresh();
+  };
   const drag = usePlanDrag((id, cell) => void place(id, cell));
   const onKey = (t: Table) => (e: KeyboardEvent) => {
     const to = placed(t) ? stepped(t, e.key) : e.key.startsWith('Arrow') ? freeCell(shown) : null;
@@ -98,7 +105,7 @@ export function FloorPlan() {
           <ul class="plan-sections">
             {mySections.length === 0 && <li class="muted">None yet: a section gives a waiter a group of tables.</li>}
             {mySections.map((s) => (
-              <li key={s.id}><button type="button" class="chip" data-section={s.name} onClick={() => setEditing({ section: s })}>
+              <li key={s.id}><button type="button" class="chip" data-section={s.name} onClick={() => void openSection(s)}>
                 {s.name} · {staff.find((m) => m.id === s.waiter_id)?.name ?? 'no waiter'} · {s.table_ids.length} tables
               </button></li>
             ))}
@@ -111,7 +118,7 @@ export function FloorPlan() {
       )}
       {space && editing && 'section' in editing && (
         <SectionSheet section={editing.section === 'new' ? null : editing.section} spaceId={space.id} tables={shown} staff={staff}
-          sheet={{ save, busy: w.busy, error: w.error, onClose: () => (setEditing(null), w.setError('')) }} />
+          sheet={{ save, busy: w.busy, error: w.error, onClose: () => (setEditing(null), w.setError('')), version: editing.version ?? {} }} />
       )}
     </main>
   );

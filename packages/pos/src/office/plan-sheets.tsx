@@ -41,9 +41,9 @@ export function SectionSheet(props: { section: Section | null; spaceId: string; 
   const [key] = useState(newKey);
   const body = { name: name.trim(), table_ids: tableIds, waiter_id: waiterId };
   const write = () => (s
-    ? ok(direct.PUT('/sections/{id}', { params: { path: { id: s.id } }, body }))
+    ? ok(direct.PUT('/sections/{id}', { params: { path: { id: s.id } }, body, headers: props.sheet.version }))
     : ok(direct.POST('/sections', { body: { ...body, space_id: props.spaceId }, headers: { 'idempotency-key': key } })));
-  const remove = s && (() => ok(direct.DELETE('/sections/{id}', { params: { path: { id: s.id } } })));
+  const remove = s && (() => ok(direct.DELETE('/sections/{id}', { params: { path: { id: s.id } }, headers: { 'idempotency-key': key, ...props.sheet.version } })));
   return (
     <EditSheet id="section-sheet" title={s ? `Section ${s.name}` : 'New section'} sheet={props.sheet} canSave={!!name.trim()} write={write} remove={remove}>
       <label>Name<input id="section-name" autocomplete="off" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>

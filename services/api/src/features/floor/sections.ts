@@ -15,6 +15,7 @@ const tableIds = Type.Array(uuid('A table of the section\'s space'), { maxItems:
 const Section = Type.Object({ id: uuid('The section'), name: Type.String(), space_id: uuid('Its space'), table_ids: tableIds, waiter_id: waiterId });
 const ChangeBody = Type.Object({ name: PlaceName, table_ids: tableIds, waiter_id: waiterId });
 const CreateBody = Type.Object({ ...ChangeBody.properties, space_id: uuid('An existing space') });
+const RemoveHeaders = Type.Object({ ...IfMatchHeaders.properties, ...IdempotencyHeaders.properties });
 const errors = { ...commonErrors, 409: Conflict('A table is already in another section'), 412: Stale };
 
 const view = (s: SectionView) => ({ id: s.id, name: s.name, space_id: s.space_id, table_ids: s.table_ids, waiter_id: s.waiter_id });
@@ -53,10 +54,12 @@ export default async function sectionRoutes(fastify: FastifyInstance) {
 
   app.delete('/sections/:id', {
     config: { permission: 'floor:write' },
-    schema: { tags, summary: 'Remove a section (its tables stay)', headers: IdempotencyHeaders, params: IdParams, response: { 200: Confirmation, ...commonErrors, 409: Conflict('The Idempotency-Key was used for another request') } },
+    schema: { tags, summary: 'Remove a section (its tables stay)', description: 'If-Match takes the section\'s ETag (412 when another manager changed it since).',
+      headers: RemoveHeaders, params: IdParams, response: { 200: Confirmation, ...commonErrors, 409: Conflict('The Idempotency-Key was used for another request'), 412: Stale },
+    },
   }, async (request) => {
     const { id } = request.params;
-    const { position } = await removeSection(app.deps.commands, { sectionId: id, context: writeContext(request) });
+    const { position } = await removeSection(app.deps.commands, { sectionId: id, ifMatch: ifMatch(request), context: writeContext(request) });
     await app.readYourWrite(position);
     return { id, message: 'Section deleted successfully' };
   });
