@@ -28,14 +28,15 @@ export interface DistributedStack {
  * nats-server with JetStream, the node simulator, one projector, one wallet bridge and `replicas`
  * API processes sharing one master key. The projector is supervised (restarted when it exits).
  */
-export async function startDistributed(replicas = 2, options: { beforeServices?: (postgres: PostgresServer) => Promise<void>; startTimeoutMs?: number } = {}): Promise<DistributedStack> {
+/** `apiEnv`: more environment for the API replicas (e.g. COMANDA_CHECKPOINT_POLL_MS). */
+export async function startDistributed(replicas = 2, options: { beforeServices?: (postgres: PostgresServer) => Promise<void>; startTimeoutMs?: number; apiEnv?: Record<string, string> } = {}): Promise<DistributedStack> {
   const started: ServiceProcess[] = [];
   const root = mkdtempSync(join(tmpdir(), 'comanda-e2e-dist-'));
   const postgres = await startPostgres();
   try {
     // A bench's history is written into the cluster before any process reads it.
     await options.beforeServices?.(postgres);
-    return await startServices(root, postgres, replicas, started, options.startTimeoutMs);
+    return await startServices(root, postgres, replicas, started, options.startTimeoutMs, options.apiEnv);
   } catch (error) {
     // A process that did not come up must not leave the others (or the cluster) running.
     await Promise.all(started.map((p) => p.stop('SIGKILL')));
@@ -45,7 +46,7 @@ export async function startDistributed(replicas = 2, options: { beforeServices?:
   }
 }
 
-async function startServices(root: string, postgres: PostgresServer, replicas: number, started: ServiceProcess[], startTimeoutMs = 90_000): Promise<DistributedStack> {
+async function startServices(root: string, postgres: PostgresServer, replicas: number, started: ServiceProcess[], startTimeoutMs = 90_000, apiEnv: Record<string, string> = {}): Promise<DistributedStack> {
   const natsPort = await freePort();
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   const nats = new ServiceProcess('nats', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', join(root, 'nats')], {}, /Server is ready/);
@@ -95,7 +96,7 @@ async function startServices(root: string, postgres: PostgresServer, replicas: n
   const urls: string[] = [];
   for (let i = 0; i < replicas; i++) {
     const port = await freePort();
-    const api = new ServiceProcess(`api-${i}`, 'services/api/dist/main.js', { ...common, COMANDA_DATA_DIR: join(root, `api-${i}`), PORT: String(port) }, /api listening on (http:\/\/\S+)/);
+    const api = new ServiceProcess(`api-${i}`, 'services/api/dist/main.js', { ...common, ...apiEnv, COMANDA_DATA_DIR: join(root, `api-${i}`), PORT: String(port) }, /api listening on (http:\/\/\S+)/);
     apis.push(api);
     started.push(api);
   }

@@ -28,6 +28,12 @@ export interface Config {
   walletPassword: string | null;
   timezone: string;
   consistencyWaitMs: number;
+  /**
+   * How often an API replica reads the projector's checkpoints while they are not announced (MongoDB;
+   * PostgreSQL's LISTEN interrupted), in ms (COMANDA_CHECKPOINT_POLL_MS, default 5); announced, every
+   * 250 ms or this if longer. A test sets it huge to show the write's answer comes by announcement.
+   */
+  checkpointPollMs: number;
   /** How often the wallet bridge asks the node for payments it received (reconciliation), in seconds. */
   reconcileEveryS: number;
   logLevel: string;
@@ -297,6 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
     walletPassword: text(env, 'COMANDA_WALLET_PASSWORD'),
     timezone: timezone(env),
     consistencyWaitMs: integer(env, 'COMANDA_CONSISTENCY_WAIT_MS', 2000, 0, 60_000),
+    checkpointPollMs: integer(env, 'COMANDA_CHECKPOINT_POLL_MS', 5, 1, 3_600_000),
     reconcileEveryS: integer(env, 'COMANDA_RECONCILE_EVERY_S', 30, 1, 86_400),
     logLevel,
     production: env.NODE_ENV === 'production',

@@ -8,7 +8,7 @@ t.test('defaults match the design table', async (t) => {
   const c = loadConfig({});
   t.match(c, {
     host: '127.0.0.1', port: 3000, eventStoreUrl: null, mongoUrl: null, natsUrl: null, nodeUrl: null,
-    adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, reconcileEveryS: 30, production: false,
+    adminName: 'admin', adminPin: null, timezone: 'UTC', consistencyWaitMs: 2000, checkpointPollMs: 5, reconcileEveryS: 30, production: false,
     completeRequiresPayment: false, closePaidOrders: false, restaurantName: 'Comanda', receiptFooter: 'Thank you!', kitchenAutoBumpMinutes: 0, printRetryMaxSeconds: 30, kitchenPaperFallbackSeconds: 60,
   });
   t.ok(c.dataDir.endsWith('/data'));

@@ -7,6 +7,9 @@ export type { ConsistencyGate } from './deps.js';
 /** How often waiters read the checkpoints themselves: no announcements (MongoDB), and with them (a safety net). */
 export const POLL_MS = { unannounced: 5, announced: 250 };
 
+/** The intervals for COMANDA_CHECKPOINT_POLL_MS: the safety net never reads more often than POLL_MS.announced. */
+export const pollEvery = (unannouncedMs: number): typeof POLL_MS => ({ unannounced: unannouncedMs, announced: Math.max(POLL_MS.announced, unannouncedMs) });
+
 interface Waiter {
   name: string;
   position: Position;
@@ -31,6 +34,7 @@ export class CheckpointWatch {
   private announced = false;
   private listening = false;
   private timer?: NodeJS.Timeout;
+  private timerAt = Infinity;
   private stop?: { close(): Promise<void> };
   private readonly first: Promise<void>;
   private readonly readStore: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'>;
@@ -50,8 +54,9 @@ export class CheckpointWatch {
       (on) => {
         this.listening = on;
         this.announced = false;
-        // Whatever was written while nobody listened is read once before announcements count.
-        if (on) void this.read();
+        // Whatever was written while nobody listened is read once before announcements count, and
+        // releases whoever waited for it (no poll may come before their bound).
+        if (on) void this.read().then(() => this.settle(false));
       },
     );
     this.first = this.read();
@@ -123,14 +128,26 @@ export class CheckpointWatch {
     if (listening && this.listening) this.announced = true;
   }
 
+  /**
+   * The next poll, at the interval or at the earliest waiter's deadline if sooner: a waiter's answer
+   * never waits past its bound for a poll (with announcements flowing, only an unreleased waiter's
+   * deadline fires a timer). None while a poll is reading (`timerAt` -Infinity): it schedules after.
+   */
   private schedule(): void {
-    if (this.timer || this.waiters.size === 0) return;
-    this.timer = setTimeout(() => void this.poll(), this.announced ? this.pollMs.announced : this.pollMs.unannounced);
+    if (this.waiters.size === 0) return;
+    let at = Date.now() + (this.announced ? this.pollMs.announced : this.pollMs.unannounced);
+    for (const w of this.waiters) if (w.deadline < at) at = w.deadline;
+    if (this.timer && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => void this.poll(), Math.max(0, at - Date.now()));
   }
 
   private async poll(): Promise<void> {
+    this.timerAt = -Infinity;
     await this.read();
     this.timer = undefined;
+    this.timerAt = Infinity;
     this.settle(true);
     this.schedule();
   }

@@ -3,7 +3,7 @@ import { ALL_REPORTS, LiveReports } from '@comanda/analytics';
 import { type Part, REACTIONS_APPENDED, REACTIONS_THROUGH } from '@comanda/runtime';
 import { buildApp } from './app.js';
 import { bootstrapFirstAdmin, firstAdminAnnouncer } from './auth/bootstrap.js';
-import { CheckpointWatch } from './checkpoint-watch.js';
+import { CheckpointWatch, pollEvery } from './checkpoint-watch.js';
 import type { ConsistencyGate } from './deps.js';
 import { ReactionsGate } from './reactions-gate.js';
 
@@ -76,7 +76,7 @@ export const api = (options: ApiOptions = {}): Part => ({
     if (!gate) {
       // Read-your-writes through the projector's checkpoint, and the reactor's for the write's
       // reactions; `through` before `appended` (see CheckpointWatch).
-      checkpoints = new CheckpointWatch(readStore, [REACTIONS_THROUGH, REACTIONS_APPENDED, 'projector']);
+      checkpoints = new CheckpointWatch(readStore, [REACTIONS_THROUGH, REACTIONS_APPENDED, 'projector'], pollEvery(config.checkpointPollMs));
       const watch = checkpoints;
       gate = new ReactionsGate(watch);
       metrics.watchFollower('projector', () => watch.position('projector'));

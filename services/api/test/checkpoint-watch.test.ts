@@ -95,6 +95,38 @@ t.test('once announcements count, a read begun before LISTEN reads no further: n
   t.equal(calls.length, reads, 'the first read, done with its name in hand, read no other');
 });
 
+t.test('a waiter\'s deadline is kept when the poll interval is longer: false at the bound, not at the next poll', async (t) => {
+  const watch = new CheckpointWatch(new MemoryReadStore(), ['projector'], { unannounced: 3_600_000, announced: 3_600_000 });
+  t.teardown(() => watch.close());
+  const never = watch.waitFor('projector', 1n, 3_600_000);
+  t.equal(await watch.waitFor('projector', 1n, 30), false, 'a later waiter with a nearer bound brings the timer forward');
+  let settled = false;
+  void never.then(() => (settled = true));
+  await new Promise((r) => setTimeout(r, 20));
+  t.notOk(settled, 'the first waiter still waits for its own bound');
+});
+
+t.test('announced, a waiter is released by the announcement though no poll comes for an hour (fails with a polling gate)', async (t) => {
+  const store = new MemoryReadStore();
+  let seen!: (checkpoints: ReadonlyMap<string, bigint>) => void;
+  let listening!: (on: boolean) => void;
+  const view: Pick<ReadStore, 'getCheckpoint' | 'watchCheckpoints'> = {
+    getCheckpoint: (name) => store.getCheckpoint(name),
+    watchCheckpoints: (s, on) => {
+      [seen, listening] = [s, on];
+      return { close: async () => {} };
+    },
+  };
+  const watch = new CheckpointWatch(view, ['projector'], { unannounced: 3_600_000, announced: 3_600_000 });
+  t.teardown(() => watch.close());
+  listening(true);
+  while (!watch.announcing) await new Promise((r) => setImmediate(r));
+  const released = watch.waitFor('projector', 7n, 3_600_000);
+  await store.setCheckpoint('projector', 7n);
+  seen(new Map([['projector', 7n]]));
+  t.equal(await released, true, 'released by the announcement');
+});
+
 if (!postgresAvailable() && !process.env.COMANDA_TEST_POSTGRES_URL) {
   t.fail('PostgreSQL is not installed (apt-get install postgresql, or set COMANDA_TEST_POSTGRES_URL)');
 } else {

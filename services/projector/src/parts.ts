@@ -80,9 +80,8 @@ export const reactions = (choose: (commands: CommandHandler, config: Config, rea
     const checkpoint = rt.config.eventStoreUrl ? rt.checkpoint('reactor') : recentOnFirstRun(rt.checkpoint('reactor'), rt.store);
     // An API in this process waits for a write's direct reactions here (rt.progress); API replicas
     // in other processes through the shared read store.
-    const here = localReactionProgress(rt.store, rt.progress);
-    const shared = rt.config.readStoreUrl || rt.config.mongoUrl ? reactionProgress(rt.store, rt.readStore) : undefined;
-    const progress: ReactionProgress = shared ? { report: async (through) => (await here.report(through), await shared.report(through)) } : here;
+    const shared = rt.config.readStoreUrl || rt.config.mongoUrl ? rt.readStore : undefined;
+    const progress = reactionProgress(rt.store, shared, rt.progress);
     // Auto-bump starts from the minutes in force (the settings stream over the environment's default) and follows later changes in the log.
     const { settings } = await currentSettings(rt.commands, rt.config);
     const config = { ...rt.config, kitchenAutoBumpMinutes: settings.kitchenAutoBumpMinutes };
@@ -96,27 +95,19 @@ export const reactions = (choose: (commands: CommandHandler, config: Config, rea
 });
 
 /**
- * The reactor's progress in this process (`rt.progress`), as `reactionProgress` writes it to the
- * shared read store: `appended` (the log's head once the batch's reactions are appended), then
- * `through`. A waiter that sees `through` reach its write finds `appended` covering its reactions.
+ * The reactor's progress: first the log's head once the reactions are appended (it covers every event
+ * they wrote), then how far they are done — to this process (`rt.progress`, an API beside it) and to
+ * the shared read store (API replicas elsewhere). A waiter that sees `through` reach its write finds
+ * `appended` covering its reactions. The head is read once per batch for both: the distributed shape
+ * read it twice (one `max(position)` statement per reactor batch saved, counted in reactor.test.ts).
  */
-export const localReactionProgress = (store: EventStore, progress: LocalProgress): ReactionProgress => ({
-  async report(through) {
-    const head = (await store.headPosition()) ?? through;
-    progress.report(REACTIONS_APPENDED, head > through ? head : through);
-    progress.report(REACTIONS_THROUGH, through);
-  },
-});
-
-/**
- * The reactor's progress in the shared read store: first the log's head once the reactions are
- * appended (it covers every event they wrote), then how far they are done. A replica that reads
- * `through` ≥ its write and then `appended` knows a position the read models must reach to show them.
- */
-export const reactionProgress = (store: EventStore, readStore: ReadStore): ReactionProgress => ({
+export const reactionProgress = (store: EventStore, readStore?: ReadStore, local?: LocalProgress): ReactionProgress => ({
   async report(through) {
     const head = (await store.headPosition()) ?? through;
     const appended = head > through ? head : through;
+    local?.report(REACTIONS_APPENDED, appended);
+    local?.report(REACTIONS_THROUGH, through);
+    if (!readStore) return;
     // `appended` first, or in the same commit: a replica that sees `through` then finds it current.
     if (readStore.setCheckpoints) {
       await readStore.setCheckpoints([[REACTIONS_APPENDED, appended], [REACTIONS_THROUGH, through]]);

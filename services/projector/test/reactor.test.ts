@@ -142,6 +142,28 @@ t.test('the reactor reports how far its immediate reactions are done, the log he
   await reactor.stop();
 });
 
+t.test('the reactor\'s progress reads the log head once per batch for this process and the replicas alike', async (t) => {
+  const { MemoryReadStore } = await import('@comanda/read-store');
+  const { LocalProgress, REACTIONS_APPENDED, REACTIONS_THROUGH } = await import('@comanda/runtime');
+  const { reactionProgress } = await import('../src/index.js');
+  const store = new MemoryEventStore();
+  const readStore = new MemoryReadStore();
+  const local = new LocalProgress();
+  t.teardown(() => local.close());
+  const asked = await store.append('q-1', [{ id: crypto.randomUUID(), type: 'Asked', data: {}, metadata: {} }], 'no_stream');
+  await store.append('answer-q-1', [{ id: crypto.randomUUID(), type: 'Answered', data: {}, metadata: {} }], 'no_stream');
+  let heads = 0;
+  const headPosition = store.headPosition.bind(store);
+  store.headPosition = async () => (heads++, headPosition());
+  await reactionProgress(store, readStore, local).report(asked.position);
+  t.equal(heads, 1, 'one head read (on PostgreSQL, one statement) for both');
+  const head = await headPosition();
+  t.equal(await readStore.getCheckpoint(REACTIONS_APPENDED), head, 'the replicas see the head');
+  t.equal(await readStore.getCheckpoint(REACTIONS_THROUGH), asked.position);
+  t.equal(await local.position(REACTIONS_APPENDED), head, 'and so does this process');
+  t.equal(await local.position(REACTIONS_THROUGH), asked.position);
+});
+
 t.test('a reactor that cannot report its progress goes on reacting', async (t) => {
   const store = new MemoryEventStore();
   const seen: string[] = [];
