@@ -68,6 +68,16 @@ t.test('a dish outside its hours: 409 naming when it is served, nothing written;
   t.equal((await asWaiter('GET', '/dishes?all=true', undefined, { 'if-none-match': atNoon.etag! })).status, 304, 'and a 304 while nothing moves');
   t.equal((await asWaiter('POST', `/orders/${placed.body.id}/dishes`, [{ dish_id: r.dishes.pastor }])).status, 201);
 
+  // Lunch is over: one more taco on the line already ordered is a new portion, refused like a new line.
+  const pastorLine = (await asWaiter('GET', `/orders/${placed.body.id}/dishes`)).body.find((l: { dish_id: string }) => l.dish_id === r.dishes.pastor);
+  await setClock('2026-11-23', '16:30');
+  const more = await asWaiter('PUT', `/orders/${placed.body.id}/dishes/${pastorLine.id}`, { quantity: 3 });
+  t.same([more.status, more.body.message], [409, 'Taco al pastor is not served now (served Mon–Fri 12:00–16:00)'], 'raising its quantity');
+  const kept = (await asWaiter('GET', `/orders/${placed.body.id}/dishes`)).body.find((l: { id: string }) => l.id === pastorLine.id);
+  t.equal(kept.quantity, 1, 'nothing written');
+  t.equal((await asWaiter('PUT', `/orders/${placed.body.id}/dishes/${pastorLine.id}`, { notes: 'sin cebolla' })).status, 200, 'its notes still change');
+  await setClock('2026-11-23', '12:00');
+
   // A category's hours narrow its dishes' own: Saturday the lunch category is closed whatever the dish says.
   t.equal((await asManager('PUT', `/categories/${r.category}/availability`, { windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '23:00' }] })).status, 200);
   await setClock('2026-11-28', '13:00');

@@ -13,6 +13,19 @@ export interface DishRequest {
   modifiers?: readonly string[];
 }
 
+const notServed = (name: string, hours: string) => `${name} is not served now (served ${hours})`;
+const unservedConflict = (unserved: readonly string[]) => conflict([...new Set(unserved)].join('; '), { unavailable: [...new Set(unserved)] });
+
+/**
+ * More portions of a dish already on an order (a line's quantity raised) are ordered now: outside the
+ * dish's hours they are refused as a new line would be (409 naming the hours), nothing written.
+ */
+export async function refuseIfNotServed(commands: CommandHandler, dishId: string, clock: { at: number; timezone: string }): Promise<void> {
+  const { state } = await commands.state(menu, MENU_STREAM);
+  const now = dishNow(state, dishId, clock.at, clock.timezone);
+  if (now && !now.available) throw unservedConflict([notServed(state.dishes[dishId]!.name, now.hours)]);
+}
+
 /**
  * Order lines from a request: every dish must be on the menu, every price valid and every dish's
  * modifier groups chosen within their bounds, or the whole request is rejected with one error per
@@ -36,7 +49,7 @@ export async function linesFrom(
     const at = `${field}[${i}]`;
     const now = isUuid(d.dishId) ? dishNow(state, d.dishId, clock.at, clock.timezone) : null;
     if (now === null) errors.push({ field: `${at}.dish_id`, message: 'must be a dish on the menu' });
-    else if (!now.available) unserved.push(`${state.dishes[d.dishId]!.name} is not served now (served ${now.hours})`);
+    else if (!now.available) unserved.push(notServed(state.dishes[d.dishId]!.name, now.hours));
     const menuPrice = now?.priceCents ?? null;
     let priceCents = menuPrice ?? 0;
     if (d.priceAtOrder !== undefined) {
@@ -58,7 +71,7 @@ export async function linesFrom(
   });
   if (errors.length) throw validationFailed(errors);
   // Like a sold-out dish: refused by name with when it is served, nothing written (409).
-  if (unserved.length) throw conflict([...new Set(unserved)].join('; '), { unavailable: [...new Set(unserved)] });
+  if (unserved.length) throw unservedConflict(unserved);
   // An archived dish is known (old bills name it) but no longer served: a tablet with an old menu hears so.
   const archived = [...new Set(dishes.filter((d) => dishArchived(state, d.dishId)).map((d) => state.dishes[d.dishId]!.name))];
   if (archived.length) throw conflict(`No longer on the menu (archived): ${archived.join(', ')}`, { archived });
