@@ -47,6 +47,15 @@ if (stage) {
     await lupita.waitForSelector('#hours-sheet', { hidden: true });
     await waitText(lupita, new RegExp(`served every day ${hhmm(hour + 2)}–${hhmm(hour + 3)}`), `[data-row-id="${r.menu.sopa}"]`);
     const from = Date.now();
+    // Two managers: another sets the soup's hours while her sheet is open; her save is 412, the menu read again.
+    await press(lupita, `[data-row-id="${r.menu.sopa}"]`);
+    await lupita.waitForSelector('#hours-sheet [data-window="0"]');
+    const other = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], from: hhmm(hour + 2), to: hhmm(hour + 4) }];
+    t.equal((await r.admin.put(`/dishes/${r.menu.sopa}/availability`, { windows: other })).status, 200, 'the other manager');
+    await press(lupita, '#hours-sheet .remove-window');
+    await press(lupita, '#hours-sheet .save');
+    await waitText(lupita, /Changed by someone else — reloaded/, '#menu-stale');
+    await waitText(lupita, new RegExp(`served every day ${hhmm(hour + 2)}–${hhmm(hour + 4)}`), `[data-row-id="${r.menu.sopa}"]`);
 
     // Happy hour: an hour ago to two hours from now, the beer at 39.
     await press(lupita, '#add-price-level');

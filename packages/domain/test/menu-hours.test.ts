@@ -30,6 +30,17 @@ t.test('a dish gets hours: a new event with who set them, days in the week order
   t.match(g.when({ type: 'setDishAvailability', dishId: HAPPY, windows: [], by: 'm1' }), { error: { kind: 'not_found' } });
 });
 
+t.test("hours have their own version: If-Match on them is 412 once another manager set them, the dish's own version untouched", async (t) => {
+  const first = { type: 'DishAvailabilitySet' as const, data: { dishId: EGGS, windows: breakfast, by: 'm1' } };
+  const g = given(menu, [...past, first]);
+  t.equal(g.state.dishes[EGGS]!.hoursVersion, 1);
+  t.match(g.when({ type: 'setDishAvailability', dishId: EGGS, windows: [], ifMatch: 0, by: 'm2' }), { error: { kind: 'precondition' } }, 'read before the first manager saved');
+  t.match(g.when({ type: 'setDishAvailability', dishId: EGGS, windows: [], ifMatch: 1, by: 'm2' }), { events: [{ type: 'DishAvailabilitySet' }] });
+  t.match(given(menu, past).when({ type: 'setCategoryAvailability', categoryId: DRINKS, windows: breakfast, ifMatch: 0, by: 'm1' }), { events: [{ type: 'CategoryAvailabilitySet' }] }, 'never set: version 0');
+  t.match(given(menu, [...past, { type: 'CategoryAvailabilitySet', data: { categoryId: DRINKS, windows: [], by: 'm1' } }]).when({ type: 'setCategoryAvailability', categoryId: DRINKS, windows: breakfast, ifMatch: 0, by: 'm2' }),
+    { error: { kind: 'precondition' } });
+});
+
 t.test('bad hours are 400 naming the window and field', async (t) => {
   const g = given(menu, past);
   t.same(g.when({ type: 'setCategoryAvailability', categoryId: DRINKS, windows: [{ days: [], from: '24:00', to: '07:00' }, { days: ['mon'], from: '07:00', to: '07:00' }], by: 'm1' }), {

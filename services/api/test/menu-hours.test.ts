@@ -45,6 +45,17 @@ t.test('a dish outside its hours: 409 naming when it is served, nothing written;
   const set = await asManager('PUT', `/dishes/${r.dishes.pastor}/availability`, { windows: LUNCH }, { 'idempotency-key': 'lunch-1' });
   t.same([set.status, set.body], [200, { message: 'Hours set', id: r.dishes.pastor, windows: LUNCH, hours: 'Mon–Fri 12:00–16:00' }]);
   t.match(await dish(r.dishes.pastor), { available: false, available_from: '12:00', hours: 'Mon–Fri 12:00–16:00' });
+  // Two managers on the hours sheet: the one who read them before the other saved gets 412, nothing overwritten.
+  t.equal(set.etag, '"1"', "the answer carries the hours' own version");
+  const read = await asManager('GET', `/dishes/${r.dishes.pastor}/availability`);
+  t.same([read.status, read.etag, read.body], [200, '"1"', { id: r.dishes.pastor, windows: LUNCH, hours: 'Mon–Fri 12:00–16:00' }]);
+  t.equal((await asWaiter('GET', `/categories/${r.category}/availability`)).etag, '"0"', 'never set: "0"');
+  const stale = await asManager('PUT', `/dishes/${r.dishes.pastor}/availability`, { windows: [] }, { 'if-match': '"0"' });
+  t.same([stale.status, stale.body.message], [412, 'The resource was changed by someone else (stale If-Match)']);
+  t.match(await dish(r.dishes.pastor), { hours: 'Mon–Fri 12:00–16:00' }, 'the hours another manager set stay');
+  const again = await asManager('PUT', `/dishes/${r.dishes.pastor}/availability`, { windows: LUNCH }, { 'if-match': read.etag! });
+  t.same([again.status, again.etag], [200, '"1"'], 'the same hours with a current If-Match: nothing written, version kept');
+  t.equal((await asManager('GET', '/dishes/00000000-0000-4000-8000-000000000000/availability')).status, 404);
   const after = await asWaiter('GET', '/dishes?all=true', undefined, { 'if-none-match': before.etag! });
   t.equal(after.status, 200, "the tablet's poll hears of it: the list's ETag moved");
 

@@ -21,8 +21,8 @@ export type AvailabilityEvent =
 export type PriceLevelDetails = { name: string; windows: HoursWindow[]; prices: Array<{ dishId: string; priceCents: Cents }> };
 
 export type AvailabilityCommand =
-  | { type: 'setDishAvailability'; dishId: string; windows: HoursWindow[]; by: string | null }
-  | { type: 'setCategoryAvailability'; categoryId: string; windows: HoursWindow[]; by: string | null }
+  | { type: 'setDishAvailability'; dishId: string; windows: HoursWindow[]; ifMatch?: number; by: string | null }
+  | { type: 'setCategoryAvailability'; categoryId: string; windows: HoursWindow[]; ifMatch?: number; by: string | null }
   /** `create`: a new level (409 when the id exists); else a change of an existing one (404 otherwise). */
   | ({ type: 'setPriceLevel'; priceLevelId: string; create: boolean; ifMatch?: number; by: string | null } & PriceLevelDetails)
   | { type: 'removePriceLevel'; priceLevelId: string; by: string | null };
@@ -47,9 +47,18 @@ function levelErrors(state: Menu, d: PriceLevelDetails): FieldError[] {
 const sameLevel = (l: PriceLevel, d: PriceLevelDetails) =>
   l.name === d.name && sameHours(l.windows, d.windows) && Object.keys(l.prices).length === d.prices.length && d.prices.every((p) => l.prices[p.dishId] === p.priceCents);
 
+/**
+ * A dish's or category's hours have a version of their own (`hoursVersion`, 0 before any were set),
+ * apart from its details': a manager's If-Match on the hours sheet is checked against it, so two
+ * managers setting hours at once never overwrite each other unseen (412), and a change of the dish's
+ * name leaves an open hours sheet valid.
+ */
+export const hoursVersion = (holder: { hoursVersion?: number }): number => holder.hoursVersion ?? 0;
+
 /** A dish's or category's new hours as written, or null when they are the ones it has (a retry). */
-function newHours(holder: { windows?: HoursWindow[] } | undefined, windows: HoursWindow[]): HoursWindow[] | null {
+function newHours(holder: { windows?: HoursWindow[]; hoursVersion?: number } | undefined, windows: HoursWindow[], ifMatch: number | undefined): HoursWindow[] | null {
   if (!holder) throw notFound();
+  unchangedSince(hoursVersion(holder), ifMatch);
   const errors = hoursErrors(windows, 'windows');
   if (errors.length) throw validationFailed(errors);
   return sameHours(holder.windows ?? [], windows) ? null : sortedHours(windows);
@@ -58,11 +67,11 @@ function newHours(holder: { windows?: HoursWindow[] } | undefined, windows: Hour
 export function decideAvailability(command: AvailabilityCommand, state: Menu): AvailabilityEvent[] {
   switch (command.type) {
     case 'setDishAvailability': {
-      const windows = newHours(state.dishes[command.dishId], command.windows);
+      const windows = newHours(state.dishes[command.dishId], command.windows, command.ifMatch);
       return windows ? [{ type: 'DishAvailabilitySet', data: { dishId: command.dishId, windows, by: command.by } }] : [];
     }
     case 'setCategoryAvailability': {
-      const windows = newHours(state.categories[command.categoryId], command.windows);
+      const windows = newHours(state.categories[command.categoryId], command.windows, command.ifMatch);
       return windows ? [{ type: 'CategoryAvailabilitySet', data: { categoryId: command.categoryId, windows, by: command.by } }] : [];
     }
     case 'setPriceLevel': {
@@ -90,11 +99,11 @@ export function evolveAvailability(state: Menu, event: AvailabilityEvent): Menu 
     case 'DishAvailabilitySet': {
       const d = state.dishes[event.data.dishId];
       // Not the dish's version: a manager's If-Match on the dish's details stays valid (hours are their own write).
-      return d ? { ...state, dishes: { ...state.dishes, [d.id]: { ...d, windows: event.data.windows } } } : state;
+      return d ? { ...state, dishes: { ...state.dishes, [d.id]: { ...d, windows: event.data.windows, hoursVersion: hoursVersion(d) + 1 } } } : state;
     }
     case 'CategoryAvailabilitySet': {
       const c = state.categories[event.data.categoryId];
-      return c ? { ...state, categories: { ...state.categories, [c.id]: { ...c, windows: event.data.windows } } } : state;
+      return c ? { ...state, categories: { ...state.categories, [c.id]: { ...c, windows: event.data.windows, hoursVersion: hoursVersion(c) + 1 } } } : state;
     }
     case 'PriceLevelSet': {
       const { priceLevelId: id, name, windows, prices } = event.data;

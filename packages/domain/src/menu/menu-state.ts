@@ -16,6 +16,8 @@ export interface Category {
   displayOrder: number;
   /** When its dishes are served (availability.ts); absent or []: always. */
   windows?: HoursWindow[];
+  /** How many times its hours were set (their If-Match); absent: never. */
+  hoursVersion?: number;
   version: number;
 }
 
@@ -47,6 +49,8 @@ export interface Dish {
   archived?: true;
   /** When it is served, within its category's hours (availability.ts); absent or []: always. */
   windows?: HoursWindow[];
+  /** How many times its hours were set (their If-Match); absent: never. */
+  hoursVersion?: number;
   version: number;
 }
 

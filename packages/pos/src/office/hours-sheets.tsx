@@ -48,7 +48,7 @@ export function HoursSheet(props: { what: 'dish' | 'category'; id: string; name:
   const [windows, setWindows] = useState<Window[]>(props.windows);
   const [key] = useState(newKey);
   const write = () => {
-    const request = { params: { path: { id: props.id } }, body: { windows }, headers: { 'idempotency-key': key } };
+    const request = { params: { path: { id: props.id } }, body: { windows }, headers: { ...props.version, 'idempotency-key': key } };
     return ok(props.what === 'dish' ? direct.PUT('/dishes/{id}/availability', request) : direct.PUT('/categories/{id}/availability', request));
   };
   return (

@@ -88,8 +88,11 @@ async function latest(o: Open): Promise<{ sheet: Open; version: { 'if-match'?: s
     case 'group': return now(o.group, (id) => direct.GET('/modifier-groups/{id}', path(id)), (group) => ({ kind: 'group', group }));
     case 'rate': return now(o.rate, (id) => direct.GET('/tax-rates/{id}', path(id)), (rate) => ({ kind: 'rate', rate }));
     case 'level': return now(o.level, (id) => direct.GET('/price-levels/{id}', path(id)), (level) => ({ kind: 'level', level }));
-    // Hours are set whole, with no version: as the book read them.
-    case 'hours': return { sheet: o, version: {} };
+    // Hours have a version of their own (not the dish's): read again, as another manager may have set them.
+    case 'hours': {
+      const r = await current(o.what === 'dish' ? direct.GET('/dishes/{id}/availability', path(o.id)) : direct.GET('/categories/{id}/availability', path(o.id)));
+      return r && { sheet: { ...o, windows: r.item.windows }, version: r.version };
+    }
   }
 }
 

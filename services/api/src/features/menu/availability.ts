@@ -1,6 +1,6 @@
-import { type HoursWindow, MAX_WINDOWS, MENU_STREAM, type Menu, type PriceLevel, WEEKDAYS, fromCents, hoursLabel, menu, notFound, toCents, validationFailed } from '@comanda/domain';
+import { type HoursWindow, MAX_WINDOWS, hoursVersion, MENU_STREAM, type Menu, type PriceLevel, WEEKDAYS, fromCents, hoursLabel, menu, notFound, toCents, validationFailed } from '@comanda/domain';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { sendNoContent } from '../../http/replies.js';
 import { Conflict, IdempotencyHeaders, IfMatchHeaders, PlaceName, Stale } from '../../http/resources.js';
@@ -51,24 +51,43 @@ export default async function availabilityRoutes(fastify: FastifyInstance) {
   const by = (request: FastifyRequest) => request.staff?.id ?? null;
   const menuNow = async (): Promise<Menu> => (await app.deps.commands.state(menu, MENU_STREAM)).state;
 
+  const holders = {
+    dish: (state: Menu, id: string) => state.dishes[id],
+    category: (state: Menu, id: string) => state.categories[id],
+  };
+  const hoursAnswer = (reply: FastifyReply, holder: { id: string; windows?: HoursWindow[]; hoursVersion?: number }) => {
+    reply.header('etag', versionTag(hoursVersion(holder))).header('cache-control', REVALIDATE);
+    const windows = holder.windows ?? [];
+    return { id: holder.id, windows, hours: hoursLabel(windows) };
+  };
   for (const [path, what, command] of [
-    ['/dishes/:id/availability', 'dish', (id: string, windows: HoursWindow[], who: string | null) => ({ type: 'setDishAvailability' as const, dishId: id, windows, by: who })],
-    ['/categories/:id/availability', 'category', (id: string, windows: HoursWindow[], who: string | null) => ({ type: 'setCategoryAvailability' as const, categoryId: id, windows, by: who })],
+    ['/dishes/:id/availability', 'dish', (id: string, windows: HoursWindow[], ifMatch: number | undefined, who: string | null) => ({ type: 'setDishAvailability' as const, dishId: id, windows, ifMatch, by: who })],
+    ['/categories/:id/availability', 'category', (id: string, windows: HoursWindow[], ifMatch: number | undefined, who: string | null) => ({ type: 'setCategoryAvailability' as const, categoryId: id, windows, ifMatch, by: who })],
   ] as const) {
+    const tags = [what === 'dish' ? 'dishes' : 'categories'];
+    app.get(path, {
+      config: { permission: 'menu:read' },
+      schema: { tags, summary: `When a ${what} is served, with the hours' own version as ETag (for If-Match on PUT)`, params: IdParams, response: { 200: withHeaders(HeldHours, ReplyHeaders.etag), ...commonErrors } },
+    }, async (request, reply) => {
+      const holder = holders[what](await menuNow(), request.params.id);
+      if (!holder) throw notFound();
+      return hoursAnswer(reply, holder);
+    });
+
     app.put(path, {
       config: { permission: 'menu:write' },
       schema: {
-        tags: [what === 'dish' ? 'dishes' : 'categories'], summary: `Set when a ${what} is served (its hours); [] serves it always`,
-        description: `A dish is served when its own hours and its category's both hold. Outside them, ordering it is 409 ("<dish> is not served now (served Mon–Fri 07:00–11:30)"); GET /dishes says \`available\` and \`available_from\`. Setting the same hours again writes nothing.`,
-        headers: IdempotencyHeaders, params: IdParams, body: Hours, response: { 200: HoursSet, ...commonErrors, 409: Conflict('Never for the hours themselves') },
+        tags, summary: `Set when a ${what} is served (its hours); [] serves it always`,
+        description: `A dish is served when its own hours and its category's both hold. Outside them, ordering it is 409 ("<dish> is not served now (served Mon–Fri 07:00–11:30)"); GET /dishes says \`available\` and \`available_from\`. Setting the same hours again writes nothing. If-Match takes the ETag of GET ${path.replace(':id', '{id}')} (the hours' own version, "0" before any were set): hours another manager set since are 412, not overwritten.`,
+        headers: Type.Object({ ...IfMatchHeaders.properties, ...IdempotencyHeaders.properties }), params: IdParams, body: Hours,
+        response: { 200: withHeaders(HoursSet, ReplyHeaders.etag), ...commonErrors, 409: Conflict('Never for the hours themselves'), 412: Stale },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const { id } = request.params;
-      const result = await app.deps.commands.handle(menu, MENU_STREAM, command(id, request.body.windows, by(request)), writeContext(request));
+      const result = await app.deps.commands.handle(menu, MENU_STREAM, command(id, request.body.windows, ifMatch(request), by(request)), writeContext(request));
       await app.readYourWrite(result.position);
-      const state = await menuNow();
-      const windows = (what === 'dish' ? state.dishes[id]?.windows : state.categories[id]?.windows) ?? [];
-      return { message: 'Hours set' as const, id, windows, hours: hoursLabel(windows) };
+      const holder = holders[what](await menuNow(), id);
+      return { message: 'Hours set' as const, ...(holder ? hoursAnswer(reply, holder) : { id, windows: [], hours: '' }) };
     });
   }
 
