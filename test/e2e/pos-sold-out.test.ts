@@ -62,10 +62,14 @@ if (!existsSync(CHROMIUM)) {
     t.equal((await marisol.$$('.ticket-pane .line')).length, 0, 'the tap sent nothing');
     await look(marisol, 'sold-out-waiter');
 
+    // Beer served only on other days than today (restaurant time UTC): the kitchen hears when it comes back.
+    const today = new Date().getUTCDay();
+    const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].filter((_, i) => i !== today);
+    t.equal((await r.admin.put(`/dishes/${r.menu.cerveza}/availability`, { windows: [{ days, from: '00:00', to: '23:59' }] })).status, 200);
     const chef = await tablet(kitchenBrowser.browser, pos.url, log, 'chef', 'kitchen-screen');
     await chef.goto(`${pos.url}/kitchen?station=${r.stations.kitchen}`);
     await signIn(chef, 'Chef', '3690', '#station');
-    await waitText(chef, /86[\s\S]*Guacamole[\s\S]*Sopa de lima · 2 left/, '#eighty-six');
+    await waitText(chef, /86[\s\S]*Guacamole[\s\S]*Sopa de lima · 2 left[\s\S]*Cerveza · from \w{3} 00:00/, '#eighty-six');
     await chef.screenshot({ path: join(process.env.POS_SCREENSHOTS ?? tmpdir(), 'sold-out-kitchen.png') });
 
     // Two soups ordered: the count reaches zero and the soup is sold out too.
