@@ -91,6 +91,8 @@ t.test('a manager\'s reports for today equal GET /reports and the CLI, to the ce
   // Issue 60: each waiter's covers on screen (the hours come from the time clock, nobody punched here).
   t.same(await lupita.$$eval('#waiters-table th', (ths) => ths.slice(-3).map((th) => th.textContent)), ['Covers', 'Hours worked', 'Break hours'], 'covers and hours beside sales and tips');
   t.equal(await lupita.$eval('#waiters-table [data-col="covers"]', (e) => e.textContent), '5', 'Marisol\'s guests: 3 at S1, 2 at S2');
+  // At 1280 px the ten columns fit: the table does not scroll sideways (it did, cut at "Hours").
+  t.same(await lupita.$eval('#waiters-table', (e) => { const box = e.closest('.report-table-scroll')!; return [innerWidth, box.scrollWidth <= box.clientWidth]; }), [1280, true], 'the waiters table fits a 1280 px tablet');
   await (await lupita.$('#report-waiters'))!.screenshot({ path: join(SHOTS, 'reports-waiters.png') });
   const totals = http.get('sales')!.sections.totals![0]!;
   const figures = await lupita.$$eval('#sales-totals [data-col]', (cells) => Object.fromEntries(cells.map((c) => [(c as HTMLElement).dataset.col, JSON.parse((c as HTMLElement).dataset.value ?? 'null')])));
