@@ -1,6 +1,7 @@
 import t from 'tap';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { openOffice, press, signIn, tablet, waitText, waiterAtTable } from '../src/pos-browser.js';
+import { SHOTS, openOffice, press, signIn, tablet, waitText, waiterAtTable } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
 
 /**
@@ -88,6 +89,17 @@ if (stage) {
     t.match(dishes, [{ price_at_order: 39, price_level: 'Happy hour' }], 'the line took the level\'s price and names it');
     const audit = (await r.admin.get('/audit?kind=price_level')).body as { entries: Array<{ staff: string; detail: string }> };
     t.match(audit.entries.map((e) => [e.staff, e.detail]), [['Lupita', /^Happy hour \(every day .*\): Cerveza 39\.00$/]], 'the price change recorded with who made it');
+    // Paid and served: the manager's product mix shows what happy hour sold against the regular price.
+    const orderId = lines[0]!.id;
+    t.equal((await r.admin.post('/shifts/open', { cash_float: 100 })).status, 201);
+    const [bill] = ((await r.admin.post(`/orders/${orderId}/tickets`, { split: 'none' })).body as { ids: string[] }).ids;
+    t.equal((await r.admin.post(`/tickets/${bill}/payments`, { method: 'cash', amount: 39 })).status, 201);
+    const o = (await r.admin.get(`/orders/${orderId}`)).body as { user_id: string; table_id: string; waiter: string };
+    for (const status of ['preparing', 'ready', 'completed']) t.equal((await r.admin.put(`/orders/${orderId}`, { user_id: o.user_id, table_id: o.table_id, waiter: o.waiter, status })).status, 200, status);
+    await openOffice(lupita, 'reports');
+    const row = await waitText(lupita, /Happy hour/, '#mix-by-price-level tbody tr');
+    t.match(row, /Happy hour\s+1\s+\$39\.00[\s\S]*\$55\.00[\s\S]*\$16\.00/, 'one beer at 39.00, 55.00 at the regular price, 16.00 below it');
+    await (await lupita.$('#mix-by-price-level'))!.screenshot({ path: join(SHOTS, 'menu-hours-report-levels.png') });
     t.same(problems, [], 'the screens fit both sizes, every target at least 44 px');
   });
 }

@@ -146,6 +146,16 @@ t.test("happy hour: in its hours a line takes the level's price and names it; th
   const receipt = (await asWaiter('GET', `/tickets/${bill}/receipt`)).body as string;
   t.match(receipt, /3 x Taco al pastor\s+59\.97\n  Happy hour price\n/, 'the receipt says which price it is');
   t.match(receipt, /Agua de jamaica\s+30\.00\n(?!  Happy)/);
+  // Paid and served: the product mix tells what happy hour sold and what it cost against the regular price.
+  t.equal((await asManager('POST', '/shifts/open', { cash_float: 100 })).status, 201);
+  t.equal((await asWaiter('POST', `/tickets/${bill}/payments`, { method: 'cash', amount: 109.96 })).status, 201);
+  const o = (await asWaiter('GET', `/orders/${placed.body.id}`)).body;
+  for (const status of ['preparing', 'ready', 'completed']) {
+    t.equal((await asWaiter('PUT', `/orders/${placed.body.id}`, { user_id: o.user_id, table_id: o.table_id, waiter: o.waiter, status })).status, 200, status);
+  }
+  const mix = await asManager('GET', '/reports/product-mix?from=2026-11-23&to=2026-11-23');
+  // 4 × 19.99 = 79.96 against 4 × 25.50 = 102.00.
+  t.same(mix.body.sections.by_price_level, [{ price_level: 'Happy hour', quantity: 4, revenue: 79.96, at_regular_prices: 102, below_regular: 22.04 }]);
 
   // After its hours the regular price again; a level removed prices nothing.
   await setClock('2026-11-23', '19:00');

@@ -1,5 +1,5 @@
 import type { ReplayedEvent } from '@comanda/event-store';
-import type { OrderEvent, TicketEvent } from '@comanda/domain';
+import type { MenuEvent, OrderEvent, TicketEvent } from '@comanda/domain';
 import type { LocalClock } from '../clock.js';
 import { MENU_NAME_EVENTS, MenuNames } from '../menu-names.js';
 import { ORDER_BOOK_EVENTS, type OrderBook } from '../order-book.js';
@@ -22,13 +22,32 @@ interface MixState {
   options: Map<string, { name: string; deltaCents: number }>;
   /** Lines of bills that may still be voided: ticket → line → dish, how many and the modifiers' options. */
   ticketLines: Map<string, Map<string, VoidableLine>>;
+  /** Each dish's regular price as the menu last set it (cents): what a line a price level priced would have cost. */
+  regular: Map<string, number>;
+  /** Lines of open orders a price level priced: line → the level and the dish's regular price when ordered. */
+  levelLines: Map<string, LevelLine>;
+  /** day → price level → sold (revenue) and what those portions come to at the regular price (`atRegular`). */
+  levelDays: Map<string, Map<string, LevelSold>>;
 }
 
-interface VoidableLine { dishId: string; quantity: number; options: Array<{ optionId: string; deltaCents: number }> }
+interface LevelLine { level: string; regularCents: number }
+interface LevelSold extends Sold { atRegular: number }
+interface VoidableLine { dishId: string; quantity: number; options: Array<{ optionId: string; deltaCents: number }>; level?: LevelLine & { priceCents: number } }
 
 const sell = (sold: Sold, quantity: number, cents: number) => {
   sold.quantity += quantity;
   sold.revenue += cents;
+};
+const newLevelSold = (): LevelSold => ({ quantity: 0, revenue: 0, atRegular: 0 });
+/** Portions a level priced, their revenue, and the same portions at the regular price (modifiers alike in both). */
+const sellAtLevel = (s: MixState, day: string, level: LevelLine, quantity: number, amountCents: number, priceCents: number) => {
+  const sold = bucket(bucket(s.levelDays, day, () => new Map<string, LevelSold>()), level.level, newLevelSold);
+  sell(sold, quantity, amountCents);
+  sold.atRegular += amountCents + (level.regularCents - priceCents) * quantity;
+};
+/** An order closed or deleted: its lines' levels are no longer needed (bills remember theirs for voids). */
+const forgetLevels = (s: MixState, lineIds: Iterable<string>) => {
+  for (const id of lineIds) s.levelLines.delete(id);
 };
 
 /**
@@ -36,24 +55,34 @@ const sell = (sold: Sold, quantity: number, cents: number) => {
  * quantity), dated at completion; a voided line is taken off (its quantity, its amount) on the day of the void.
  * Modifier options are rows of their own (`by_modifier`): the portions that chose each and the revenue
  * of its price delta, already inside its dishes' revenue (so not added to the revenue shares).
+ * Lines a price level priced (happy hour) are rows by level (`by_price_level`): portions, revenue, and
+ * what they would have come to at the dish's regular price then, so the level's cost shows; also
+ * inside the dishes' revenue.
  */
 export const productMixReport: ReportDefinition<MixState> = {
   name: 'product-mix',
-  // 2: lines count their quantity and their modifiers' prices. 3: modifier options by_modifier.
-  version: 3,
+  // 2: lines count their quantity and their modifiers' prices. 3: modifier options by_modifier. 4: by_price_level.
+  version: 4,
   title: 'Product mix',
   handles: [...ORDER_BOOK_EVENTS, ...MENU_NAME_EVENTS, 'OrderStatusChanged', 'TicketIssued', 'TicketLineVoided', 'TicketCancelled', 'TicketPaid'],
-  init: (clock, parts) => ({ clock, book: parts.orderBook(), menu: new MenuNames(), days: new Map(), modifierDays: new Map(), options: new Map(), ticketLines: new Map() }),
+  init: (clock, parts) => ({
+    clock, book: parts.orderBook(), menu: new MenuNames(), days: new Map(), modifierDays: new Map(), options: new Map(), ticketLines: new Map(), regular: new Map(), levelLines: new Map(), levelDays: new Map(),
+  }),
   apply(s, event: ReplayedEvent) {
     switch (event.type) {
       case 'OrderStatusChanged': {
         const closed = s.book.close(event);
-        if (closed?.to !== 'completed') return;
+        if (closed?.to !== 'completed') {
+          if (closed) forgetLevels(s, closed.order.lines.keys());
+          return;
+        }
         const { order: o, at } = closed;
         const day = s.clock.day(at);
         const dishes = bucket(s.days, day, () => new Map<string, Sold>());
-        for (const l of o.lines.values()) {
+        for (const [lineId, l] of o.lines) {
           sell(bucket(dishes, l.dishId, newSold), l.quantity, l.amountCents);
+          const level = s.levelLines.get(lineId);
+          if (level) sellAtLevel(s, day, level, l.quantity, l.amountCents, l.priceCents);
           for (const optionId of l.optionIds) {
             const modifiers = bucket(s.modifierDays, day, () => new Map<string, Sold>());
             sell(bucket(modifiers, optionId, newSold), l.quantity, (s.options.get(optionId)?.deltaCents ?? 0) * l.quantity);
@@ -65,9 +94,12 @@ export const productMixReport: ReportDefinition<MixState> = {
         const { data } = event as Extract<TicketEvent, { type: 'TicketIssued' }>;
         // Lines shared by an even split are never voided (the decider refuses): nothing to remember.
         if (data.share) return;
-        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => [l.lineId, {
-          dishId: l.dishId, quantity: l.quantity ?? 1, options: (l.modifiers ?? []).map((m) => ({ optionId: m.optionId, deltaCents: m.priceDeltaCents })),
-        }])));
+        s.ticketLines.set(streamId(event.stream), new Map(data.lines.map((l) => {
+          const level = s.levelLines.get(l.lineId);
+          return [l.lineId, {
+            dishId: l.dishId, quantity: l.quantity ?? 1, options: (l.modifiers ?? []).map((m) => ({ optionId: m.optionId, deltaCents: m.priceDeltaCents })), ...(level ? { level: { ...level, priceCents: l.priceCents } } : {}),
+          }];
+        })));
         return;
       }
       case 'TicketLineVoided': {
@@ -79,6 +111,7 @@ export const productMixReport: ReportDefinition<MixState> = {
         for (const o of voided.options) {
           sell(bucket(bucket(s.modifierDays, day, () => new Map<string, Sold>()), o.optionId, newSold), -voided.quantity, -o.deltaCents * voided.quantity);
         }
+        if (voided.level) sellAtLevel(s, day, voided.level, -voided.quantity, -data.amountCents, voided.level.priceCents);
         return;
       }
       case 'TicketCancelled':
@@ -89,7 +122,30 @@ export const productMixReport: ReportDefinition<MixState> = {
       case 'DishesAdded': {
         const { data } = event as Extract<OrderEvent, { type: 'DishesAdded' }>;
         for (const m of data.lines.flatMap((l) => l.modifiers ?? [])) s.options.set(m.optionId, { name: m.name, deltaCents: m.priceDeltaCents });
+        for (const l of data.lines) {
+          if (l.priceLevel) s.levelLines.set(l.lineId, { level: l.priceLevel, regularCents: s.regular.get(l.dishId) ?? l.priceCents });
+        }
         s.book.apply(event);
+        return;
+      }
+      case 'OrderDeleted': {
+        const deleted = s.book.apply(event);
+        if (deleted) forgetLevels(s, deleted.lines.keys());
+        return;
+      }
+      case 'OrderLineRemoved':
+        forgetLevels(s, [(event as Extract<OrderEvent, { type: 'OrderLineRemoved' }>).data.lineId]);
+        s.book.apply(event);
+        return;
+      case 'OrderLinesCleared':
+        forgetLevels(s, s.book.get(streamId(event.stream))?.lines.keys() ?? []);
+        s.book.apply(event);
+        return;
+      case 'DishAdded':
+      case 'DishUpdated': {
+        const { data } = event as Extract<MenuEvent, { type: 'DishAdded' | 'DishUpdated' }>;
+        s.regular.set(data.dishId, data.price);
+        s.menu.apply(event);
         return;
       }
       default:
@@ -128,8 +184,19 @@ export const productMixReport: ReportDefinition<MixState> = {
     }
     const modifierRows: Row[] = [...modifiers].map(([id, sold]) => [id, sold, s.options.get(id)?.name ?? id] as [string, Sold, string]).sort(byRevenue)
       .map(([id, sold, name]) => ({ option_id: id, modifier: name, quantity: sold.quantity, revenue: money(sold.revenue) }));
-    // Last: a menu without modifiers has none, and an empty section first would open the CSV with a bare header.
-    return { by_dish: dishRows, by_category: categoryRows, by_modifier: modifierRows };
+    const levels = new Map<string, LevelSold>();
+    for (const [, day] of daysIn(s.levelDays, range)) {
+      for (const [name, sold] of day) {
+        const total = bucket(levels, name, newLevelSold);
+        sell(total, sold.quantity, sold.revenue);
+        total.atRegular += sold.atRegular;
+      }
+    }
+    const levelRows: Row[] = [...levels].map(([name, sold]) => [name, sold, name] as [string, LevelSold, string]).sort(byRevenue).map(([name, sold]) => ({
+      price_level: name, quantity: sold.quantity, revenue: money(sold.revenue), at_regular_prices: money(sold.atRegular), below_regular: money(sold.atRegular - sold.revenue),
+    }));
+    // Last: a menu without modifiers or levels has none, and an empty section first would open the CSV with a bare header.
+    return { by_dish: dishRows, by_category: categoryRows, by_modifier: modifierRows, by_price_level: levelRows };
   },
   charts: [
     { section: 'by_dish', kind: 'bar', label: 'dish', values: ['revenue'], title: 'Revenue by dish' },

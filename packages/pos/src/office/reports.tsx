@@ -57,10 +57,14 @@ export function Reports() {
         <ReportTable id="sales-taxes" rows={s?.tax_by_rate} money={['base', 'tax']} empty="No tax declared in these days." />
       </ReportSection>
 
-      <ReportSection id="product-mix" title="Product mix" {...mix} csv={['by_dish', 'by_category', 'by_modifier']}>
+      <ReportSection id="product-mix" title="Product mix" {...mix} csv={['by_dish', 'by_category', 'by_modifier', 'by_price_level']}>
         <ReportTable id="mix-by-dish" rows={mix.answer?.sections.by_dish} money={['revenue']} />
         <h4>By category</h4>
         <ReportTable id="mix-by-category" rows={mix.answer?.sections.by_category} money={['revenue']} />
+        {(mix.answer?.sections.by_price_level?.length ?? 0) > 0 && <>
+          <h4>By price level</h4>
+          <ReportTable id="mix-by-price-level" rows={mix.answer?.sections.by_price_level} money={['revenue', 'at_regular_prices', 'below_regular']} />
+        </>}
       </ReportSection>
 
       <ReportSection id="waiters" title="Waiters" {...waiters} csv={['by_waiter']}>
