@@ -78,6 +78,16 @@ export async function writing<T>(run: () => Promise<T>): Promise<T> {
  * A write from a screen: busy while it runs (its buttons disabled, so a second tap cannot send it
  * again), the server's message when refused, `after` once it is done.
  */
+/**
+ * The back office writes straight to the network (no outbox: a manager's change refused must show at
+ * once). With no network the browser's own words ("Failed to fetch") say nothing to a manager: the
+ * screen says what happened and what to do; a save again is safe (its Idempotency-Key is the sheet's).
+ */
+export const NO_CONNECTION = 'No connection to the POS. Try again once it is back (nothing is done twice).';
+
+/** What a failed write says on screen: the server's refusal, or that the network is gone. */
+export const failure = (e: unknown): string => (e instanceof TypeError || !navigator.onLine ? NO_CONNECTION : e instanceof Error ? e.message : String(e));
+
 export function useWrite() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -88,7 +98,7 @@ export function useWrite() {
       await what();
       after?.();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }

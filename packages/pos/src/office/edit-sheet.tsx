@@ -28,6 +28,8 @@ export function EditSheet(props: {
         <form onSubmit={(e) => { e.preventDefault(); if (props.canSave && !busy) void save(props.write, onClose); }}>
           <h3>{props.title}</h3>
           {props.children}
+          {/* The refusal sits with the buttons, always in view however long the form (a save offline, a 409). */}
+          <div class="sheet-foot">
           {error && <p class="error" role="alert">{error}</p>}
           <div class="actions">
             {props.also && <button type="button" class="secondary" id={props.also.id} disabled={busy} onClick={() => void save(props.also!.run, onClose)}>{props.also.label}</button>}
@@ -36,6 +38,7 @@ export function EditSheet(props: {
               : <button type="button" class="secondary delete" onClick={() => setDeleting(true)}>Delete…</button>)}
             <button type="button" class="secondary" onClick={onClose}>Cancel</button>
             <button type="submit" class="save" disabled={busy || !props.canSave}>Save</button>
+          </div>
           </div>
         </form>
       </div>

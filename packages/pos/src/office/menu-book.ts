@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, direct, useWrite } from '../api.js';
+import { ApiError, direct, failure, useWrite } from '../api.js';
 import { type Category, type Dish, type Listed, type ModifierGroup, loadMenu } from '../menu.js';
 
 export type { Category, Dish, ModifierGroup };
@@ -68,7 +68,7 @@ export function useMenuBook() {
     void read();
     void loadMenu();
   });
-  return { book, readError, notice, reload: () => void read(), busy: w.busy, error: w.error, clearError: () => w.setError(''), save };
+  return { book, readError, notice, reload: () => void read(), busy: w.busy, error: w.error, clearError: () => w.setError(''), fail: (e: unknown) => w.setError(failure(e)), save };
 }
 
 export type Save = ReturnType<typeof useMenuBook>['save'];

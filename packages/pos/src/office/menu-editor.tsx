@@ -35,7 +35,8 @@ export function MenuEditor() {
     m.clearError();
     if (!o) return setOpenSheet(null);
     // Gone since the book was read (another manager deleted it): the book is read again.
-    void latest(o).then((found) => (found ? setOpenSheet(found) : m.reload()));
+    // Offline, the sheet cannot show what is now: the editor says so rather than open nothing.
+    void latest(o).then((found) => (found ? setOpenSheet(found) : m.reload()), m.fail);
   };
   const close = () => show(null);
   const { book } = m;
