@@ -102,3 +102,10 @@ t.test('refunds: reserved when requested, bounded by the payment, settled once',
   const past4 = [...past2, ...('events' in failed ? failed.events : [])];
   t.match(given(ticket, past4).when({ type: 'requestLightningRefund', refund: { ...refund, refundId: 'r2', amountCents: 10000 } }), { events: [{ type: 'LightningRefundRequested' }] }, 'a failed refund frees its amount');
 });
+
+t.test('a share with a tip (issue 63): the invoice\'s part goes to the bill, its tip stays a tip, the rest still due', async (t) => {
+  const inv = invoice({ billCents: 4000, tipCents: 400 });
+  const r = given(ticket, [issued, created(inv)]).when(arrives(inv.amountSat));
+  t.match(r, { events: [{ type: 'PaymentTaken', data: { amountCents: 4000, tipCents: 400, overpaidCents: 0 } }] });
+  t.equal(ticketFigures(after([issued, created(inv)], r)).due, 6000);
+});

@@ -72,13 +72,13 @@ export function valueOfPayment(invoice: LightningInvoice, amountSat: number): nu
 }
 
 /**
- * Splits a payment's value over the ticket: the bill first (never more than is due), then the tip the
- * invoice asked, then the excess: a tip or an over-payment to refund, as the invoice says. A ticket
+ * Splits a payment's value over the ticket: the bill first (never more than is due, nor than the
+ * invoice's part of it: a guest's share with a tip leaves the rest due), then the tip the invoice asked, then the excess: a tip or an over-payment to refund, as the invoice says. A ticket
  * that is no longer pending takes nothing: all of it is held for a refund.
  */
 export function splitPayment(invoice: LightningInvoice, valueCents: number, dueCents: number, pending: boolean) {
   if (!pending) return { amountCents: 0, tipCents: 0, overpaidCents: valueCents };
-  const amountCents = Math.min(valueCents, dueCents);
+  const amountCents = Math.min(valueCents, dueCents, invoice.billCents);
   const rest = valueCents - amountCents;
   const askedTip = Math.min(rest, invoice.tipCents);
   const extra = rest - askedTip;
