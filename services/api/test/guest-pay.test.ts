@@ -120,3 +120,33 @@ t.test('guest routes are rate-limited per address with 429', async (t) => {
   s.clock.now += 60_000;
   t.equal((await s.guest('GET', `/guest/${token}`, undefined, '10.0.0.9')).status, 200, 'a minute later, answered again');
 });
+
+t.test('"my items": the chosen lines\' part, refused to a second guest (409) while paid or being paid; the payment is marked a guest\'s', async (t) => {
+  const s = await guestService(t);
+  const id = await s.ticketFor();
+  const { token } = await s.linkOf(id);
+  const lines = (await s.guest('GET', `/guest/${token}`)).body.lines as Array<{ id: string; total: number }>;
+  t.equal((await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: ['nope'] })).status, 400, 'lines of this bill only');
+  t.equal((await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines' })).status, 400, 'my items name lines');
+  const mine = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id], tip_percent: 15 });
+  t.equal(mine.status, 201, JSON.stringify(mine.body));
+  t.match(mine.body, { amount: 25.5, tip: 3.83 });
+  const twice = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id, lines[1]!.id] }, '10.0.0.8');
+  t.equal(twice.status, 409, 'another guest picking the same line');
+  t.match(twice.body.message, /already paid, or being paid by another guest/);
+  await s.wallet.payInvoice({ invoice: mine.body.invoice });
+  await s.arrive(mine.body.payment_hash);
+  const staff = await s.ticket(id);
+  t.match(staff, { due: 22, payments: [{ method: 'lightning', amount: 25.5, tip: 3.83, by_guest: true }] }, 'the POS sees a guest\'s payment');
+  t.equal((await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id] })).status, 409, 'a paid line, never again');
+  const rest = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[1]!.id] });
+  t.match(rest.body, { amount: 22, tip: 0 });
+  const cash = await s.waiter('POST', `/tickets/${id}/lightning`, {});
+  t.notOk(cash.body.by_guest, 'the staff\'s own checkout is no guest\'s');
+
+  const other = await s.ticketFor();
+  const link = await s.linkOf(other);
+  const line = (await s.guest('GET', `/guest/${link.token}`)).body.lines[0].id as string;
+  const racing = await Promise.all([10, 15].map((tip_percent) => s.guest('POST', `/guest/${link.token}/lightning`, { share: 'lines', line_ids: [line], tip_percent })));
+  t.same(racing.map((r) => r.status).sort(), [201, 409], 'two guests picking the same line at once: one invoice, one 409');
+});

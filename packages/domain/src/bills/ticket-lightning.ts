@@ -22,6 +22,10 @@ export interface LightningInvoice {
   expiresAt: number;
   /** What sats beyond the invoice become (COMANDA_LIGHTNING_EXCESS when it was made). */
   excess: 'tip' | 'refund';
+  /** A guest's "my items" (issue 63): the lines of the bill it pays; absent for any other invoice. */
+  lineIds?: string[];
+  /** Asked through the bill's guest link (issue 63), not by staff. */
+  byGuest?: boolean;
 }
 
 /** Why a Lightning payment on a ticket is on the manager's list (the money is recorded either way). */
@@ -53,6 +57,19 @@ export interface TicketLightning {
 }
 
 export const emptyLightning = (): TicketLightning => ({ invoices: {}, current: null, received: {}, refunds: {} });
+
+/**
+ * The first of these lines already paid, or being paid by another guest's unexpired invoice, on
+ * this ticket ("my items", issue 63); null when none is.
+ */
+export function claimedLine(l: TicketLightning, lineIds: readonly string[], now: number): string | null {
+  for (const invoice of Object.values(l.invoices)) {
+    if (!invoice.lineIds || (!l.received[invoice.paymentHash] && now >= invoice.expiresAt)) continue;
+    const taken = lineIds.find((id) => invoice.lineIds!.includes(id));
+    if (taken) return taken;
+  }
+  return null;
+}
 
 /** The invoice checkout may hand out again at `now` for this bill and tip, if any. */
 export function liveInvoice(l: TicketLightning, billCents: number, tipCents: number, now: number): LightningInvoice | null {

@@ -1,4 +1,4 @@
-import { CURRENCIES, TICKET_STATUS_NAMES, notFound } from '@comanda/domain';
+import { CURRENCIES, TICKET_STATUS_NAMES, billedLineCents, notFound } from '@comanda/domain';
 import type { Config } from '@comanda/config';
 import type { ReadStore } from '@comanda/read-store';
 import { Type } from 'typebox';
@@ -47,5 +47,7 @@ export async function guestBill(readStore: ReadStore, config: Pick<Config, 'rest
     payments: t.payments.map((p) => ({ method: p.method, amount: p.amount, tip: p.tip, at: p.taken_at })),
     link_expires_at: expires === null ? null : new Date(expires).toISOString(),
   };
-  return { bill, subtotalCents: d.ticket.subtotal_cents, dueCents: ticketFiguresOf(d.ticket).due };
+  const voided = new Set(d.ticket.voided.map((v) => v.line_id));
+  const lines = d.ticket.lines.map((l) => ({ id: l.lineId, cents: billedLineCents(l), voided: voided.has(l.lineId) }));
+  return { bill, subtotalCents: d.ticket.subtotal_cents, dueCents: ticketFiguresOf(d.ticket).due, lines };
 }

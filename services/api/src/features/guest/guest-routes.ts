@@ -49,17 +49,18 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     preValidation: [jsonNumbers('tip', 'tip_percent', 'guests')],
     schema: {
       tags: ['guest'], summary: "A guest's share of the bill as a Lightning invoice at a locked rate",
-      description: 'The server prices the share: the whole remainder (`all`) or one of `guests` even shares of the bill (never more than remains), plus a tip (`tip_percent` of the share, or `tip` of the guest\'s own). The invoice is the bill\'s Lightning checkout (same rate, expiry and over-payment rule); two guests asking the same remainder and tip get the same invoice, so it is paid once.',
+      description: 'The server prices the share: the whole remainder (`all`), one of `guests` even shares of the bill, or the part of the chosen lines (`lines`; never more than remains), plus a tip (`tip_percent` of the share, or `tip` of the guest\'s own). The invoice is the bill\'s Lightning checkout (same rate, expiry and over-payment rule); two guests asking the same remainder and tip get the same invoice, so it is paid once.',
       params: TokenParams,
       body: Strict({
-        share: Type.Union([Type.Literal('all'), Type.Literal('even')]),
+        share: Type.Union([Type.Literal('all'), Type.Literal('even'), Type.Literal('lines')], { description: 'all: the remainder; even: one of `guests` shares; lines: "my items" (`line_ids`)' }),
+        line_ids: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 200, description: 'my items: lines of this bill, refused (409) when another guest paid or is paying one' })),
         guests: Type.Optional(Type.Integer({ minimum: 2, maximum: 30, description: 'even share: how many guests split the bill' })),
         tip_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
         tip: Type.Optional(Amount('a tip of the guest\'s own, two decimals at most')),
       }),
       response: {
         201: GuestInvoice, 400: Type.Ref('Message'), 404: Unknown, 429: Limited,
-        409: Type.Ref('Message', { description: 'The bill is paid or cancelled, or nothing is left to pay' }),
+        409: Type.Ref('Message', { description: 'The bill is paid or cancelled, nothing is left to pay, or one of the items is paid or being paid by another guest' }),
         502: Type.Ref('Message'), 503: Type.Ref('Message', { description: 'No fresh exchange rate, or the Lightning node is unavailable' }),
       },
     },
@@ -69,7 +70,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     const view = await guestBill(app.deps.readStore, config, ticketId, app.now());
     const { share, guests, tip_percent: tipPercent } = request.body;
     const priced = priceShare(view, {
-      share, ...(guests === undefined ? {} : { guests }), ...(tipPercent === undefined ? {} : { tipPercent }),
+      share, ...(guests === undefined ? {} : { guests }), ...(request.body.line_ids === undefined ? {} : { lineIds: request.body.line_ids }), ...(tipPercent === undefined ? {} : { tipPercent }),
       ...(request.body.tip === undefined ? {} : { tipCents: tipCents! }),
     });
     if (!app.deps.node) throw noNode();
@@ -79,7 +80,8 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     };
     let checkout;
     try {
-      checkout = await checkoutTicket(deps, ticketId, priced, { userId: null, correlationId: request.id });
+      const ask = { ...priced, byGuest: true, ...(request.body.line_ids ? { lineIds: request.body.line_ids } : {}) };
+      checkout = await checkoutTicket(deps, ticketId, ask, { userId: null, correlationId: request.id });
     } catch (error) {
       throw checkoutFailure(error, request.log);
     }
