@@ -150,3 +150,19 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const racing = await Promise.all([10, 15].map((tip_percent) => s.guest('POST', `/guest/${link.token}/lightning`, { share: 'lines', line_ids: [line], tip_percent })));
   t.same(racing.map((r) => r.status).sort(), [201, 409], 'two guests picking the same line at once: one invoice, one 409');
 });
+
+t.test('two guests paying the remainder with different tips, both paid: one goes to the bill, the other is held and flagged for staff', async (t) => {
+  const s = await guestService(t);
+  const id = await s.ticketFor();
+  const { token } = await s.linkOf(id);
+  const [a, b] = await Promise.all([0, 10].map((tip_percent) => s.guest('POST', `/guest/${token}/lightning`, { share: 'all', tip_percent })));
+  t.not(a!.body.payment_hash, b!.body.payment_hash, 'two invoices (the tips differ)');
+  await s.wallet.payInvoice({ invoice: a!.body.invoice });
+  await s.arrive(a!.body.payment_hash);
+  await s.wallet.payInvoice({ invoice: b!.body.invoice });
+  await s.arrive(b!.body.payment_hash);
+  const staff = await s.ticket(id);
+  t.match(staff, { status_name: 'paid', due: 0 });
+  const second = staff.payments.find((p: { payment_hash: string }) => p.payment_hash === b!.body.payment_hash);
+  t.match(second, { amount: 52.25, overpaid: 52.25, flag: 'ticket_already_paid', by_guest: true }, 'held for a refund, on the manager\'s list');
+});
