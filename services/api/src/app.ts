@@ -33,6 +33,7 @@ import guest from './features/guest/index.js';
 import { redactGuestUrl } from './features/guest/guest-token.js';
 import kitchenPage from './features/pages/kitchen-page.js';
 import posPage from './features/pages/pos-page.js';
+import guestPage from './features/pages/guest-page.js';
 
 /** The API's features, each a folder of routes, schemas and views registered in its own context. */
 const FEATURES = [general, staff, orders, orderLines, floor, menu, bills, wallet, kitchen, reports, printing, settings, guest];
@@ -93,5 +94,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(kitchenPage);
   await app.register(posPage);
+  await app.register(guestPage);
   return app;
 }
