@@ -43,6 +43,7 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   const order = ok<{ id: string }>(await admin.post('/orders/with-dishes', { order: { user_id: me, table_id: null, waiter: 'Ana' }, dishes: dishes.map((dish_id) => ({ dish_id })) }), 201).id;
   const ticket = ok<{ ids: string[] }>(await admin.post(`/orders/${order}/tickets`, { split: 'none' }), 201).ids[0]!; // 215.50 MXN
   const link = ok<{ path: string }>(await admin.get(`/tickets/${ticket}/guest-link`), 200);
+  ok(await admin.post('/shifts/open', { cash_float: 500 }), 201);
 
   const { browser, close } = await openChromium();
   t.teardown(close);
@@ -86,6 +87,11 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   const bill = ok<{ due: number; payments: Array<{ amount: number; tip: number; by_guest?: boolean }> }>(await admin.get(`/tickets/${ticket}`), 200);
   t.match(bill.payments, [{ amount: 85.5, tip: 12.83, by_guest: true }, { amount: 71.84, tip: 7.18, by_guest: true }], 'the POS\'s bill: two payments, each a guest\'s');
   t.equal(bill.due, 58.16, 'the rest is left for the third guest');
+  // The third guest pays the rest in cash at the POS; the Z report counts all three.
+  ok(await admin.post(`/tickets/${ticket}/payments`, { method: 'cash', amount: 58.16, tendered: 60 }), 201);
+  t.equal(ok<{ status_name: string }>(await admin.get(`/tickets/${ticket}`), 200).status_name, 'paid');
+  const z = ok<{ report: { sales: number; tips: number; by_method: Record<string, { count: number; amount: number; tip: number }> } }>(await admin.post('/shifts/close', { counted_cash: 558.16 }), 200).report;
+  t.match(z, { sales: 215.5, tips: 20.01, by_method: { lightning: { count: 2, amount: 157.34, tip: 20.01 }, cash: { count: 1, amount: 58.16 } } }, 'the Z report counts the guests\' payments and the cash');
   t.same(problems, [], 'every target a finger wide');
   // The browser asks /favicon.ico of its own: the only 404, and the console error it prints.
   const errors = log.filter((l) => /pageerror|console error|answer/.test(l));
