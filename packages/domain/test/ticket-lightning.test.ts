@@ -102,3 +102,21 @@ t.test('refunds: reserved when requested, bounded by the payment, settled once',
   const past4 = [...past2, ...('events' in failed ? failed.events : [])];
   t.match(given(ticket, past4).when({ type: 'requestLightningRefund', refund: { ...refund, refundId: 'r2', amountCents: 10000 } }), { events: [{ type: 'LightningRefundRequested' }] }, 'a failed refund frees its amount');
 });
+
+t.test('a share with a tip (issue 63): the invoice\'s part goes to the bill, its tip stays a tip, the rest still due', async (t) => {
+  const inv = invoice({ billCents: 4000, tipCents: 400 });
+  const r = given(ticket, [issued, created(inv)]).when(arrives(inv.amountSat));
+  t.match(r, { events: [{ type: 'PaymentTaken', data: { amountCents: 4000, tipCents: 400, overpaidCents: 0 } }] });
+  t.equal(ticketFigures(after([issued, created(inv)], r)).due, 6000);
+});
+
+t.test('"my items" (issue 63): a line paid or being paid by another guest is refused; an expired claim frees it; a guest\'s payment says so', async (t) => {
+  const mine = invoice({ paymentHash: 'g1', billCents: 4000, lineIds: ['l1'], byGuest: true });
+  const g = given(ticket, [issued, created(mine)]);
+  t.match(g.when({ type: 'recordLightningInvoice', invoice: invoice({ paymentHash: 'g2', billCents: 4000, tipCents: 100, lineIds: ['l1'], byGuest: true }), at: 20 }), { error: { kind: 'conflict', message: /already paid, or being paid by another guest/ } });
+  t.equal(g.when({ type: 'recordLightningInvoice', invoice: invoice({ paymentHash: 'g2', billCents: 4000, lineIds: ['l1'], createdAt: 700, expiresAt: 1300 }), at: 700 }).events?.length, 1, 'the first claim expired unpaid');
+  const paid = g.when({ ...arrives(mine.amountSat), paymentHash: 'g1' });
+  t.match(paid, { events: [{ type: 'PaymentTaken', data: { amountCents: 4000, details: { byGuest: true } } }] });
+  const after1 = given(ticket, [issued, created(mine), ...('events' in paid ? paid.events : [])]);
+  t.match(after1.when({ type: 'recordLightningInvoice', invoice: invoice({ paymentHash: 'g3', billCents: 4000, lineIds: ['l1'], createdAt: 700, expiresAt: 1300 }), at: 700 }), { error: { kind: 'conflict' } }, 'paid: never again');
+});

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Metrics } from '@comanda/metrics';
 import type { DestinationStream } from 'pino';
@@ -29,11 +29,14 @@ import kitchen from './features/kitchen/index.js';
 import reports from './features/reports/index.js';
 import printing from './features/printing/index.js';
 import settings from './features/settings/index.js';
+import guest from './features/guest/index.js';
+import { redactGuestUrl } from './features/guest/guest-token.js';
 import kitchenPage from './features/pages/kitchen-page.js';
 import posPage from './features/pages/pos-page.js';
+import guestPage from './features/pages/guest-page.js';
 
 /** The API's features, each a folder of routes, schemas and views registered in its own context. */
-const FEATURES = [general, staff, orders, orderLines, floor, menu, bills, wallet, kitchen, reports, printing, settings];
+const FEATURES = [general, staff, orders, orderLines, floor, menu, bills, wallet, kitchen, reports, printing, settings, guest];
 
 export interface BuildOptions {
   /** Where logs go (tests capture them); defaults to the process's asynchronous stdout. */
@@ -46,7 +49,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const metrics = deps.metrics ?? new Metrics({ processMetrics: false });
   const proxies = deps.config.trustedProxies;
   const app = Fastify({
-    logger: { level: deps.config.logLevel, ...secretSafeLogging, stream },
+    logger: {
+      level: deps.config.logLevel, ...secretSafeLogging, stream,
+      // A guest link's token is a secret: the URL is logged with it censored.
+      serializers: { req: (r: FastifyRequest) => ({ method: r.method, url: redactGuestUrl(r.url), host: r.host, remoteAddress: r.ip, remotePort: r.socket?.remotePort }) },
+    },
     logController: new RequestLines(),
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
@@ -87,5 +94,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(kitchenPage);
   await app.register(posPage);
+  await app.register(guestPage);
   return app;
 }

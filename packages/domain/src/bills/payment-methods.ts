@@ -26,4 +26,4 @@ export type TillMethod = (typeof TILL_METHODS)[number];
 export type PaymentDetails =
   | { method: 'cash'; tenderedCents: number; changeCents: number }
   | { method: 'credit_card' | 'debit_card' }
-  | { method: 'lightning'; sats: number; rate: string; paymentHash: string; flag?: import('./ticket-lightning.js').LightningFlag };
+  | { method: 'lightning'; sats: number; rate: string; paymentHash: string; flag?: import('./ticket-lightning.js').LightningFlag; byGuest?: boolean };

@@ -2,7 +2,7 @@ import { conflict, validationFailed } from '../errors.js';
 import { fromCents } from '../money.js';
 import { live, payable, settles, ticketFigures } from './ticket-figures.js';
 import {
-  liveInvoice, splitPayment, valueOfPayment, type LightningCommand, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning,
+  claimedLine, liveInvoice, splitPayment, valueOfPayment, type LightningCommand, type LightningFlag, type LightningInvoice, type LightningRefund, type TicketLightning,
 } from './ticket-lightning.js';
 import { TICKET_STATUS, type Ticket, type TicketEvent, type TicketPayment } from './ticket-types.js';
 
@@ -34,7 +34,7 @@ function settle(t: Ticket, c: Extract<LightningCommand, { type: 'settleLightning
   else if (split.overpaidCents > 0) flag = 'overpaid';
   const payment: TicketPayment = {
     paymentId: c.paymentId, method: 'lightning', ...split,
-    details: { method: 'lightning', sats: amountSat, rate: invoice.rate, paymentHash, ...(flag ? { flag } : {}) },
+    details: { method: 'lightning', sats: amountSat, rate: invoice.rate, paymentHash, ...(flag ? { flag } : {}), ...(invoice.byGuest ? { byGuest: true } : {}) },
     shiftId: c.shiftId, takenBy: null, takenAt: receivedAt,
   };
   const events: TicketEvent[] = [{ type: 'PaymentTaken', data: payment }];
@@ -66,7 +66,10 @@ export function decideLightning(command: LightningCommand, state: Ticket): Ticke
       payable(t);
       const { invoice } = command;
       if (t.lightning.invoices[invoice.paymentHash]) return [];
-      if (liveInvoice(t.lightning, invoice.billCents, invoice.tipCents, command.at)) return [];
+      if (invoice.lineIds && claimedLine(t.lightning, invoice.lineIds, command.at)) {
+        throw conflict('Some of these items are already paid, or being paid by another guest');
+      }
+      if (!invoice.lineIds && liveInvoice(t.lightning, invoice.billCents, invoice.tipCents, command.at)) return [];
       return [{ type: 'LightningInvoiceCreated', data: invoice }];
     }
     case 'settleLightningPayment':

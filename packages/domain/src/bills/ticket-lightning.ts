@@ -22,6 +22,10 @@ export interface LightningInvoice {
   expiresAt: number;
   /** What sats beyond the invoice become (COMANDA_LIGHTNING_EXCESS when it was made). */
   excess: 'tip' | 'refund';
+  /** A guest's "my items" (issue 63): the lines of the bill it pays; absent for any other invoice. */
+  lineIds?: string[];
+  /** Asked through the bill's guest link (issue 63), not by staff. */
+  byGuest?: boolean;
 }
 
 /** Why a Lightning payment on a ticket is on the manager's list (the money is recorded either way). */
@@ -54,6 +58,19 @@ export interface TicketLightning {
 
 export const emptyLightning = (): TicketLightning => ({ invoices: {}, current: null, received: {}, refunds: {} });
 
+/**
+ * The first of these lines already paid, or being paid by another guest's unexpired invoice, on
+ * this ticket ("my items", issue 63); null when none is.
+ */
+export function claimedLine(l: TicketLightning, lineIds: readonly string[], now: number): string | null {
+  for (const invoice of Object.values(l.invoices)) {
+    if (!invoice.lineIds || (!l.received[invoice.paymentHash] && now >= invoice.expiresAt)) continue;
+    const taken = lineIds.find((id) => invoice.lineIds!.includes(id));
+    if (taken) return taken;
+  }
+  return null;
+}
+
 /** The invoice checkout may hand out again at `now` for this bill and tip, if any. */
 export function liveInvoice(l: TicketLightning, billCents: number, tipCents: number, now: number): LightningInvoice | null {
   const current = l.current ? l.invoices[l.current] : undefined;
@@ -72,13 +89,13 @@ export function valueOfPayment(invoice: LightningInvoice, amountSat: number): nu
 }
 
 /**
- * Splits a payment's value over the ticket: the bill first (never more than is due), then the tip the
- * invoice asked, then the excess: a tip or an over-payment to refund, as the invoice says. A ticket
+ * Splits a payment's value over the ticket: the bill first (never more than is due, nor than the
+ * invoice's part of it: a guest's share with a tip leaves the rest due), then the tip the invoice asked, then the excess: a tip or an over-payment to refund, as the invoice says. A ticket
  * that is no longer pending takes nothing: all of it is held for a refund.
  */
 export function splitPayment(invoice: LightningInvoice, valueCents: number, dueCents: number, pending: boolean) {
   if (!pending) return { amountCents: 0, tipCents: 0, overpaidCents: valueCents };
-  const amountCents = Math.min(valueCents, dueCents);
+  const amountCents = Math.min(valueCents, dueCents, invoice.billCents);
   const rest = valueCents - amountCents;
   const askedTip = Math.min(rest, invoice.tipCents);
   const extra = rest - askedTip;

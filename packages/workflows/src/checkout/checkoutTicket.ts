@@ -1,5 +1,5 @@
 import {
-  CURRENCIES, conflict, liveInvoice, payable, satsForCents, ticket, ticketFigures, ticketStream, live, type LightningInvoice,
+  CURRENCIES, claimedLine, conflict, liveInvoice, payable, satsForCents, ticket, ticketFigures, ticketStream, live, type LightningInvoice,
 } from '@comanda/domain';
 import type { CommandContext, Position } from '@comanda/event-store';
 import type { CheckoutDeps, CheckoutNode, RateLookup } from './ports.js';
@@ -15,6 +15,10 @@ export interface CheckoutSettings {
 export interface CheckoutAsk {
   tipCents: number;
   amountCents?: number;
+  /** A guest's "my items": the lines this invoice pays, refused when another guest's claims one (issue 63). */
+  lineIds?: string[];
+  /** Asked through the bill's guest link: its payment is recorded as a guest's. */
+  byGuest?: boolean;
 }
 
 export interface Checkout {
@@ -43,7 +47,7 @@ export function checkoutTicket(
   deps: CheckoutDeps & { rates: RateLookup; node: CheckoutNode; settings: CheckoutSettings },
   ticketId: string, ask: CheckoutAsk, context: CommandContext,
 ): Promise<Checkout> {
-  const key = `${ticketId}:${ask.tipCents}:${ask.amountCents ?? 'due'}`;
+  const key = `${ticketId}:${ask.tipCents}:${ask.amountCents ?? 'due'}:${ask.lineIds?.join(',') ?? ''}`;
   let pending = inFlight.get(key);
   if (!pending) {
     pending = checkout(deps, ticketId, ask, context).finally(() => inFlight.delete(key));
@@ -54,7 +58,7 @@ export function checkoutTicket(
 
 async function checkout(
   deps: CheckoutDeps & { rates: RateLookup; node: CheckoutNode; settings: CheckoutSettings },
-  ticketId: string, { tipCents, amountCents }: CheckoutAsk, context: CommandContext,
+  ticketId: string, { tipCents, amountCents, lineIds, byGuest }: CheckoutAsk, context: CommandContext,
 ): Promise<Checkout> {
   const stream = ticketStream(ticketId);
   const t = live((await deps.commands.state(ticket, stream)).state);
@@ -66,7 +70,8 @@ async function checkout(
     throw conflict(`The amount exceeds the amount due (${(figures.due / 100).toFixed(2)})`, { due: figures.due / 100 });
   }
   const due = amountCents ?? figures.due;
-  const existing = liveInvoice(t.lightning, due, tipCents, deps.now());
+  if (lineIds && claimedLine(t.lightning, lineIds, deps.now())) throw conflict('Some of these items are already paid, or being paid by another guest');
+  const existing = lineIds ? null : liveInvoice(t.lightning, due, tipCents, deps.now());
   if (existing) return { invoice: existing, currency, position: null };
 
   const quote = await deps.rates.rate(currency);
@@ -74,12 +79,13 @@ async function checkout(
   if (amountSat <= 1) throw new ImplausibleRate(`${due + tipCents} cents would be ${amountSat} sat at ${quote.rate} ${currency}/BTC`);
   const { expiryS, excess } = deps.settings;
   const made = await deps.node.createInvoice({
-    description: `Ticket ${ticketId.slice(0, 8)}`, amountSat, expirySeconds: expiryS, externalId: ticketId,
+    description: `${byGuest ? 'Guest share of ticket' : 'Ticket'} ${ticketId.slice(0, 8)}`, amountSat, expirySeconds: expiryS, externalId: ticketId,
   });
   const createdAt = deps.now();
   const invoice: LightningInvoice = {
     paymentHash: made.paymentHash.toLowerCase(), invoice: made.serialized, amountSat, billCents: due, tipCents,
     rate: quote.rate, rateSource: quote.source, rateAt: quote.at, createdAt, expiresAt: createdAt + expiryS * 1000, excess,
+    ...(lineIds ? { lineIds } : {}), ...(byGuest ? { byGuest: true } : {}),
   };
   const r = await deps.commands.handle(ticket, stream, { type: 'recordLightningInvoice', invoice, at: createdAt }, { ...context, idempotency: undefined });
   if (r.events.length > 0) return { invoice, currency, position: r.position };

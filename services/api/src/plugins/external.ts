@@ -37,6 +37,7 @@ const TAGS = [
   { name: 'printing', description: 'ESC/POS network printers: kitchen tickets and receipts on paper, the print queue' },
   { name: 'settings', description: 'The restaurant\'s settings a manager changes: name and footer, tax mode, the waiter\'s discount limit, the service charge, auto-bump' },
   { name: 'tickets', description: 'Bills: tickets issued for an order (whole or split), payments, voids, refunds, receipts' },
+  { name: 'guest', description: "A bill's guest link (issue 63): the bill and its Lightning shares for the guest holding its QR, no sign-in" },
   { name: 'shifts', description: "The cashier's shift: opening float, counted cash and the Z report" },
   { name: 'currencies', description: 'Currencies and the base currency prices are in' },
   { name: 'wallet', description: "The restaurant's Lightning wallet (admins, unlocked with the wallet password) and Lightning checkout" },

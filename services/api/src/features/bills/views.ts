@@ -13,6 +13,7 @@ export const PaymentSchema = Type.Object({
   rate: Type.Optional(Type.Number({ description: 'lightning: the invoice rate (fiat per BTC) it was valued at' })),
   payment_hash: Type.Optional(Type.String()),
   flag: Type.Optional(Type.String({ description: 'lightning: why a manager should look (paid_after_expiry, ticket_already_paid, ticket_cancelled, overpaid)' })),
+  by_guest: Type.Optional(Type.Boolean({ description: "lightning: paid by a guest through the bill's link (issue 63)" })),
   tip: Money(),
   tendered: Type.Optional(Money('cash handed over')),
   change: Type.Optional(Money('cash given back')),
@@ -80,7 +81,7 @@ export const paymentResponse = (p: PaymentView) => ({
   id: p.id, method: p.method, amount: fromCents(p.amount_cents + p.overpaid_cents), tip: fromCents(p.tip_cents),
   ...(p.details.method === 'cash' ? { tendered: fromCents(p.details.tenderedCents), change: fromCents(p.details.changeCents) } : {}),
   ...(p.details.method === 'lightning'
-    ? { overpaid: fromCents(p.overpaid_cents), sats: p.details.sats, rate: Number(p.details.rate), payment_hash: p.details.paymentHash, ...(p.details.flag ? { flag: p.details.flag } : {}) }
+    ? { overpaid: fromCents(p.overpaid_cents), sats: p.details.sats, rate: Number(p.details.rate), payment_hash: p.details.paymentHash, ...(p.details.flag ? { flag: p.details.flag } : {}), ...(p.details.byGuest ? { by_guest: true } : {}) }
     : {}),
   refunded: fromCents(p.refunded_cents), shift_id: p.shift_id, taken_at: iso(p.taken_at),
 });

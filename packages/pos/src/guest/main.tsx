@@ -1,0 +1,107 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { paths } from '@comanda/client';
+import createClient from 'openapi-fetch';
+import QRCode from 'qrcode';
+import { LOCALE, T } from './text.js';
+import '../base.css';
+import './guest.css';
+
+// The guest page (/g/{token}, issue 63): a bill seen and paid from the guest's phone, no sign-in.
+const api = createClient<paths>({ baseUrl: location.origin });
+const token = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+type Bill = NonNullable<Awaited<ReturnType<typeof loadBill>>>;
+type Invoice = { invoice: string; payment_hash: string; amount_sat: number; expires_at: string; amount: number; tip: number; currency: string };
+const TIPS = [0, 10, 15, 20];
+
+async function loadBill() {
+  const { data } = await api.GET('/guest/{token}', { params: { path: { token } } });
+  return data ?? null;
+}
+
+function Guest() {
+  const [bill, setBill] = useState<Bill | null | undefined>(undefined);
+  const [share, setShare] = useState<'all' | 'even' | 'lines'>('all');
+  const [guests, setGuests] = useState(2);
+  const [mine, setMine] = useState<string[]>([]);
+  const [tip, setTip] = useState(10);
+  const [invoice, setInvoice] = useState<Invoice | null>(null);
+  const [error, setError] = useState('');
+  const reload = () => void loadBill().then(setBill);
+  useEffect(reload, []);
+  if (bill === undefined) return <main class="guest" />;
+  if (bill === null) return <main class="guest"><p class="notice">{T.gone}</p></main>;
+  const money = (n: number) => new Intl.NumberFormat(LOCALE, { style: 'currency', currency: bill.currency }).format(n);
+  const pay = async () => {
+    setError('');
+    const body = { share, tip_percent: tip, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
+    const { data, error: e } = await api.POST('/guest/{token}/lightning', { params: { path: { token } }, body });
+    if (data && 'invoice' in data) setInvoice(data);
+    else setError((e as { message?: string } | undefined)?.message ?? '…');
+  };
+  if (invoice) return <Pay bill={bill} invoice={invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
+  const open = bill.status === 'pending';
+  return (
+    <main class="guest">
+      <h1>{bill.restaurant}</h1>
+      <h2>{T.bill}</h2>
+      <ul class="lines">
+        {bill.lines.filter((l) => !l.voided).map((l) => (
+          <li key={l.id}>
+            {share === 'lines' && open
+              ? <label><input type="checkbox" checked={mine.includes(l.id)} onChange={() => setMine(mine.includes(l.id) ? mine.filter((m) => m !== l.id) : [...mine, l.id])} />{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}</label>
+              : <span>{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}{l.options.length ? <small> ({l.options.join(', ')})</small> : null}</span>}
+            <b>{money(l.total)}</b>
+          </li>
+        ))}
+      </ul>
+      {bill.service_charge ? <p class="row"><span>{T.service}</span><b>{money(bill.service_charge)}</b></p> : null}
+      {bill.taxes.map((x) => <p class="row" key={x.name}><span>{x.name} {x.rate}%</span><b>{money(x.amount)}</b></p>)}
+      <p class="row total"><span>{T.total}</span><b>{money(bill.total)}</b></p>
+      <p class="row"><span>{T.paid}</span><b>{money(bill.paid)}</b></p>
+      <p class="row total"><span>{T.remaining}</span><b>{money(bill.remaining)}</b></p>
+      {!open ? <p class="notice">{bill.status === 'paid' ? T.closed : T.cancelled}</p> : (
+        <section>
+          <div class="choice">
+            {(['all', 'even', 'lines'] as const).map((s) => <button key={s} class={share === s ? 'on' : ''} data-share={s} onClick={() => setShare(s)}>{s === 'all' ? T.all : s === 'even' ? T.even : T.mine}</button>)}
+          </div>
+          {share === 'even' ? <label class="row">{T.guests} <input type="number" min={2} max={30} value={guests} onInput={(e) => setGuests(Number(e.currentTarget.value))} /></label> : null}
+          <div class="choice"><span>{T.tip}</span>{TIPS.map((p) => <button key={p} class={tip === p ? 'on' : ''} data-tip={p} onClick={() => setTip(p)}>{p}%</button>)}</div>
+          <button class="primary" disabled={share === 'lines' && mine.length === 0} onClick={() => void pay()}>{T.pay}</button>
+          {error ? <p class="notice" role="alert">{error}</p> : null}
+        </section>
+      )}
+    </main>
+  );
+}
+
+function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; done: () => void }) {
+  const { invoice } = p;
+  const [qr, setQr] = useState('');
+  const [now, setNow] = useState(Date.now());
+  const [paid, setPaid] = useState(false);
+  useEffect(() => void QRCode.toDataURL(`lightning:${invoice.invoice}`.toUpperCase(), { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr), [invoice.invoice]);
+  useEffect(() => {
+    const timer = setInterval(async () => {
+      setNow(Date.now());
+      const { data } = await api.GET('/guest/{token}/payments/{hash}', { params: { path: { token, hash: invoice.payment_hash } } });
+      if (data?.status === 'paid') setPaid(true);
+    }, 2_000);
+    return () => clearInterval(timer);
+  }, [invoice.payment_hash]);
+  const left = Math.max(0, Math.floor((Date.parse(invoice.expires_at) - now) / 1000));
+  if (paid) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice paid" role="status">{T.paidDone}</p><p class="row total"><span>{T.paid}</span><b>{p.money(invoice.amount + invoice.tip)}</b></p><button class="primary" onClick={() => window.print()}>{T.print} {T.receipt}</button><button onClick={p.done}>{T.back}</button></main>;
+  return (
+    <main class="guest">
+      <h1>{p.bill.restaurant}</h1>
+      <p class="row total"><span>{T.pay}</span><b>{p.money(invoice.amount)} + {T.tip} {p.money(invoice.tip)}</b></p>
+      <p class="sats"><b>{invoice.amount_sat.toLocaleString(LOCALE)} sats</b> · {T.expires} {Math.floor(left / 60)}:{String(left % 60).padStart(2, '0')}</p>
+      {qr ? <img class="qr" src={qr} alt="QR" /> : null}
+      <a class="primary" href={`lightning:${invoice.invoice}`}>{T.payNow}</a>
+      <p class="invoice">{invoice.invoice}</p>
+      <button onClick={p.done}>{T.back}</button>
+    </main>
+  );
+}
+
+render(<Guest />, document.getElementById('app')!);

@@ -1,0 +1,100 @@
+import t from 'tap';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { openChromium } from '../src/chromium.js';
+import { Client } from '../src/http-client.js';
+import { PORTRAIT, press, smallTargets, waitText } from '../src/pos-browser.js';
+import { payInvoice } from '../src/simulated-wallet.js';
+import { startStandalone } from '../src/standalone-process.js';
+
+const SHOTS = '/tmp/shots-guest';
+mkdirSync(SHOTS, { recursive: true });
+
+/** A guest's phone: its own context, 390×844, the browser's language `lang`. */
+async function phone(browser: Browser, url: string, lang: string, log: string[]): Promise<Page> {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport(PORTRAIT);
+  await page.evaluateOnNewDocument((l) => Object.defineProperty(navigator, 'language', { get: () => l }), lang);
+  page.on('pageerror', (err) => log.push(`pageerror: ${err}`));
+  page.on('console', (m) => log.push(`console ${m.type()}: ${m.text()}`));
+  page.on('response', (res) => void (res.status() >= 400 && log.push(`answer ${res.status()} ${new URL(res.url()).pathname}`)));
+  await page.goto(url);
+  return page;
+}
+
+t.test('two guests pay from their phones at /g/{token}: "my items" and an even share with a tip, by Lightning; the POS sees both as a guest\'s', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-guest-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_RECONCILE_EVERY_S: '1', LOG_LEVEL: 'warn' });
+  t.teardown(() => pos.stop());
+  const pay = (invoice: string) => payInvoice(pos.output(), invoice);
+  const admin = new Client(pos.url);
+  await admin.login('admin', '1234');
+  const ok = <T>(res: { status: number; body: unknown }, ...status: number[]): T => {
+    if (status.includes(res.status)) return res.body as T;
+    throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  };
+  const me = ok<{ id: string }>(await admin.get('/auth/me'), 200).id;
+  const category = ok<{ id: string }>(await admin.post('/categories', { name: 'Tacos' }), 201).id;
+  const dish = async (name: string, price: number) => (await admin.post('/dishes', { name, price, category_id: category })).headers.get('location')!.split('/').pop()!;
+  const dishes = [await dish('Pastor', 85.5), await dish('Suadero', 90), await dish('Horchata', 40)];
+  const order = ok<{ id: string }>(await admin.post('/orders/with-dishes', { order: { user_id: me, table_id: null, waiter: 'Ana' }, dishes: dishes.map((dish_id) => ({ dish_id })) }), 201).id;
+  const ticket = ok<{ ids: string[] }>(await admin.post(`/orders/${order}/tickets`, { split: 'none' }), 201).ids[0]!; // 215.50 MXN
+  const link = ok<{ path: string }>(await admin.get(`/tickets/${ticket}/guest-link`), 200);
+  ok(await admin.post('/shifts/open', { cash_float: 500 }), 201);
+
+  const { browser, close } = await openChromium();
+  t.teardown(close);
+  const log: string[] = [];
+  const problems: string[] = [];
+
+  // Guest 1 (Spanish): "my items": the pastor, 15 % tip.
+  const one = await phone(browser, `${pos.url}${link.path}`, 'es-MX', log);
+  await waitText(one, /Tu cuenta[\s\S]*Pastor[\s\S]*Por pagar/);
+  await one.screenshot({ path: join(SHOTS, 'guest-bill-es.png') });
+  problems.push(...await smallTargets(one));
+  await press(one, 'button[data-share="lines"]');
+  await press(one, 'li:first-child input[type="checkbox"]');
+  await press(one, 'button[data-tip="15"]');
+  await one.screenshot({ path: join(SHOTS, 'guest-mine-es.png') });
+  await press(one, 'button.primary');
+  await waitText(one, /sats[\s\S]*Tipo de cambio fijo/);
+  const invoiceOne = await one.$eval('.invoice', (e) => (e as HTMLElement).innerText);
+  t.match(await one.$eval('a.primary', (a) => a.getAttribute('href')), /^lightning:lnbcrt/, 'a lightning: link that opens a wallet app');
+  await one.screenshot({ path: join(SHOTS, 'guest-invoice-es.png') });
+  t.ok((await pay(invoiceOne)).paymentId, 'the customer wallet pays guest 1');
+  await waitText(one, /¡Pagado, gracias!/, 'body', 20_000);
+  await one.screenshot({ path: join(SHOTS, 'guest-paid-es.png') });
+
+  // Guest 2 (English): an even share of 3 with a 10 % tip.
+  const two = await phone(browser, `${pos.url}${link.path}`, 'en-US', log);
+  await waitText(two, /Your bill[\s\S]*Left to pay/);
+  await press(two, 'button[data-share="even"]');
+  await press(two, 'input[type="number"]', { clickCount: 3 });
+  await two.keyboard.type('3');
+  await press(two, 'button[data-tip="10"]');
+  await two.screenshot({ path: join(SHOTS, 'guest-even-en.png') });
+  problems.push(...await smallTargets(two));
+  await press(two, 'button.primary');
+  await waitText(two, /sats[\s\S]*Rate locked for/);
+  await two.screenshot({ path: join(SHOTS, 'guest-invoice-en.png') });
+  t.ok((await pay(await two.$eval('.invoice', (e) => (e as HTMLElement).innerText))).paymentId, 'the customer wallet pays guest 2');
+  await waitText(two, /Paid, thank you!/, 'body', 20_000);
+  await two.screenshot({ path: join(SHOTS, 'guest-paid-en.png') });
+
+  const bill = ok<{ due: number; payments: Array<{ amount: number; tip: number; by_guest?: boolean }> }>(await admin.get(`/tickets/${ticket}`), 200);
+  t.match(bill.payments, [{ amount: 85.5, tip: 12.83, by_guest: true }, { amount: 71.84, tip: 7.18, by_guest: true }], 'the POS\'s bill: two payments, each a guest\'s');
+  t.equal(bill.due, 58.16, 'the rest is left for the third guest');
+  // The third guest pays the rest in cash at the POS; the Z report counts all three.
+  ok(await admin.post(`/tickets/${ticket}/payments`, { method: 'cash', amount: 58.16, tendered: 60 }), 201);
+  t.equal(ok<{ status_name: string }>(await admin.get(`/tickets/${ticket}`), 200).status_name, 'paid');
+  const z = ok<{ report: { sales: number; tips: number; by_method: Record<string, { count: number; amount: number; tip: number }> } }>(await admin.post('/shifts/close', { counted_cash: 558.16 }), 200).report;
+  t.match(z, { sales: 215.5, tips: 20.01, by_method: { lightning: { count: 2, amount: 157.34, tip: 20.01 }, cash: { count: 1, amount: 58.16 } } }, 'the Z report counts the guests\' payments and the cash');
+  t.same(problems, [], 'every target a finger wide');
+  // The browser asks /favicon.ico of its own: the only 404, and the console error it prints.
+  const errors = log.filter((l) => /pageerror|console error|answer/.test(l));
+  t.same(errors.filter((l) => !/answer 404 \/favicon.ico|404 \(Not Found\)/.test(l)), [], 'no page errors');
+  t.same(errors.filter((l) => /^answer/.test(l)), errors.filter((l) => /favicon/.test(l)), 'no answer failed but the favicon');
+});
