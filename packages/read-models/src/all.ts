@@ -2,6 +2,7 @@ import type { Projection } from './projection.js';
 import { usersProjection } from './users.js';
 import { categoriesProjection } from './categories.js';
 import { dishesProjection } from './dishes.js';
+import { menuClockProjection } from './menu-clock.js';
 import { modifierGroupsProjection } from './modifier-groups.js';
 import { taxRatesProjection } from './tax-rates.js';
 import { spacesProjection } from './spaces.js';
@@ -22,6 +23,7 @@ export const allProjections: Projection[] = [
   usersProjection,
   categoriesProjection,
   dishesProjection,
+  menuClockProjection,
   modifierGroupsProjection,
   taxRatesProjection,
   spacesProjection,

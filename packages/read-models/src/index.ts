@@ -3,6 +3,7 @@ export { allProjections } from './all.js';
 export * from './users.js';
 export * from './categories.js';
 export * from './dishes.js';
+export * from './menu-clock.js';
 export * from './modifier-groups.js';
 export * from './tax-rates.js';
 export * from './spaces.js';

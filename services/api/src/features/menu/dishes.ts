@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ALLERGENS, DESCRIPTION_MAX, type DishDetails, type DishNow, MENU_STREAM, businessDay, dishNow, fromCents, menu, menuClockKey, stockOn, toCents, validationFailed } from '@comanda/domain';
-import { DISHES, type DishView } from '@comanda/read-models';
+import { DISHES, type DishView, MENU_CLOCK, MENU_CLOCK_ID, type MenuClockView } from '@comanda/read-models';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
@@ -83,13 +83,17 @@ export default async function dishRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['dishes'];
   const timezone = app.deps.config.timezone;
-  // The menu's fold (the command handler's, only unseen events read) says which hours hold now.
+  // The menu's fold kept as a read model (menu-clock) says which hours hold now: a poll reads read
+  // models only, no event-store read (it folded the menu stream before: 1 → 0 store reads per GET /dishes,
+  // counted in test/menu-clock.test.ts).
+  const clocks = app.deps.readStore.collection<MenuClockView>(MENU_CLOCK);
   const moment = async () => {
     const at = app.now();
     const today = businessDay(at, timezone);
-    const { state, revision } = await app.deps.commands.state(menu, MENU_STREAM);
+    const kept = await clocks.get(MENU_CLOCK_ID);
+    const state = kept?.state ?? menu.initialState();
     const clock = menuClockKey(state, at, timezone);
-    const tag = clock ? `${today}.${revision}.${createHash('sha256').update(clock).digest('hex').slice(0, 16)}` : today;
+    const tag = clock ? `${today}.${kept?.events ?? 0}.${createHash('sha256').update(clock).digest('hex').slice(0, 16)}` : today;
     return { tag, view: (d: DishView) => viewOn(d, today, dishNow(state, d.id, at, timezone)) };
   };
 
