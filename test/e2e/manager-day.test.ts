@@ -1,13 +1,9 @@
 import t from 'tap';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
 import { DESKTOP, LANDSCAPE, PORTRAIT, press, shoot, signIn, tablet } from '../src/pos-browser.js';
 import { billBeforeTheCut, posRestaurant } from '../src/pos-setup.js';
-import { startStandalone } from '../src/standalone-process.js';
+import { emptyStage } from '../src/pos-stage.js';
 
 const TILES = ['menu', '86', 'devices', 'reports', 'staff', 'printers', 'hours', 'floor-plan', 'settings', 'bills'];
 
@@ -18,19 +14,12 @@ const TILES = ['menu', '86', 'devices', 'reports', 'staff', 'printers', 'hours',
  * sideways and every target takes a finger. Screenshots in POS_SCREENSHOTS.
  */
 t.test('a manager opens every back-office screen from an empty restaurant at three sizes', async (t) => {
-  if (!existsSync(CHROMIUM)) return void t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-manager-day-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN' });
-  t.teardown(() => pos.stop());
+  const stage = await emptyStage(t);
+  if (!stage) return;
+  const { pos, chromium, log, problems } = stage;
   const admin = new Client(pos.url);
   await admin.login('admin', '1234');
   t.equal((await admin.get('/dishes')).status, 204, 'the restaurant starts with no menu');
-  const chromium = await openChromium();
-  t.teardown(chromium.close);
-  const log: string[] = [];
-  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
-  const problems: string[] = [];
   const sizes = { landscape: LANDSCAPE, desktop: DESKTOP, portrait: PORTRAIT };
   const everyScreen = async (page: Page, when: string) => {
     for (const tile of TILES) {
