@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Page } from 'puppeteer-core';
 import { Client } from '../src/http-client.js';
-import { DESKTOP, LANDSCAPE, PORTRAIT, press, shoot, signIn, tablet } from '../src/pos-browser.js';
+import { DESKTOP, LANDSCAPE, PORTRAIT, press, shoot, signIn, tablet, waiterAtTable } from '../src/pos-browser.js';
 import { billBeforeTheCut, posRestaurant } from '../src/pos-setup.js';
 import { emptyStage } from '../src/pos-stage.js';
 
@@ -11,9 +11,10 @@ const TILES = ['menu', '86', 'devices', 'reports', 'staff', 'printers', 'hours',
  * Issue 60, the manager's day (first part): a standalone on an empty restaurant (only its first
  * admin, no demo menu), the admin on /pos opens every screen of the back office, empty and then
  * once the restaurant is set up and a bill issued, at 1280×800, 1920×1080 and 390×844: none scrolls
- * sideways and every target takes a finger. Screenshots in POS_SCREENSHOTS.
+ * sideways and every target takes a finger (screenshots in POS_SCREENSHOTS); then the manager 86es
+ * a dish: a waiter's open order greys it without a reload and the API refuses it with a 409.
  */
-t.test('a manager opens every back-office screen from an empty restaurant at three sizes', async (t) => {
+t.test('a manager opens every back-office screen from an empty restaurant at three sizes, then 86es a dish', async (t) => {
   const stage = await emptyStage(t);
   if (!stage) return;
   const { pos, chromium, log, problems } = stage;
@@ -42,5 +43,19 @@ t.test('a manager opens every back-office screen from an empty restaurant at thr
   await manager.reload();
   await manager.waitForSelector('header.top');
   await everyScreen(manager, 'set-up');
+
+  // The manager 86es the guacamole: the waiter's open order greys it without a reload; the API refuses it.
+  const guac = `[data-dish-id="${r.menu.guacamole}"]`;
+  const marisol = await waiterAtTable(chromium.browser, pos.url, log, r.tables.S2!, guac);
+  await press(manager, '#nav-office');
+  await press(manager, '#office-86');
+  await press(manager, `[data-stock-dish="${r.menu.guacamole}"] [data-action="86"]`);
+  await manager.waitForSelector(`[data-stock-dish="${r.menu.guacamole}"].sold-out`);
+  await marisol.waitForSelector(`${guac}.sold-out`, { timeout: 10_000 });
+  const waiter = new Client(pos.url);
+  await waiter.login('marisol', '2580');
+  const me = (await waiter.get('/auth/me')).body as { id: string };
+  const refused = await waiter.post('/orders/with-dishes', { order: { user_id: me.id, table_id: r.tables.S3, waiter: 'Marisol' }, dishes: [{ dish_id: r.menu.guacamole, quantity: 1 }] });
+  t.equal(refused.status, 409, `the API refuses the 86'd dish: ${JSON.stringify(refused.body)}`);
   t.same(problems, [], 'every screen fits every size, nothing sideways, targets ≥ 44 px');
 });
