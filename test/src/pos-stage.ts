@@ -9,12 +9,12 @@ import { posRestaurant } from './pos-setup.js';
 import { startStandalone } from './standalone-process.js';
 
 /**
- * The stage of a POS test in Chromium: a standalone on a fresh data dir (MXN, fixed rates), the
- * restaurant set up over HTTP (`env` added to the standalone's), Chromium open, and `look`, which shoots a screen at both sizes and
- * keeps what is wrong with it. Everything stops with the test; the log is printed when it fails.
- * Null (the test failed, saying why) when there is no Chromium.
+ * The stage of a POS test in Chromium on an empty restaurant (only its first admin, PIN 1234): a
+ * standalone on a fresh data dir (MXN, fixed rates, `env` added), Chromium open, and `look`, which
+ * shoots a screen at both sizes and keeps what is wrong with it. Everything stops with the test; the
+ * log is printed when it fails. Null (the test failed, saying why) when there is no Chromium.
  */
-export async function posStage(t: Test, env: Record<string, string> = {}) {
+export async function emptyStage(t: Test, env: Record<string, string> = {}) {
   if (!existsSync(CHROMIUM)) {
     t.fail(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
     return null;
@@ -25,12 +25,18 @@ export async function posStage(t: Test, env: Record<string, string> = {}) {
     COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_BASE_CURRENCY: 'MXN', ...env,
   });
   t.teardown(() => pos.stop());
-  const r = await posRestaurant(pos.url);
   const chromium = await openChromium();
   t.teardown(chromium.close);
   const log: string[] = [];
   t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
   const problems: string[] = [];
   const look = async (page: Page, name: string) => void problems.push(...(await shoot(page, name)));
-  return { pos, r, chromium, log, problems, look, dataDir };
+  return { pos, chromium, log, problems, look, dataDir };
+}
+
+/** The stage of emptyStage with the restaurant set up over HTTP (pos-setup's posRestaurant). */
+export async function posStage(t: Test, env: Record<string, string> = {}) {
+  const stage = await emptyStage(t, env);
+  if (!stage) return null;
+  return { ...stage, r: await posRestaurant(stage.pos.url) };
 }
