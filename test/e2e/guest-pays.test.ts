@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
-import { PORTRAIT, press, smallTargets, waitText } from '../src/pos-browser.js';
+import { PORTRAIT, press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
 import { payInvoice } from '../src/simulated-wallet.js';
 import { startStandalone } from '../src/standalone-process.js';
 
@@ -50,6 +50,20 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   const log: string[] = [];
   const problems: string[] = [];
 
+  // The waiter's tablet: the bill's Guest QR is the link the guests open.
+  // Its own log: a tablet asks who is signed in before the sign-in (a 401 it expects), the guests' pages never.
+  const waiterLog: string[] = [];
+  t.teardown(() => { if (t.passing() === false) console.error(waiterLog.slice(-100).join('\n')); });
+  const waiter = await tablet(browser, pos.url, waiterLog, 'ana');
+  await signIn(waiter, 'admin', '1234');
+  await waiter.evaluate((id) => { location.hash = `#/bill/${id}`; }, order);
+  await press(waiter, `[data-ticket-id="${ticket}"] .guest-qr-button`);
+  const qr = await waiter.waitForSelector('#guest-qr');
+  t.equal(await qr!.evaluate((e) => e.getAttribute('data-link')), `${pos.url}${link.path}`, 'the QR on the POS is the bill\'s guest link');
+  t.ok((await waiter.$eval('#guest-link-sheet .guest-url', (e) => (e as HTMLElement).innerText)).endsWith(link.path), 'and its short link is written under it');
+  await waiter.screenshot({ path: join(SHOTS, 'guest-qr-pos.png') });
+  await press(waiter, '#guest-link-sheet .secondary');
+
   // Guest 1 (Spanish): "my items": the pastor, 15 % tip.
   const one = await phone(browser, `${pos.url}${link.path}`, 'es-MX', log);
   await waitText(one, /Tu cuenta[\s\S]*Pastor[\s\S]*Por pagar/);
@@ -87,6 +101,10 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   const bill = ok<{ due: number; payments: Array<{ amount: number; tip: number; by_guest?: boolean }> }>(await admin.get(`/tickets/${ticket}`), 200);
   t.match(bill.payments, [{ amount: 85.5, tip: 12.83, by_guest: true }, { amount: 71.84, tip: 7.18, by_guest: true }], 'the POS\'s bill: two payments, each a guest\'s');
   t.equal(bill.due, 58.16, 'the rest is left for the third guest');
+  // The waiter's bill screen, never reloaded: both payments marked as a guest's, the rest due.
+  await waiter.waitForFunction((id) => document.querySelectorAll(`[data-ticket-id="${id}"] .payments .by-guest`).length === 2, { timeout: 10_000 }, ticket);
+  t.match(await waitText(waiter, /58\.16/, `[data-ticket-id="${ticket}"] .ticket-due`), /58\.16/, 'the POS shows what is left');
+  await waiter.screenshot({ path: join(SHOTS, 'guest-paid-pos.png') });
   // The third guest pays the rest in cash at the POS; the Z report counts all three.
   ok(await admin.post(`/tickets/${ticket}/payments`, { method: 'cash', amount: 58.16, tendered: 60 }), 201);
   t.equal(ok<{ status_name: string }>(await admin.get(`/tickets/${ticket}`), 200).status_name, 'paid');

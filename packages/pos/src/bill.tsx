@@ -5,6 +5,7 @@ import { type ApprovalHeaders, ManagerApproval, orAskManager } from './manager.j
 import { type OrderLine, type Ticket, dishName } from './menu.js';
 import { money } from './money.js';
 import { Stepper } from './order.js';
+import { GuestLinkSheet } from './guest-link.js';
 import { PaySheet } from './pay.js';
 import { RefundSheet, refundableCents } from './refund.js';
 import { go } from './route.js';
@@ -26,6 +27,7 @@ export function BillScreen(props: { orderId: string }) {
   const [payingId, setPayingId] = useState<string | null>(null);
   const [reopening, setReopening] = useState<Ticket | null>(null);
   const [refunding, setRefunding] = useState<{ ticket: Ticket; payment: Payment } | null>(null);
+  const [linking, setLinking] = useState<Ticket | null>(null);
   const w = useWrite();
   const [issueKey, setIssueKey] = useState(newKey);
 
@@ -83,10 +85,19 @@ export function BillScreen(props: { orderId: string }) {
         </section>
       )}
       <section class="tickets">
-        {tickets.map((t) => <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} onRefund={(p) => setRefunding({ ticket: t, payment: p })} />)}
+        {tickets.map((t) => (
+          <TicketCard key={t.id} ticket={t} label={labelOf(t, seatOf)} onPay={() => setPayingId(t.id)} onReopen={() => setReopening(t)} onRefund={(p) => setRefunding({ ticket: t, payment: p })}>
+            {t.status_name === 'pending' && <button type="button" class="secondary guest-qr-button" onClick={() => setLinking(t)}>Guest QR</button>}
+          </TicketCard>
+        ))}
       </section>
       {allPaid && ['pending', 'preparing', 'ready'].includes(order.status) && (
         <button type="button" id="complete-order" class="wide" disabled={w.busy} onClick={closeOrder}>Everything is paid: close the order{order.table_id ? ' and free the table' : ''}</button>
+      )}
+      {linking && (
+        <div class="sheet-backdrop">
+          <div class="sheet" role="dialog"><GuestLinkSheet ticket={linking} label={labelOf(linking, seatOf)} onClose={() => setLinking(null)} /></div>
+        </div>
       )}
       {reopening && (
         <div class="sheet-backdrop">
@@ -178,6 +189,7 @@ export function TicketCard(props: { ticket: Ticket; label: string; onPay?: () =>
             <li key={p.id} data-method={p.method}>
               {p.method.replace('_', ' ')} {money(p.amount)}{p.tip > 0 ? ` + tip ${money(p.tip)}` : ''}{p.change ? ` (change ${money(p.change)})` : ''}
               {p.sats !== undefined && <small> · {p.sats.toLocaleString('en-US')} sats</small>}
+              {p.by_guest && <small class="by-guest"> · paid by guest</small>}
               {p.overpaid ? <small class="flag"> · {money(p.overpaid)} over</small> : null}{p.flag && <small class="flag"> · {p.flag.replace('_', ' ')}</small>}
               {p.refunded > 0 && <small class="refunded"> · {money(p.refunded)} refunded</small>}
               {refundableCents(p) > 0 && <button type="button" class="chip refund-button" data-refund-payment={p.id} onClick={() => props.onRefund(p)}>Refund…</button>}
