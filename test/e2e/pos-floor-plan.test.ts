@@ -41,6 +41,7 @@ t.test('a manager draws a space and a section; the waiter sees the same plan', a
   const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
   await signIn(lupita, 'Lupita', '1357');
   await openOffice(lupita, 'floor-plan');
+  await lupita.waitForSelector('#new-space', { visible: true });
   await lupita.type('#new-space', 'Patio');
   await press(lupita, '#add-space');
   // The new space's tab comes with the write's answer, not with the list's next 10 s poll.

@@ -35,6 +35,8 @@ t.test('refunds with who and why, a waiter\'s refund approved by a manager\'s PI
   const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
   await signIn(lupita, 'Lupita', '1357');
   await openOffice(lupita, 'bills');
+  // The screen renders after the tap that opens it (under load, after `type` would have looked).
+  await lupita.waitForSelector('#bills-search', { visible: true });
   await lupita.type('#bills-search', 'S1');
   await press(lupita, `[data-bill-row="${billId}"]`);
   await press(lupita, '.ticket-card [data-refund-payment]');
