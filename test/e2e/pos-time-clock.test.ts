@@ -59,12 +59,16 @@ t.test('waiters punch the time clock with their PIN; the manager reads the hours
   problems.push(...(await shoot(lupita, 'hours-correct', { landscape: LANDSCAPE, portrait: PORTRAIT })));
   await press(lupita, '#save-shift');
   await lupita.waitForSelector('.sheet-backdrop', { hidden: true });
+  // A shift counts on the day it began: run between midnight and 02:00 (restaurant time UTC, as the
+  // tablet's), two hours ago was yesterday, and the corrected shift is read under Yesterday.
+  const day = new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 10);
+  if (day !== today.day) await press(lupita, '.hours .segmented [role="tab"]:nth-child(2)');
   await waitText(lupita, /corrected by Lupita: Forgot to clock out/, `[data-shift-id="${today.id}"]`);
   await waitText(lupita, /0 h 45/, '#hours-table');
 
-  const after = (await r.admin.get(`/time-clock/hours?from=${today.day}&to=${today.day}`)).body as Hours[];
+  const after = (await r.admin.get(`/time-clock/hours?from=${day}&to=${day}`)).body as Hours[];
   t.match(after, [{ name: 'Marisol', worked_minutes: 45, break_minutes: 15, corrected: true }], 'an hour less a 15-minute break');
-  const shift = ((await r.admin.get(`/time-clock/shifts?from=${today.day}&to=${today.day}`)).body as Shift[])[0]!;
+  const shift = ((await r.admin.get(`/time-clock/shifts?from=${day}&to=${day}`)).body as Shift[])[0]!;
   t.match(shift, { clocked_out_at: String, corrections: [{ by: 'Lupita', reason: 'Forgot to clock out' }] });
   const audit = (await r.admin.get('/audit?kind=time_corrected')).body as { entries: Array<{ staff: string; reason: string; detail: string }> };
   t.match(audit.entries, [{ reason: 'Forgot to clock out', detail: /^Marisol: / }], 'in the audit trail');

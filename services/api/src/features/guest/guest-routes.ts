@@ -4,7 +4,7 @@ import { checkoutTicket } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { Amount } from '../../http/schemas.js';
+import { Amount, commonErrors } from '../../http/schemas.js';
 import { Strict, centsOf, jsonNumbers } from '../bills/money-input.js';
 import { checkoutFailure, noNode } from '../bills/checkout-failures.js';
 import { GuestBillSchema, guestBill } from './guest-bill.js';
@@ -13,7 +13,8 @@ import { priceShare } from './guest-share.js';
 import { ticketOfToken } from './guest-token.js';
 
 const TokenParams = Type.Object({ token: Type.String({ description: "the bill's guest token (a secret: the link on the bill's QR)" }) });
-const Unknown = Type.Ref('Message', { description: 'An unknown token, one of no bill, or a link run out (30 minutes after the bill was paid or cancelled)' });
+// The API's own 404 (a bare JSON string, as the seed's): a guest's token is told apart from nothing else.
+const Unknown = Type.Literal('Resource not found', { description: 'Bare JSON string: an unknown token, one of no bill, or a link run out (30 minutes after the bill was paid or cancelled)' });
 const Limited = Type.Ref('Message', { description: 'Too many requests from this address (Retry-After says when to try again)' });
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -59,7 +60,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
         tip: Type.Optional(Amount('a tip of the guest\'s own, two decimals at most')),
       }),
       response: {
-        201: GuestInvoice, 400: Type.Ref('Message'), 404: Unknown, 429: Limited,
+        201: GuestInvoice, 400: commonErrors[400], 404: Unknown, 429: Limited,
         409: Type.Ref('Message', { description: 'The bill is paid or cancelled, nothing is left to pay, or one of the items is paid or being paid by another guest' }),
         502: Type.Ref('Message'), 503: Type.Ref('Message', { description: 'No fresh exchange rate, or the Lightning node is unavailable' }),
       },
@@ -100,7 +101,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
       params: Type.Object({ token: TokenParams.properties.token, hash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
       response: {
         200: Type.Object({ status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired')]), expires_at: Type.String({ format: 'date-time' }) }),
-        400: Type.Ref('Message'), 404: Unknown, 429: Limited,
+        400: commonErrors[400], 404: Unknown, 429: Limited,
       },
     },
   }, async (request) => {
