@@ -1,33 +1,9 @@
 import t from 'tap';
-import type { Page } from 'puppeteer-core';
 import { DESKTOP, LANDSCAPE, PORTRAIT, openOffice, press, shoot, signIn, tablet, tap, waitText } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
+import { addPlanTable, boxOf, centre, dragTable, planCell, planTable, tableAt } from '../src/back-office.js';
 
-type Box = { x: number; y: number; width: number; height: number };
 const SIZES = { landscape: LANDSCAPE, desktop: DESKTOP, portrait: PORTRAIT };
-const tableSel = (id: string) => `.plan-table[data-table-id="${id}"]`;
-const cellSel = (column: number, row: number) => `.plan-cell[data-column="${column}"][data-row="${row}"]`;
-const box = async (page: Page, selector: string): Promise<Box> => (await (await page.waitForSelector(selector, { visible: true }))!.boundingBox())!;
-const centre = (b: Box) => [b.x + b.width / 2, b.y + b.height / 2] as const;
-
-/** Drags a table (pointer events: the mouse, or a finger) onto a cell of the grid and lets go. */
-async function drag(page: Page, id: string, column: number, row: number, by: 'mouse' | 'finger' = 'mouse') {
-  await page.$eval(tableSel(id), (e) => e.scrollIntoView({ block: 'center', inline: 'center' }));
-  const [fx, fy] = centre(await box(page, tableSel(id)));
-  const [tx, ty] = centre(await box(page, cellSel(column, row)));
-  if (by === 'finger') {
-    await page.touchscreen.touchStart(fx, fy);
-    for (let i = 1; i <= 5; i++) await page.touchscreen.touchMove(fx + ((tx - fx) * i) / 5, fy + ((ty - fy) * i) / 5);
-    await page.touchscreen.touchEnd();
-    return;
-  }
-  await page.mouse.move(fx, fy);
-  await page.mouse.down();
-  await page.mouse.move(tx, ty, { steps: 5 });
-  await page.mouse.up();
-}
-
-const at = (page: Page, id: string, column: number, row: number) => page.waitForSelector(`${tableSel(id)}[data-column="${column}"][data-row="${row}"]`);
 
 /**
  * Issue 60's floor plan: Lupita (manager) draws the patio with four tables by dragging them onto its
@@ -54,34 +30,25 @@ t.test('a manager draws a space and a section; the waiter sees the same plan', a
     { name: 'P4', seats: '8', shape: 'rectangle', column: 6, row: 2 },
   ];
   const ids: Record<string, string> = {};
-  for (const [i, p] of plan.entries()) {
-    await press(lupita, '#add-table');
-    await lupita.type('#table-name', p.name);
-    await lupita.$eval('#table-seats', (e, v) => { (e as HTMLInputElement).value = v; e.dispatchEvent(new Event('input', { bubbles: true })); }, p.seats);
-    await press(lupita, `#table-sheet [data-shape="${p.shape}"]`);
-    await press(lupita, '#table-sheet .save');
-    await lupita.waitForSelector('#table-sheet', { hidden: true });
-    const tile = await lupita.waitForSelector(`.plan-table[data-column="${i}"][data-row="0"]`);
-    ids[p.name] = (await tile!.evaluate((e) => e.getAttribute('data-table-id')))!;
-  }
+  for (const [i, p] of plan.entries()) ids[p.name] = await addPlanTable(lupita, p, i);
   for (const p of [...plan].reverse()) {
-    await drag(lupita, ids[p.name]!, p.column, p.row, p.name === 'P2' ? 'finger' : 'mouse');
-    await at(lupita, ids[p.name]!, p.column, p.row);
+    await dragTable(lupita, ids[p.name]!, p.column, p.row, p.name === 'P2' ? 'finger' : 'mouse');
+    await tableAt(lupita, ids[p.name]!, p.column, p.row);
   }
 
   // The keyboard moves a focused table one cell per arrow (and back).
-  await lupita.focus(tableSel(ids.P4!));
+  await lupita.focus(planTable(ids.P4!));
   await lupita.keyboard.press('ArrowLeft');
-  await at(lupita, ids.P4!, 5, 2);
+  await tableAt(lupita, ids.P4!, 5, 2);
   await lupita.keyboard.press('ArrowRight');
-  await at(lupita, ids.P4!, 6, 2);
+  await tableAt(lupita, ids.P4!, 6, 2);
 
   // A drop onto P1's cell is refused by the API; P3 is drawn back on its own cell.
-  await drag(lupita, ids.P3!, 1, 1);
+  await dragTable(lupita, ids.P3!, 1, 1);
   await waitText(lupita, /Table P1 already stands at column 1, row 1/, '.plan-editor .error');
-  const [home, now] = [centre(await box(lupita, cellSel(1, 3))), centre(await box(lupita, tableSel(ids.P3!)))];
+  const [home, now] = [centre(await boxOf(lupita, planCell(1, 3))), centre(await boxOf(lupita, planTable(ids.P3!)))];
   t.same(now.map(Math.round), home.map(Math.round), 'the refused table snapped back to its cell');
-  t.ok(await lupita.$(`${tableSel(ids.P3!)}[data-column="1"][data-row="3"]`), 'and keeps it');
+  t.ok(await lupita.$(`${planTable(ids.P3!)}[data-column="1"][data-row="3"]`), 'and keeps it');
   await lupita.evaluate(() => window.scrollTo(0, 0));
 
   const marisol = ((await r.admin.get('/users')).body as Array<{ id: string; name: string }>).find((u) => u.name === 'Marisol')!.id;
@@ -103,8 +70,8 @@ t.test('a manager draws a space and a section; the waiter sees the same plan', a
   await tap(waiter, 'Patio', '.floor .tabs');
   await waitText(waiter, /Patio/, '.floor .tabs .tab.active');
   await waitText(waiter, /Your section: Ventana/, '#my-section');
-  const grid = await box(waiter, '.floor-plan');
-  const tiles = await Promise.all(plan.map((p) => box(waiter, `.floor-plan .tile[data-table-id="${ids[p.name]}"]`)));
+  const grid = await boxOf(waiter, '.floor-plan');
+  const tiles = await Promise.all(plan.map((p) => boxOf(waiter, `.floor-plan .tile[data-table-id="${ids[p.name]}"]`)));
   const pitch = { x: tiles[1]!.x - tiles[0]!.x, y: tiles[2]!.y - tiles[0]!.y };
   t.same(tiles.map((b) => [Math.round((b.x - grid.x) / (pitch.x / 3)), Math.round((b.y - grid.y) / (pitch.y / 2))]), plan.map((p) => [p.column, p.row]), 'each tile on its cell');
   t.same(await waiter.$$eval('.floor-plan .tile', (es) => es.map((e) => [e.querySelector('.tile-name')!.textContent, e.getAttribute('data-shape'), e.querySelector('.tile-seats')!.textContent, e.hasAttribute('data-mine')])), [

@@ -7,6 +7,7 @@ import { CHROMIUM, openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
 import { DESKTOP, LANDSCAPE, PORTRAIT, press, seatTable, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
 import { startStandalone } from '../src/standalone-process.js';
+import { fill, retype, saveSheet } from '../src/back-office.js';
 
 type Listed = Array<{ id: string; name: string }>;
 type Dish = { id: string; name: string; price: number; tax_rate_id: string | null; category_id: string; modifier_group_ids: string[]; allergens: string[]; description: string };
@@ -39,19 +40,6 @@ t.test('a manager builds the menu on the back office; a waiter orders from it an
   t.teardown(() => { if (t.passing() === false) console.error(log.slice(-300).join('\n'), '\nSERVER', pos.output().slice(-3000)); });
   const problems: string[] = [];
   const look = async (page: Page, name: string) => void problems.push(...(await shoot(page, name, { landscape: LANDSCAPE, desktop: DESKTOP, portrait: PORTRAIT })));
-  const saveSheet = async (page: Page, sheet: string) => {
-    await press(page, `${sheet} .save`);
-    await page.waitForSelector(sheet, { hidden: true });
-  };
-  // A sheet renders after the tap that opens it: each field is waited for before it is typed in.
-  const fill = async (page: Page, selector: string, text: string) => {
-    await page.waitForSelector(selector, { visible: true });
-    await page.type(selector, text);
-  };
-  const retype = async (page: Page, selector: string, text: string) => {
-    await press(page, selector, { clickCount: 3 });
-    await page.type(selector, text);
-  };
 
   const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
   await signIn(lupita, 'Lupita', '1357');

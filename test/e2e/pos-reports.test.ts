@@ -1,28 +1,15 @@
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { Page } from 'puppeteer-core';
 import { Client } from '../src/http-client.js';
 import { DESKTOP, LANDSCAPE, PORTRAIT, SHOTS, openOffice, press, shoot, signIn, tablet } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
-import { repoRoot } from '../src/standalone-process.js';
-
-const run = promisify(execFile);
-type Row = Record<string, string | number | null>;
-type Report = { report: string; position: string; sections: Record<string, Row[]> };
+import { type Report, analyticsCli, screenRows, withoutIds } from '../src/reports-screen.js';
 
 const ok = <T = { id: string }>(res: { status: number; body: unknown }, status: number, what: string): T => {
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as T;
 };
-
-/** A table on screen as the report's rows: each cell's data-value, the report's own value. */
-const screenRows = (page: Page, id: string) => page.$$eval(`#${id} tbody tr`, (trs) => trs.map((tr) =>
-  Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.col, JSON.parse(td.dataset.value ?? 'null')]))));
-/** The report's rows as the screen shows them: ids are kept for the CSV, not shown. */
-const withoutIds = (rows: Row[]) => rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'id' && !k.endsWith('_id'))));
 
 /**
  * Issue 60, reports on screen: a small dinner over the API (a discount, a void, cash and a card with
@@ -104,9 +91,7 @@ t.test('a manager\'s reports for today equal GET /reports and the CLI, to the ce
   ], 'the discount and the void, with who approved them');
 
   // The CLI on the same data dir, for the same day, at the same log position: the same figures.
-  const cli = async (args: string[]) => (await run(process.execPath, [join(repoRoot, 'packages/analytics/dist/main.js'), '--from', today, '--to', today, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', COMANDA_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, maxBuffer: 16 * 1024 * 1024,
-  })).stdout;
+  const cli = (args: string[]) => analyticsCli(dataDir, today, today, args);
   const fromCli = (JSON.parse(await cli(['--format', 'json'])) as { reports: Report[] }).reports;
   for (const name of names) {
     const again = ok<Report>(await manager.get(`/reports/${name}?from=${today}&to=${today}`), 200, name);

@@ -1,22 +1,10 @@
 import t from 'tap';
-import type { Page } from 'puppeteer-core';
 import { DESKTOP, LANDSCAPE, PORTRAIT, openOffice, press, shoot, signIn, tablet, waitText } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
+import { punch } from '../src/back-office.js';
 
 type Hours = { name: string; day: string; shifts: number; worked_minutes: number; break_minutes: number; corrected: boolean };
 type Shift = { id: string; name: string; clocked_out_at: string | null; corrections: Array<{ by: string; reason: string }> };
-
-/** Punches on the sign-in card's Time clock tab: the name, the PIN tapped, then the action's button. */
-async function punch(page: Page, name: string, pin: string, action: 'in' | 'break' | 'back' | 'out'): Promise<string> {
-  await press(page, '#mode-time-clock');
-  await page.$eval('#login-name', (e) => ((e as HTMLInputElement).value = ''));
-  await page.type('#login-name', name);
-  for (const digit of pin) await page.click(`.keypad [data-key="${digit}"]`);
-  const before = await page.$eval('#punch-said', (e) => e.textContent).catch(() => null);
-  await press(page, `[data-punch="${action}"]`);
-  await page.waitForFunction((b) => { const e = document.querySelector('#punch-said'); return e && e.textContent !== b; }, {}, before);
-  return page.$eval('#punch-said', (e) => e.textContent ?? '');
-}
 
 /**
  * Issue 60: the time clock. Marisol clocks in, takes a break and comes back on any tablet's sign-in card

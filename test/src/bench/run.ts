@@ -27,6 +27,7 @@ import { appendsBesideEmmett } from './appends-beside-emmett.js';
 import { floorContention } from './floor-contention.js';
 import { posTraffic } from './pos-traffic.js';
 import { statementsPerWrite } from './statements.js';
+import { reportsScreenOverAYear } from './reports-screen.js';
 
 /**
  * `npm run bench`: the platform's speed targets, each measured beside a baseline in the same run so
@@ -240,7 +241,7 @@ async function pgAppends() {
   }
 }
 
-// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor,pos-traffic,statements runs some parts
+// BENCH_ONLY=reads,log,pg-appends,analytics,kitchen,board,intake,startup,shapes,dist-history,floor,pos-traffic,statements,reports-screen runs some parts
 // (all by default; `npm run bench -- pos-traffic board` names them too);
 // BENCH_ONLY=versions COMANDA_BENCH_BASELINE=<another built checkout> compares two builds (never by default).
 const named = process.argv.slice(2).flatMap((a) => a.split(',')).filter(Boolean);
@@ -276,6 +277,8 @@ try {
   // (BENCH_POS_* to scale it; COMANDA_BENCH_BASELINE=<another built checkout> serves it beside this build).
   if (part('pos-traffic')) results.push(...(await posTraffic(dir)));
   if (part('statements')) await statements();
+  // Issue 60: the owner's first chart on a year of demo history, in Chromium.
+  if (part('reports-screen')) results.push(...(await reportsScreenOverAYear(dir)));
   if (only?.includes('versions')) {
     const baseline = process.env.COMANDA_BENCH_BASELINE;
     if (!baseline) throw new Error('BENCH_ONLY=versions needs COMANDA_BENCH_BASELINE: the root of another built checkout');

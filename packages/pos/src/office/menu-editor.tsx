@@ -5,11 +5,14 @@ import { CategorySheet } from './category-sheet.js';
 import { DishSheet } from './dish-sheet.js';
 import { GroupSheet, deltaNote } from './group-sheet.js';
 import { HoursSheet, type PriceLevel, PriceLevelSheet } from './hours-sheets.js';
-import { type Category, type Dish, type MenuBook, type ModifierGroup, type TaxRate, current, useMenuBook } from './menu-book.js';
+import { type Category, type Dish, type MenuBook, type ModifierGroup, type Station, type TaxRate, current, useMenuBook } from './menu-book.js';
+import { StationSheet } from './station-sheet.js';
 import { TaxRateSheet, percent } from './tax-rate-sheet.js';
 
-type Tab = 'dishes' | 'groups' | 'rates' | 'hours';
-const TABS: { tab: Tab; name: string }[] = [{ tab: 'dishes', name: 'Dishes' }, { tab: 'groups', name: 'Modifier groups' }, { tab: 'rates', name: 'Tax rates' }, { tab: 'hours', name: 'Hours & prices' }];
+type Tab = 'dishes' | 'groups' | 'rates' | 'stations' | 'hours';
+const TABS: { tab: Tab; name: string }[] = [
+  { tab: 'dishes', name: 'Dishes' }, { tab: 'groups', name: 'Modifier groups' }, { tab: 'rates', name: 'Tax rates' }, { tab: 'stations', name: 'Stations' }, { tab: 'hours', name: 'Hours & prices' },
+];
 type Hours = MenuBook['hours']['dishes'][number];
 
 /** The sheet open over the editor, and what it edits (null: a new one). */
@@ -18,6 +21,7 @@ type Open =
   | { kind: 'dish'; dish: Dish | null }
   | { kind: 'group'; group: ModifierGroup | null }
   | { kind: 'rate'; rate: TaxRate | null }
+  | { kind: 'station'; station: Station | null }
   | { kind: 'hours'; what: 'dish' | 'category'; id: string; name: string; windows: Hours['windows'] }
   | { kind: 'level'; level: PriceLevel | null };
 
@@ -66,6 +70,10 @@ export function MenuEditor() {
         <Rows add="+ Tax rate" addId="add-tax-rate" empty="No tax rates yet: a category's dishes are untaxed until it names one." onAdd={() => show({ kind: 'rate', rate: null })}
           rows={book.rates.map((r) => ({ id: r.id, name: r.name, end: percent(r.rate), open: () => show({ kind: 'rate', rate: r }) }))} />
       )}
+      {tab === 'stations' && (
+        <Rows add="+ Station" addId="add-station" empty="No kitchen stations yet: every line goes to one kitchen screen. Add the Grill, the Bar… and route categories to them." onAdd={() => show({ kind: 'station', station: null })}
+          rows={book.stations.map((s) => ({ id: s.id, name: s.name, end: s.is_default ? 'default' : '', open: () => show({ kind: 'station', station: s }) }))} />
+      )}
       {tab === 'hours' && <HoursAndPrices book={book} show={show} />}
       {o?.kind === 'hours' && <HoursSheet {...o} {...sheet} />}
       {o?.kind === 'level' && <PriceLevelSheet level={o.level} dishes={book.dishes} {...sheet} />}
@@ -73,6 +81,7 @@ export function MenuEditor() {
       {o?.kind === 'dish' && <DishSheet book={book} dish={o.dish} categoryId={category?.id ?? ''} {...sheet} />}
       {o?.kind === 'group' && <GroupSheet group={o.group} {...sheet} />}
       {o?.kind === 'rate' && <TaxRateSheet rate={o.rate} {...sheet} />}
+      {o?.kind === 'station' && <StationSheet station={o.station} {...sheet} />}
     </main>
   );
 }
@@ -88,6 +97,7 @@ async function latest(o: Open): Promise<{ sheet: Open; version: { 'if-match'?: s
     case 'dish': return now(o.dish, (id) => direct.GET('/dishes/{id}', path(id)), (dish) => ({ kind: 'dish', dish }));
     case 'group': return now(o.group, (id) => direct.GET('/modifier-groups/{id}', path(id)), (group) => ({ kind: 'group', group }));
     case 'rate': return now(o.rate, (id) => direct.GET('/tax-rates/{id}', path(id)), (rate) => ({ kind: 'rate', rate }));
+    case 'station': return now(o.station, (id) => direct.GET('/stations/{id}', path(id)), (station) => ({ kind: 'station', station }));
     case 'level': return now(o.level, (id) => direct.GET('/price-levels/{id}', path(id)), (level) => ({ kind: 'level', level }));
     // Hours have a version of their own (not the dish's): read again, as another manager may have set them.
     case 'hours': {
