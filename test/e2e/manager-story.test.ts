@@ -74,6 +74,19 @@ t.test('a manager runs a restaurant from an empty one: staff, menu, floor, setti
   await boss.select('#category-station', station!.id);
   await saveSheet(boss, '#category-sheet');
   await waitText(boss, /Carta[\s\S]*IVA reducido 10\.125 % · Cocina/, '.category-head');
+  // A second station made the default; Cocina, which the category routes to, cannot be deleted: the API's 409 on the sheet.
+  await press(boss, '#menu-tab-stations');
+  await press(boss, '#add-station');
+  await fill(boss, '#station-name', 'Barra');
+  await press(boss, '#station-default');
+  await saveSheet(boss, '#station-sheet');
+  await waitText(boss, /Barra\s*default\s*Cocina/, '.menu-rows');
+  await press(boss, `.menu-row[data-row-id="${station!.id}"]`);
+  await press(boss, '#station-sheet .delete');
+  await press(boss, '#station-sheet .delete-confirm');
+  t.match(await waitText(boss, /used by/, '#station-sheet [role="alert"]'), /Cocina/, 'a station still routed to is kept, the sheet says why');
+  await press(boss, '#station-sheet .secondary:not(.delete)');
+  t.same(ok<Array<{ name: string; is_default: boolean }>>(await admin.get('/stations'), 200, 'stations').map((x) => [x.name, x.is_default]), [['Barra', true], ['Cocina', false]], 'Barra now the default');
   await press(boss, '#menu-tab-groups');
   await press(boss, '#add-group');
   await fill(boss, '#group-name', 'Salsa');
