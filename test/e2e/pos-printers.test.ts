@@ -90,6 +90,10 @@ t.test('a manager adds a printer, prints a test page, and sees a job wait while 
   t.equal(printed.message, 'Bill queued for Barra', 'the bill asked for on the terrace\'s tablet goes to its printer (there is no till printer)');
   const bill = (await paper.waitForJobs(4))[3]!;
   t.ok(bill.text.some((l) => /Cerveza/.test(l)) && bill.text.some((l) => /TOTAL/.test(l)), 'the bill on its paper');
+  // Issue 63: a bill still to pay ends with its guest link as a QR, at the address the tablet uses, and as text.
+  const { path } = (await marisol.get(`/tickets/${billId}/guest-link`)).body as { path: string };
+  t.same(bill.qr, [`${pos.url}${path}`], 'the QR on the paper opens the bill\'s guest page');
+  t.match(bill.text.map((l) => l.trim()).join(''), `${pos.url}${path}`, 'and the link is printed under it (wrapped over two lines)');
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });
 

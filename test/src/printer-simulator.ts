@@ -17,6 +17,8 @@ export interface PrintedJob {
   cuts: number;
   /** The lines as text, trailing spaces trimmed (centring pads with spaces). */
   text: string[];
+  /** What each QR code printed says (`GS ( k`: stored, then printed), in order. */
+  qr: string[];
 }
 
 // Epson's numbers for `ESC t n`: the code pages Comanda configures.
@@ -38,6 +40,8 @@ export function parseEscPos(bytes: Uint8Array, defaultCodePage = 'cp437'): Print
   let style = { bold: false, width: 1, height: 1 };
   let line: PrintedLine = { text: '', bold: false, width: 1, height: 1 };
   let pending: number[] = [];
+  const qr: string[] = [];
+  let storedQr: string | null = null;
   const flushText = () => {
     if (pending.length === 0) return;
     line.text += iconv.decode(Buffer.from(pending), codePage);
@@ -76,6 +80,15 @@ export function parseEscPos(bytes: Uint8Array, defaultCodePage = 'cp437'): Print
       if (c === 0x21) { const n = arg(++i); style = { ...style, width: (n >> 4) + 1, height: (n & 0x0f) + 1 }; }
       else if (c === 0x56) { const m = arg(++i); if (m >= 65) i++; cuts++; }
       else if (c === 0x4c || c === 0x57) i += 2;
+      else if (c === 0x28 && arg(i + 1) === 0x6b) {
+        // GS ( k pL pH cn fn …: a 2D code's function; the QR's (cn 49) store (fn 80, m 48, data) and print (fn 81).
+        const length = arg(i + 2) + arg(i + 3) * 256;
+        const [cn, fn] = [arg(i + 4), arg(i + 5)];
+        if (i + 3 + length >= bytes.length) fail('GS ( k: cut short');
+        if (cn === 49 && fn === 80) storedQr = Buffer.from(bytes.subarray(i + 7, i + 4 + length)).toString('utf8');
+        if (cn === 49 && fn === 81) qr.push(storedQr ?? fail('GS ( k: a QR printed with nothing stored'));
+        i += 3 + length;
+      }
       else if (GS_ONE_ARG.has(c)) i++;
       else fail(`GS 0x${c.toString(16)}: unknown to the simulator`);
     } else if (b === 0x1c) {
@@ -86,7 +99,7 @@ export function parseEscPos(bytes: Uint8Array, defaultCodePage = 'cp437'): Print
     else pending.push(b);
   }
   if (pending.length > 0 || line.text !== '') endLine();
-  return { lines, cuts, text: lines.map((l) => l.text.trimEnd()) };
+  return { lines, cuts, text: lines.map((l) => l.text.trimEnd()), qr };
 }
 
 function fail(message: string): never {

@@ -74,6 +74,11 @@ export interface Config {
    * browser: they get CORS with credentials, and their state-changing requests are not refused.
    */
   allowedOrigins: string[];
+  /**
+   * Where guests' phones reach the POS (`https://pay.example.com`), for the link and QR printed on a
+   * bill (issue 63); null: the address the printing tablet used (the restaurant's Wi-Fi).
+   */
+  guestUrl: string | null;
   /** SIGTERM: requests in flight get this long, then the process exits anyway. */
   shutdownTimeoutMs: number;
   /** A request (headers and body) must arrive within this long, or it is answered 408 and closed. */
@@ -196,23 +201,32 @@ function proxies(env: Env): string[] {
   return list;
 }
 
+/** One web origin, scheme://host[:port] and nothing more, or a ConfigError naming the setting. */
+function originOf(setting: string, entry: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(entry);
+  } catch {
+    // reported below
+  }
+  const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.endsWith('/');
+  if (!url || !/^https?:$/.test(url.protocol) || !bare) {
+    throw new ConfigError(setting, `must be ${setting === 'COMANDA_ALLOWED_ORIGINS' ? 'a comma-separated list of origins' : 'an origin'} such as https://pos.example.com, scheme, host and port only (got "${entry}")`);
+  }
+  return url.origin;
+}
+
 /** A comma-separated list of web origins, each scheme://host[:port] and nothing more. */
 function origins(env: Env): string[] {
   const raw = text(env, 'COMANDA_ALLOWED_ORIGINS');
   if (raw === null) return [];
-  return raw.split(',').map((o) => o.trim()).filter(Boolean).map((entry) => {
-    let url: URL | null = null;
-    try {
-      url = new URL(entry);
-    } catch {
-      // reported below
-    }
-    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.endsWith('/');
-    if (!url || !/^https?:$/.test(url.protocol) || !bare) {
-      throw new ConfigError('COMANDA_ALLOWED_ORIGINS', `must be a comma-separated list of origins such as https://pos.example.com, scheme, host and port only (got "${entry}")`);
-    }
-    return url.origin;
-  });
+  return raw.split(',').map((o) => o.trim()).filter(Boolean).map((entry) => originOf('COMANDA_ALLOWED_ORIGINS', entry));
+}
+
+/** COMANDA_GUEST_URL: the origin guests' phones reach, or null (the printing tablet's). */
+function guestUrl(env: Env): string | null {
+  const raw = text(env, 'COMANDA_GUEST_URL');
+  return raw === null ? null : originOf('COMANDA_GUEST_URL', raw.trim());
 }
 
 /** `USD=97000.00,MXN=1750000.00`: fiat per BTC, each a positive decimal, each currency one we know. */
@@ -317,6 +331,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...operations(env),
     trustedProxies: proxies(env),
     allowedOrigins: origins(env),
+    guestUrl: guestUrl(env),
     shutdownTimeoutMs: integer(env, 'COMANDA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     requestTimeoutMs: integer(env, 'COMANDA_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     kitchenAutoBumpMinutes: integer(env, 'COMANDA_KITCHEN_AUTO_BUMP_MINUTES', 0, 0, 1440),

@@ -16,6 +16,7 @@ t.test('defaults match the design table', async (t) => {
   t.same(loadConfig({ COMANDA_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,::1' }).trustedProxies, ['10.0.0.1', '192.168.0.0/16', '::1']);
   t.same(loadConfig({ COMANDA_ALLOWED_ORIGINS: 'https://Tablets.example.com, http://localhost:5173' }).allowedOrigins, ['https://tablets.example.com', 'http://localhost:5173']);
   t.same(loadConfig({}).allowedOrigins, []);
+  t.same([loadConfig({}).guestUrl, loadConfig({ COMANDA_GUEST_URL: ' https://Pay.example.com ' }).guestUrl], [null, 'https://pay.example.com'], "guests' link: the tablet's address unless set");
 });
 
 t.test('values are read and validated, each error names its variable', async (t) => {
@@ -39,6 +40,7 @@ t.test('values are read and validated, each error names its variable', async (t)
     [{ COMANDA_ALLOWED_ORIGINS: 'https://pos.example.com/app' }, 'COMANDA_ALLOWED_ORIGINS'],
     [{ COMANDA_ALLOWED_ORIGINS: 'pos.example.com' }, 'COMANDA_ALLOWED_ORIGINS'],
     [{ COMANDA_ALLOWED_ORIGINS: 'ftp://pos.example.com' }, 'COMANDA_ALLOWED_ORIGINS'],
+    [{ COMANDA_GUEST_URL: 'https://pay.example.com/g' }, 'COMANDA_GUEST_URL'],
     [{ COMANDA_SHUTDOWN_TIMEOUT_MS: 'soon' }, 'COMANDA_SHUTDOWN_TIMEOUT_MS'],
     [{ COMANDA_REQUEST_TIMEOUT_MS: '5' }, 'COMANDA_REQUEST_TIMEOUT_MS'],
     [{ COMANDA_RECONCILE_EVERY_S: '0' }, 'COMANDA_RECONCILE_EVERY_S'],

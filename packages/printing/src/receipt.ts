@@ -6,7 +6,9 @@ import { type Paper, columnsOf, encoderFor } from './paper.js';
  */
 export type ReceiptRow =
   | { kind: 'title' | 'center' | 'rule' | 'text'; text?: string }
-  | { kind: 'amount'; label: string; cents: number; strong?: boolean };
+  | { kind: 'amount'; label: string; cents: number; strong?: boolean }
+  /** A QR code of `text` (a link) with the link under it, centred; on a screen or in plain text the link alone. */
+  | { kind: 'qr'; text: string };
 
 export const receiptAmount = (cents: number): string => (cents < 0 ? '-' : '') + (Math.abs(cents) / 100).toFixed(2);
 
@@ -38,6 +40,11 @@ export function renderReceipt(paper: Paper, rows: readonly ReceiptRow[]): Uint8A
         break;
       case 'amount':
         e.bold(row.strong === true).line(amountLine(row.label, row.cents, columns)).bold(false);
+        break;
+      case 'qr':
+        // Model 2, 5-dot modules: a 60-character link is 41 modules, about 26 mm, read by a phone at
+        // arm's length and inside 58 mm paper; error level M survives a fold or a stain.
+        e.align('center').qrcode(row.text, { model: 2, size: 5, errorlevel: 'm' }).newline().line(row.text).align('left');
         break;
     }
   }

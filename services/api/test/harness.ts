@@ -105,5 +105,5 @@ export async function servedApp(env: Record<string, string> = {}, log?: MemoryEv
       headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-  return { ...s, request };
+  return { ...s, request, url: base };
 }

@@ -40,12 +40,19 @@ t.test('a bill, then its receipt, on the till\'s printer: the same rows as the r
   const paper = await paperOf(bill.body.id);
   for (const line of receipt.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^-+$/.test(l))) t.ok(paper.includes(line), `on paper: ${line}`);
   t.match(paper, /La Esquina[\s\S]*2 x Taco al pastor +51\.00[\s\S]*sin hielo[\s\S]*TOTAL +81\.00[\s\S]*PENDING[\s\S]*Gracias por su visita/);
+  // Issue 63: the bill still to pay carries its guest link, stored in the printer's QR function (GS ( k, cn 49, fn 80) and printed (fn 81).
+  const link = (await send(waiter, 'GET', `/tickets/${billId}/guest-link`)).body.path as string;
+  const stored = /\x1d\(k[\s\S]{2}1P0(http:\/\/[^\x00-\x1f]+)\x1d\(k\x03\x001Q0/.exec(paper);
+  t.equal(stored?.[1], `${s.url}${link}`, 'the QR holds the address the tablet asked at, then the guest path');
+  t.match(receipt.replaceAll('\n', ''), `${s.url}${link}`, 'the receipt page of a bill to pay ends with the same link');
 
   t.equal((await send(admin, 'POST', '/shifts/open', { cash_float: 100 })).status, 201);
   t.equal((await send(waiter, 'POST', `/tickets/${billId}/payments`, { method: 'cash', amount: 81, tip: 4, tendered: 100 })).status, 201);
   const paid = await send(waiter, 'POST', `/tickets/${billId}/print`);
   t.match(paid, { status: 202, body: { kind: 'receipt', message: 'Receipt queued for Till' } });
-  t.match(await paperOf(paid.body.id), /Tip +4\.00[\s\S]*TOTAL +85\.00[\s\S]*Cash +85\.00[\s\S]*Tendered +100\.00[\s\S]*Change +15\.00[\s\S]*PAID/);
+  const paidPaper = await paperOf(paid.body.id);
+  t.match(paidPaper, /Tip +4\.00[\s\S]*TOTAL +85\.00[\s\S]*Cash +85\.00[\s\S]*Tendered +100\.00[\s\S]*Change +15\.00[\s\S]*PAID/);
+  t.notOk(paidPaper.includes('/g/'), 'a receipt has nothing left to pay: no guest link');
   const reprint = await send(waiter, 'POST', `/tickets/${billId}/print`);
   t.not(reprint.body.id, paid.body.id, 'printed again: a reprint is another request');
   const queue = (await send(admin, 'GET', `/printers/jobs?printer_id=${till}`)).body as Array<{ kind: string; title: string }>;

@@ -16,6 +16,8 @@ export interface ReceiptData {
   timezone: string;
   /** The last line (COMANDA_RECEIPT_FOOTER). */
   footer: string;
+  /** The bill's guest link (issue 63), printed as a QR on a bill still to pay; absent on receipts. */
+  guestUrl?: string | null;
 }
 
 function when(ms: number, timezone: string): string {
@@ -85,6 +87,7 @@ export function receiptRows(d: ReceiptData): ReceiptRow[] {
   }
   for (const r of t.refunds) out.push({ kind: 'amount', label: `Refund: ${r.reason}`, cents: -r.amount_cents });
   if (f.due) out.push({ kind: 'amount', label: 'DUE', cents: f.due, strong: true });
+  if (d.guestUrl) out.push({ kind: 'rule' }, { kind: 'center', text: 'Pay from your phone: scan or open' }, { kind: 'qr', text: d.guestUrl });
   out.push({ kind: 'rule' }, { kind: 'center', text: TICKET_STATUS_NAMES[t.status].toUpperCase() }, { kind: 'center', text: d.footer });
   return out;
 }
@@ -108,6 +111,9 @@ export function receiptText(d: ReceiptData): string {
         return fit(row.text!, RECEIPT_WIDTH);
       case 'amount':
         return amountLine(row.label, row.cents, RECEIPT_WIDTH);
+      case 'qr':
+        // A link is longer than a line: it wraps whole rather than being cut short.
+        return row.text.match(new RegExp(`.{1,${RECEIPT_WIDTH}}`, 'g'))!.join('\n');
     }
   });
   return `${lines.join('\n')}\n`;
@@ -131,11 +137,13 @@ export function receiptHtml(d: ReceiptData): string {
         const cells = `<span>${escape(row.label)}</span><span>${amount(row.cents)}</span>`;
         return `<p class="a${row.strong ? ' s' : ''}">${cells}</p>`;
       }
+      case 'qr':
+        return `<p class="c"><a href="${escape(row.text)}">${escape(row.text)}</a></p>`;
     }
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(d.restaurant)} – ticket ${escape(d.ticket.id.slice(0, 8))}</title>
-<style>body{font-family:monospace;max-width:42ch;margin:1em auto}h1{font-size:1.2em;text-align:center}.c{text-align:center}.a{display:flex;justify-content:space-between}.s{font-weight:bold}p{margin:.2em 0}</style>
+<style>body{font-family:monospace;max-width:42ch;margin:1em auto}h1{font-size:1.2em;text-align:center}.c{text-align:center}.a{display:flex;justify-content:space-between}.s{font-weight:bold}p{margin:.2em 0}a{word-break:break-all}</style>
 </head><body>
 ${body.join('\n')}
 </body></html>

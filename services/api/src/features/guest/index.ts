@@ -1,13 +1,13 @@
 import { type ExchangeRates, openRates } from '@comanda/rates';
 import type { FastifyInstance } from 'fastify';
-import { deriveKey } from '../../auth/keys.js';
 import guestRoutes from './guest-routes.js';
 import guestLinkRoutes from './guest-link.js';
+import { guestLinkKey } from './guest-url.js';
 
 /** The guest's phone as the terminal (issue 63): a bill's link, and the public routes behind it. */
 export default async function guest(app: FastifyInstance) {
   const rates: ExchangeRates = app.deps.rates ?? openRates(app.deps.config, (message) => app.log.warn(message));
-  const key = deriveKey(app.deps.masterKey, 'guest-link');
+  const key = guestLinkKey(app.deps.masterKey);
   await guestRoutes(app, { rates, key });
   await guestLinkRoutes(app, { key });
 }

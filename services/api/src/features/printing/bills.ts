@@ -9,6 +9,7 @@ import { IdParams, commonErrors } from '../../http/schemas.js';
 import { newResourceId, writeContext } from '../../http/write-context.js';
 import { receiptData, receiptRows } from '../bills/receipt.js';
 import { settingsNow } from '../../http/settings.js';
+import { guestLinkKey, withGuestLink } from '../guest/guest-url.js';
 
 const Printed = Type.Object({ ...Confirmation.properties, kind: Type.Enum(['bill', 'receipt']) });
 
@@ -18,12 +19,13 @@ export default async function billPrintRoutes(fastify: FastifyInstance) {
   const { readStore, config } = app.deps;
   const printers = readStore.collection<PrinterView>(PRINTERS);
   const sessions = readStore.collection<SessionView>(SESSIONS);
+  const guestKey = guestLinkKey(app.deps.masterKey);
 
   app.post('/tickets/:id/print', {
     config: { permission: 'printers:bills' },
     schema: {
       tags: ['printing'], summary: 'Print the bill, or the receipt once paid, on this tablet\'s printer or the till\'s',
-      description: 'Queues the paper for the printer of the tablet asking (a printer whose `devices` names the device this session signed in from), else for the till\'s printer (GET /printers/jobs follows it): the restaurant\'s name, lines with options, discounts, service charge, tax per rate, payments, tip and change, a Lightning payment in sats, the footer. Every request prints once more (a reprint); a retry with the same Idempotency-Key prints nothing more. 409 when no printer is the till\'s.',
+      description: 'Queues the paper for the printer of the tablet asking (a printer whose `devices` names the device this session signed in from), else for the till\'s printer (GET /printers/jobs follows it): the restaurant\'s name, lines with options, discounts, service charge, tax per rate, payments, tip and change, a Lightning payment in sats, the footer; a bill still to pay ends with its guest link as a QR code and as text (COMANDA_GUEST_URL, else the address the tablet used). Every request prints once more (a reprint); a retry with the same Idempotency-Key prints nothing more. 409 when no printer is the till\'s.',
       headers: IdempotencyHeaders, params: IdParams, response: { 202: Printed, ...commonErrors, 409: Type.Ref('Message', { description: 'No printer is set as the till\'s' }) },
     },
   }, async (request, reply) => {
@@ -34,7 +36,8 @@ export default async function billPrintRoutes(fastify: FastifyInstance) {
     if (!till) throw conflict('No printer is the till\'s: set one in Printers');
     const kind = data.ticket.status === TICKET_STATUS.paid ? 'receipt' : 'bill';
     const jobId = newResourceId(request, 'printjob');
-    const bytes = renderReceipt({ paperWidth: till.paper_width, codePage: till.code_page }, receiptRows(data));
+    // A bill still to pay carries its guest link as a QR (issue 63): the guests pay from their phones.
+    const bytes = renderReceipt({ paperWidth: till.paper_width, codePage: till.code_page }, receiptRows(withGuestLink(request, config.guestUrl, guestKey, data)));
     const title = `${kind === 'receipt' ? 'Receipt' : 'Bill'}${data.tableName ? ` · ${data.tableName}` : ''}${data.ticket.order_number ? ` · #${data.ticket.order_number}` : ''}`;
     const result = await app.deps.commands.handle(printJob, printJobStream(jobId), {
       type: 'queuePrintJob', jobId, printerId: till.id, kind, title, data: Buffer.from(bytes).toString('base64'), queuedAt: Date.now(),
