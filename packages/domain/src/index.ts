@@ -42,6 +42,7 @@ export * from './kitchen/kitchen-ticket.js';
 export * from './menu/allergens.js';
 export * from './menu/modifier-groups.js';
 export * from './order/order-numbers.js';
+export * from './order/guest-request.js';
 export * from './menu/tax-rates.js';
 export * from './menu/dish-stock.js';
 export * from './menu/hours.js';

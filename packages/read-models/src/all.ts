@@ -17,6 +17,7 @@ import { unmatchedPaymentsProjection } from './unmatched-payments.js';
 import { sessionsProjection } from './sessions.js';
 import { timeShiftsProjection } from './time-shifts.js';
 import { printJobsProjection, printersProjection } from './printers.js';
+import { guestRequestsProjection } from './guest-requests.js';
 
 /** Every read model the API serves, in the order the projector applies them. */
 export const allProjections: Projection[] = [
@@ -40,4 +41,5 @@ export const allProjections: Projection[] = [
   timeShiftsProjection,
   printersProjection,
   printJobsProjection,
+  guestRequestsProjection,
 ];

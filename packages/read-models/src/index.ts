@@ -18,4 +18,5 @@ export * from './kitchen-tickets.js';
 export * from './unmatched-payments.js';
 export * from './sessions.js';
 export * from './time-shifts.js';
+export * from './guest-requests.js';
 export * from './station-screens.js';

@@ -9,6 +9,7 @@ export { orderAmountDue, requirePaid } from './orders/amount-due.js';
 export { type PlaceOrder, placeOrder } from './orders/placeOrder.js';
 export { type Held, type Hold, type Portions, givePortionsBack, holdPortions, withPortions } from './orders/dish-portions.js';
 export { type AddDishes, addDishes } from './orders/addDishes.js';
+export { type AcceptGuestRequest, acceptGuestRequest } from './orders/acceptGuestRequest.js';
 export { type ChangeLine, changeLine } from './orders/changeLine.js';
 export { type UpdateOrder, type UpdateOrderPolicy, updateOrder } from './orders/updateOrder.js';
 export { deleteOrder } from './orders/deleteOrder.js';
