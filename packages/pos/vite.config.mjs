@@ -28,11 +28,11 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 400,
-    rolldownOptions: { input: { pos: 'index.html', kitchen: 'kitchen.html', guest: 'guest.html' } },
+    rolldownOptions: { input: { pos: 'index.html', kitchen: 'kitchen.html', guest: 'guest.html', table: 'table.html' } },
   },
   experimental: {
     // The kitchen page's scripts and styles from /kitchen/assets/; the chunks they import are found
     // next to them (relative imports), so the kitchen needs nothing served under /pos.
-    renderBuiltUrl: (file, { hostId }) => (hostId.endsWith('kitchen.html') ? `/kitchen/${file}` : hostId.endsWith('guest.html') ? `/g/${file}` : undefined),
+    renderBuiltUrl: (file, { hostId }) => (hostId.endsWith('kitchen.html') ? `/kitchen/${file}` : hostId.endsWith('guest.html') ? `/g/${file}` : hostId.endsWith('table.html') ? `/t/${file}` : undefined),
   },
 });

@@ -2,27 +2,15 @@ import t from 'tap';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
 import { openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
-import { PORTRAIT, press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
+import { press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
+import { phone } from '../src/guest-phone.js';
 import { payInvoice } from '../src/simulated-wallet.js';
 import { startStandalone } from '../src/standalone-process.js';
 
 const SHOTS = '/tmp/shots-guest';
 mkdirSync(SHOTS, { recursive: true });
-
-/** A guest's phone: its own context, 390×844, the browser's language `lang`. */
-async function phone(browser: Browser, url: string, lang: string, log: string[]): Promise<Page> {
-  const page = await (await browser.createBrowserContext()).newPage();
-  await page.setViewport(PORTRAIT);
-  await page.evaluateOnNewDocument((l) => Object.defineProperty(navigator, 'language', { get: () => l }), lang);
-  page.on('pageerror', (err) => log.push(`pageerror: ${err}`));
-  page.on('console', (m) => log.push(`console ${m.type()}: ${m.text()}`));
-  page.on('response', (res) => void (res.status() >= 400 && log.push(`answer ${res.status()} ${new URL(res.url()).pathname}`)));
-  await page.goto(url);
-  return page;
-}
 
 t.test('two guests pay from their phones at /g/{token}: "my items" and an even share with a tip, by Lightning; the POS sees both as a guest\'s', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-guest-'));

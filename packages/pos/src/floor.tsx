@@ -7,6 +7,7 @@ import { GuestCounts, guestsLabel } from './guests.js';
 import { age, money } from './money.js';
 import { go } from './route.js';
 import { PlanGrid, cellStyle, placed, seatsLabel } from './plan-grid.js';
+import { GuestRequests } from './guest-requests.js';
 
 /**
  * The open orders by id: one list, revalidated by its ETag (it changes only when an open order does).
@@ -68,6 +69,7 @@ export function Floor(props: { me: Member }) {
       </nav>
       {w.error && <p class="error" role="alert">{w.error}</p>}
       {mySections.length > 0 && <p class="my-section" id="my-section">Your section: {mySections.map((s) => s.name).join(', ')}</p>}
+      <GuestRequests />
       {onPlan.length > 0 && (
         <div class="plan-scroll">
           <PlanGrid rows={Math.max(...onPlan.map((t) => t.row)) + 1} class="floor-plan">{onPlan.map(tile)}</PlanGrid>
