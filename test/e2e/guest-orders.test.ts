@@ -1,7 +1,7 @@
 import t from 'tap';
 import { join } from 'node:path';
 import { phone } from '../src/guest-phone.js';
-import { SHOTS, press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
+import { SHOTS, openOffice, press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
 import { posStage } from '../src/pos-stage.js';
 
 type Line = { dish_id: string; quantity: number; kitchen_status: string };
@@ -19,6 +19,19 @@ t.test('a guest asks for dishes from the table\'s QR; the waiter accepts one req
   const { pos, r, chromium, log } = stage;
   t.equal((await r.admin.put(`/dishes/${r.menu.guacamole}/stock`, { sold_out: true })).status, 200, 'the guacamole is 86\'d');
   const link = (await r.admin.get(`/tables/${r.tables.S2}/guest-link`)).body as { path: string };
+  // The manager's table card: the floor plan's sheet of S2 shows its QR, the same link the guests open.
+  const lupita = await tablet(chromium.browser, pos.url, log, 'lupita', 'manager');
+  await signIn(lupita, 'Lupita', '1357');
+  await openOffice(lupita, 'floor-plan');
+  await press(lupita, `.plan-table[data-table-id="${r.tables.S2}"]`);
+  const qr = await lupita.waitForSelector('#table-sheet #table-qr');
+  t.equal(await qr!.evaluate((e) => e.getAttribute('data-link')), `${pos.url}${link.path}`, 'the card\'s QR is the table\'s link');
+  await lupita.screenshot({ path: join(SHOTS, 'guest-table-card.png') });
+  await lupita.evaluate(() => { window.print = () => undefined; });
+  await press(lupita, '#print-table-qr');
+  await lupita.emulateMediaType('print');
+  t.same(await lupita.$$eval('.table-qr.print-this, header.top', (es) => es.map((e) => getComputedStyle(e).visibility)), ['hidden', 'visible'], 'printed: the card alone');
+  await lupita.emulateMediaType(null);
 
   const marisol = await tablet(chromium.browser, pos.url, log, 'marisol');
   await signIn(marisol, 'Marisol', '2580');

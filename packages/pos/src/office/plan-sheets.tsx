@@ -5,6 +5,7 @@ import type { Table } from '../menu.js';
 import { SHAPES, type Section, type Shape } from '../plan-grid.js';
 import { Choice, EditSheet, type SheetProps, Toggles } from './edit-sheet.js';
 import type { Cell } from './plan-drag.js';
+import { TableQr } from './table-qr.js';
 
 type Member = paths['/users']['get']['responses'][200]['content']['application/json'][number];
 
@@ -28,6 +29,7 @@ export function TableSheet(props: { table: Table | null; spaceId: string; cell: 
         <legend>Shape</legend>
         {SHAPES.map((s) => <button type="button" key={s.value} data-shape={s.value} aria-pressed={shape === s.value} class={shape === s.value ? 'chip active' : 'chip'} onClick={() => setShape(s.value)}>{s.label}</button>)}
       </fieldset>
+      {t && <TableQr tableId={t.id} name={t.name} />}
     </EditSheet>
   );
 }
