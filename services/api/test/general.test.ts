@@ -48,7 +48,7 @@ t.test('security headers: helmet\'s set on every answer, JSON and pages alike', 
   const { app, close } = await testApp();
   t.teardown(close);
   const set = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'cross-origin-resource-policy': 'same-origin', 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin' };
-  for (const url of ['/', '/no-such-path', '/users', '/swagger/', '/swagger/static/swagger-initializer.js']) {
+  for (const url of ['/', '/no-such-path', '/users', '/swagger/', '/swagger/static/swagger-initializer.js', '/g/x', '/t/x']) {
     const res = await app.inject({ method: 'GET', url });
     t.match(res.headers, set, `${url} (${res.statusCode})`);
     t.match(String(res.headers['content-security-policy']), /^default-src 'self';.*frame-ancestors 'none'.*script-src 'self'/, `${url}: the CSP`);
@@ -88,38 +88,38 @@ t.test('errors map to the contract', async (t) => {
     throw error;
   };
   const { app, close } = await testApp({}, {}, (app) => {
-  app.get('/t/not-found', fail(notFound()));
-  app.get('/t/conflict', fail(conflict('Table has an active order', { table_id: 'x' })));
-  app.get('/t/precondition', fail(preconditionFailed()));
-  app.get('/t/validation', fail(validationFailed([{ field: 'price', message: 'must be positive' }])));
-  app.get('/t/forbidden', fail(new DomainError('forbidden', 'Unauthorized API access')));
-  app.get('/t/boom', fail(new Error('secret internals at /srv/db')));
-  app.get('/t/:id', { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } }, async () => 'x');
-  app.post('/t/body', { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), price: Type.Number() }) } }, async () => 'x');
+  app.get('/err/not-found', fail(notFound()));
+  app.get('/err/conflict', fail(conflict('Table has an active order', { table_id: 'x' })));
+  app.get('/err/precondition', fail(preconditionFailed()));
+  app.get('/err/validation', fail(validationFailed([{ field: 'price', message: 'must be positive' }])));
+  app.get('/err/forbidden', fail(new DomainError('forbidden', 'Unauthorized API access')));
+  app.get('/err/boom', fail(new Error('secret internals at /srv/db')));
+  app.get('/err/:id', { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } }, async () => 'x');
+  app.post('/err/body', { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }), price: Type.Number() }) } }, async () => 'x');
   });
   t.teardown(close);
 
   const get = (url: string) => app.inject({ method: 'GET', url });
-  let res = await get('/t/not-found');
+  let res = await get('/err/not-found');
   t.equal(res.statusCode, 404);
   t.equal(res.body, '"Resource not found"');
   t.match(res.headers['content-type'], /application\/json/);
-  res = await get('/t/conflict');
+  res = await get('/err/conflict');
   t.equal(res.statusCode, 409);
   t.same(res.json(), { message: 'Table has an active order', table_id: 'x' });
-  t.equal((await get('/t/precondition')).statusCode, 412);
-  res = await get('/t/validation');
+  t.equal((await get('/err/precondition')).statusCode, 412);
+  res = await get('/err/validation');
   t.same([res.statusCode, res.json()], [400, { message: 'Validation failed', errors: [{ field: 'price', message: 'must be positive' }] }]);
-  res = await get('/t/forbidden');
+  res = await get('/err/forbidden');
   t.same([res.statusCode, res.json()], [403, { message: 'Unauthorized API access' }]);
-  res = await get('/t/boom');
+  res = await get('/err/boom');
   t.same([res.statusCode, res.json()], [500, { message: 'Internal server error' }]);
-  res = await get('/t/not-a-uuid');
+  res = await get('/err/not-a-uuid');
   t.same([res.statusCode, res.body], [400, '"Missing or malformed ID"']);
   res = await get('/nowhere');
   t.same([res.statusCode, res.json()], [404, { message: 'Route GET /nowhere not found' }]);
 
-  const post = (payload: string) => app.inject({ method: 'POST', url: '/t/body', payload, headers: { 'content-type': 'application/json' } });
+  const post = (payload: string) => app.inject({ method: 'POST', url: '/err/body', payload, headers: { 'content-type': 'application/json' } });
   res = await post('{"name": ');
   t.same([res.statusCode, res.json().message], [400, 'Validation failed'], 'malformed JSON is a 400, not a 500');
   res = await post('{"price": "cheap"}');
