@@ -44,7 +44,11 @@ export function renderReceipt(paper: Paper, rows: readonly ReceiptRow[]): Uint8A
       case 'qr':
         // Model 2, 5-dot modules: a 60-character link is 41 modules, about 26 mm, read by a phone at
         // arm's length and inside 58 mm paper; error level M survives a fold or a stain.
-        e.align('center').qrcode(row.text, { model: 2, size: 5, errorlevel: 'm' }).newline().line(row.text).align('left');
+        e.align('center').qrcode(row.text, { model: 2, size: 5, errorlevel: 'm' }).newline();
+        // The link under it in whole lines of the paper's width: the encoder's own wrapping breaks at a
+        // hyphen (a token has them), and the text receipt cuts at its width: the two read the same.
+        for (const part of row.text.match(new RegExp(`.{1,${columns}}`, 'g')) ?? []) e.line(part);
+        e.align('left');
         break;
     }
   }

@@ -39,3 +39,14 @@ t.test('a receipt\'s rows: amounts aligned to the paper\'s right edge, long labe
   t.match(text, /La Esquina[\s\S]*2026-11-28 20:15[\s\S]*-{42}\n  \+ extra queso\n/);
   t.ok(paper.includes(Buffer.from(`\x1bE\x01TOTAL${' '.repeat(32)}81.00`, 'latin1')), 'TOTAL in bold across 42 columns');
 });
+
+t.test('a link under its QR is cut into whole lines of the paper\'s width, never wrapped at a hyphen', async (t) => {
+  // A bill's guest link as seen in CI: the encoder's own wrapping broke it after "Rj-", the text receipt at 42.
+  const link = 'http://127.0.0.1:32933/g/TPsItqt3Rj-FT7atRkhKDe6YYTt-ECy_YXaH4aADz_I';
+  for (const [paperWidth, columns] of [[80, 42], [58, 32]] as const) {
+    const text = Buffer.from(renderReceipt({ paperWidth, codePage: 'cp858' }, [{ kind: 'qr', text: link }])).toString('latin1');
+    // After the QR's print command (GS ( k … 1Q0): the lines as printed, their code page and alignment commands left out.
+    const lines = text.split('1Q0')[1]!.split('\n').map((l) => l.replace(/\x1b[at][\x00-\x20]/g, '').trim()).filter((l) => /^[\w:/.-]+$/.test(l));
+    t.same(lines, link.match(new RegExp(`.{1,${columns}}`, 'g')), `${paperWidth} mm: the link in ${columns}-character lines`);
+  }
+});
