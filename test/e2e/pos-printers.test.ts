@@ -94,6 +94,11 @@ t.test('a manager adds a printer, prints a test page, and sees a job wait while 
   const { path } = (await marisol.get(`/tickets/${billId}/guest-link`)).body as { path: string };
   t.same(bill.qr, [`${pos.url}${path}`], 'the QR on the paper opens the bill\'s guest page');
   t.match(bill.text.map((l) => l.trim()).join(''), `${pos.url}${path}`, 'and the link is printed under it (wrapped over two lines)');
+  // The bill's receipt page on the POS: the link at its end, and its QR to scan.
+  await terrace.goto(`${pos.url}/pos#/receipt/${billId}`);
+  const qr = await terrace.waitForSelector('#receipt-guest-qr');
+  t.equal(await qr!.evaluate((e) => e.getAttribute('data-link')), `${pos.url}${path}`, 'the receipt page shows the bill\'s guest QR');
+  t.match((await terrace.$eval('#receipt', (e) => e.textContent ?? '')).replaceAll('\n', ''), `${pos.url}${path}`, 'and its link as text');
   t.same(problems, [], 'every screen fits and every target is at least 44 px');
 });
 

@@ -1,6 +1,5 @@
-import QRCode from 'qrcode';
-import { useEffect, useState } from 'preact/hooks';
-import { direct, failure, ok } from './api.js';
+import { direct, ok } from './api.js';
+import { useLinkQr } from './link-qr.js';
 import type { Ticket } from './menu.js';
 import { money } from './money.js';
 
@@ -10,18 +9,7 @@ import { money } from './money.js';
  * network (the token is the server's HMAC, never kept on the tablet); offline it says so.
  */
 export function GuestLinkSheet(props: { ticket: Ticket; label: string; onClose: () => void }) {
-  const [link, setLink] = useState('');
-  const [qr, setQr] = useState('');
-  const [error, setError] = useState('');
-  useEffect(() => {
-    ok(direct.GET('/tickets/{id}/guest-link', { params: { path: { id: props.ticket.id } } }))
-      .then((l) => {
-        const url = `${location.origin}${l.path}`;
-        setLink(url);
-        return QRCode.toDataURL(url, { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr);
-      })
-      .catch((e: unknown) => setError(failure(e)));
-  }, [props.ticket.id]);
+  const { link, qr, error } = useLinkQr(() => ok(direct.GET('/tickets/{id}/guest-link', { params: { path: { id: props.ticket.id } } })), [props.ticket.id]);
   return (
     <div class="guest-link" id="guest-link-sheet">
       <h3>{props.label}: guests pay from their phones</h3>

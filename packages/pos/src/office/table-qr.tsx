@@ -1,6 +1,6 @@
-import QRCode from 'qrcode';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { direct, failure, ok } from '../api.js';
+import { useRef } from 'preact/hooks';
+import { direct, ok } from '../api.js';
+import { useLinkQr } from '../link-qr.js';
 
 /**
  * A table's QR card (issue 63, ordering from the table): guests scan it for the menu served now and
@@ -8,19 +8,8 @@ import { direct, failure, ok } from '../api.js';
  * Print puts the card alone on paper, to stand on the table.
  */
 export function TableQr(props: { tableId: string; name: string }) {
-  const [link, setLink] = useState('');
-  const [qr, setQr] = useState('');
-  const [error, setError] = useState('');
+  const { link, qr, error } = useLinkQr(() => ok(direct.GET('/tables/{id}/guest-link', { params: { path: { id: props.tableId } } })), [props.tableId]);
   const card = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ok(direct.GET('/tables/{id}/guest-link', { params: { path: { id: props.tableId } } }))
-      .then((l) => {
-        const url = `${location.origin}${l.path}`;
-        setLink(url);
-        return QRCode.toDataURL(url, { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr);
-      })
-      .catch((e: unknown) => setError(failure(e)));
-  }, [props.tableId]);
   const print = () => {
     const done = () => {
       document.body.classList.remove('printing-card');
