@@ -10,8 +10,12 @@ import { defineConfig } from 'vite';
  */
 const serviceWorker = {
   name: 'comanda-pos-service-worker',
+  // After Vite's own: a chunk that only imported CSS (guest.css, shared by the guest and table pages)
+  // is dropped there, and a worker listing it never installs (its cache.addAll meets a 404).
+  enforce: 'post',
   generateBundle(_options, bundle) {
-    const assets = Object.keys(bundle).filter((f) => f.startsWith('assets/') && !f.endsWith('.map')).map((f) => `/pos/${f}`).sort();
+    const assets = Object.entries(bundle).filter(([f, b]) => f.startsWith('assets/') && !f.endsWith('.map') && !(b.type === 'chunk' && b.code.trim() === ''))
+      .map(([f]) => `/pos/${f}`).sort();
     const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
     const source = readFileSync(new URL('./sw.js', import.meta.url), 'utf8').replace("'__VERSION__'", JSON.stringify(version)).replace('__ASSETS__', JSON.stringify(assets));
     this.emitFile({ type: 'asset', fileName: 'sw.js', source });

@@ -34,6 +34,9 @@ t.test('offline: writes kept on the tablet through a reload, sent once when back
   const sw = await fetch(`${pos.url}/pos/sw.js`);
   t.equal(sw.headers.get('cache-control'), 'no-cache', 'the service worker is asked again at every visit');
   t.equal(sw.headers.get('service-worker-allowed'), '/pos', 'and may look after /pos');
+  // The worker installs only if every file it keeps is there (a CSS-only chunk Vite dropped once was listed: no worker, no offline).
+  const kept = [...(await sw.text()).matchAll(/"(\/pos\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+  t.same((await Promise.all(kept.map(async (f) => [f, (await fetch(`${pos.url}${f}`)).status]))).filter(([, s]) => s !== 200), [], `the ${kept.length} files the worker keeps are all served`);
   const chromium = await openChromium();
   t.teardown(chromium.close);
   const log: string[] = [];
