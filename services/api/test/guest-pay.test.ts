@@ -81,6 +81,26 @@ t.test('a guest pays the whole remainder by Lightning: the server prices it, the
   t.equal((await s.guest('GET', status)).status, 404);
 });
 
+t.test('a tip of the guest\'s own: zero or more, to the cent, at most the bill\'s total; anything else a 400 naming the tip', async (t) => {
+  const s = await guestService(t);
+  const id = await s.ticketFor();
+  const { token } = await s.linkOf(id);
+  const ask = (tip: unknown, share: object = { share: 'all' }) => s.guest('POST', `/guest/${token}/lightning`, { ...share, tip });
+  for (const [tip, why] of [[-1, 'below zero'], [1.005, 'past the cent'], ['5', 'a string'], [true, 'not a number'], [null, 'null'], [47.51, 'above the bill\'s 47.50'], [4750, 'a slip for 47.50'], [1e300, 'past any amount']] as const) {
+    const res = await ask(tip);
+    t.equal(res.status, 400, `${why}: 400 (${JSON.stringify(res.body)})`);
+    t.match(res.body, { message: 'Validation failed', errors: [{ field: 'tip' }] }, `${why}: the tip is named`);
+  }
+  t.match((await ask(4750)).body.errors[0].message, /at most 47\.50/, 'the cap is told');
+  const even = await ask(47.5, { share: 'even', guests: 3 });
+  t.equal(even.status, 201, 'the whole bill\'s total is the cap, even on a share of it');
+  t.match(even.body, { amount: 15.84, tip: 47.5 });
+  const own = await ask(3.33);
+  t.equal(own.status, 201, JSON.stringify(own.body));
+  t.match(own.body, { amount: 47.5, tip: 3.33, amount_sat: satsForCents(5083, MXN_RATE) }, 'the server prices the share, the tip is the guest\'s');
+  t.match((await ask(0)).body, { amount: 47.5, tip: 0 }, 'no tip');
+});
+
 t.test('an even share with a preset tip; two guests racing for the remainder get one invoice, paid once', async (t) => {
   const s = await guestService(t);
   const id = await s.ticketFor();

@@ -24,7 +24,8 @@ function Guest() {
   const [share, setShare] = useState<'all' | 'even' | 'lines'>('all');
   const [guests, setGuests] = useState(2);
   const [mine, setMine] = useState<string[]>([]);
-  const [tip, setTip] = useState(10);
+  const [tip, setTip] = useState<number | 'own'>(10);
+  const [ownTip, setOwnTip] = useState('');
   const [invoice, setInvoice] = useState<Invoice | null>(null);
   const [error, setError] = useState('');
   const reload = () => void loadBill().then(setBill);
@@ -34,10 +35,12 @@ function Guest() {
   const money = (n: number) => new Intl.NumberFormat(LOCALE, { style: 'currency', currency: bill.currency }).format(n);
   const pay = async () => {
     setError('');
-    const body = { share, tip_percent: tip, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
+    // A tip of one's own goes as typed: the server checks it (zero or more, to the cent, at most the bill).
+    const tipped = tip === 'own' ? { tip: Number(ownTip.replace(',', '.')) } : { tip_percent: tip };
+    const body = { share, ...tipped, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
     const { data, error: e } = await api.POST('/guest/{token}/lightning', { params: { path: { token } }, body });
     if (data && 'invoice' in data) setInvoice(data);
-    else setError((e as { message?: string } | undefined)?.message ?? '…');
+    else setError(errorText(e));
   };
   if (invoice) return <Pay bill={bill} invoice={invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
   const open = bill.status === 'pending';
@@ -66,13 +69,22 @@ function Guest() {
             {(['all', 'even', 'lines'] as const).map((s) => <button key={s} class={share === s ? 'on' : ''} data-share={s} onClick={() => setShare(s)}>{s === 'all' ? T.all : s === 'even' ? T.even : T.mine}</button>)}
           </div>
           {share === 'even' ? <label class="row">{T.guests} <input type="number" min={2} max={30} value={guests} onInput={(e) => setGuests(Number(e.currentTarget.value))} /></label> : null}
-          <div class="choice"><span>{T.tip}</span>{TIPS.map((p) => <button key={p} class={tip === p ? 'on' : ''} data-tip={p} onClick={() => setTip(p)}>{p}%</button>)}</div>
-          <button class="primary" disabled={share === 'lines' && mine.length === 0} onClick={() => void pay()}>{T.pay}</button>
+          <div class="choice"><span>{T.tip}</span>{TIPS.map((p) => <button key={p} class={tip === p ? 'on' : ''} data-tip={p} onClick={() => setTip(p)}>{p}%</button>)}
+            <button class={tip === 'own' ? 'on' : ''} data-tip="own" onClick={() => setTip('own')}>{T.own}</button></div>
+          {tip === 'own' ? <label class="row">{T.ownTip} ({bill.currency}) <input id="own-tip" type="text" inputMode="decimal" autoComplete="off" placeholder="0.00" value={ownTip} onInput={(e) => { setOwnTip(e.currentTarget.value); setError(''); }} /></label> : null}
+          <button class="primary" disabled={(share === 'lines' && mine.length === 0) || (tip === 'own' && !/^\d+([.,]\d{0,2})?$/.test(ownTip.trim()))} onClick={() => void pay()}>{T.pay}</button>
           {error ? <p class="notice" role="alert">{error}</p> : null}
         </section>
       )}
     </main>
   );
+}
+
+/** The API's refusal in the guest's words where it names a field (the tip), else its message. */
+function errorText(e: unknown): string {
+  const body = e as { message?: string; errors?: Array<{ field: string; message: string }> } | undefined;
+  if (body?.errors?.length) return body.errors.map((x) => `${x.field === 'tip' ? T.tip : x.field}: ${x.message}`).join('; ');
+  return body?.message ?? '…';
 }
 
 function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; done: () => void }) {

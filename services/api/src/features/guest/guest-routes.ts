@@ -57,7 +57,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
         line_ids: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 200, description: 'my items: lines of this bill, refused (409) when another guest paid or is paying one' })),
         guests: Type.Optional(Type.Integer({ minimum: 2, maximum: 30, description: 'even share: how many guests split the bill' })),
         tip_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-        tip: Type.Optional(Amount('a tip of the guest\'s own, two decimals at most')),
+        tip: Type.Optional(Amount('a tip of the guest\'s own: zero or more, two decimals at most, and at most the bill\'s total before tips (400 above it)')),
       }),
       response: {
         201: GuestInvoice, 400: commonErrors[400], 404: Unknown, 429: Limited,
