@@ -66,14 +66,25 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   const invoiceOne = await one.$eval('.invoice', (e) => (e as HTMLElement).innerText);
   t.match(await one.$eval('a.primary', (a) => a.getAttribute('href')), /^lightning:lnbcrt/, 'a lightning: link that opens a wallet app');
   await one.screenshot({ path: join(SHOTS, 'guest-invoice-es.png') });
+
+  // Guest 2 (English) looks at "my items" while guest 1's invoice is open: the pastor is being paid, not to be chosen.
+  const two = await phone(browser, `${pos.url}${link.path}`, 'en-US', log);
+  await waitText(two, /Your bill[\s\S]*Left to pay/);
+  await press(two, 'button[data-share="lines"]');
+  const taken = (state: string) => two.waitForSelector(`li[data-taken="${state}"] input[type="checkbox"]:disabled`).then((e) => e!.evaluate((i) => (i.closest('li') as HTMLElement).innerText));
+  t.match(await taken('paying'), /Pastor[\s\S]*Being paid/, 'a line another guest is paying is marked and cannot be chosen');
+  t.equal(await two.$$eval('li:not([data-taken]) input[type="checkbox"]:not(:disabled)', (l) => l.length), 2, 'the others can');
+  await two.screenshot({ path: join(SHOTS, 'guest-mine-taken-en.png') });
+
   t.ok((await pay(invoiceOne)).paymentId, 'the customer wallet pays guest 1');
   await waitText(one, /¡Pagado, gracias!/, 'body', 20_000);
   await one.screenshot({ path: join(SHOTS, 'guest-paid-es.png') });
 
-  // Guest 2 (English): an even share of 3 with a tip of their own: a slip (4750 for 47.50) is refused by the
-  // server, which names the cap; then 7.00.
-  const two = await phone(browser, `${pos.url}${link.path}`, 'en-US', log);
-  await waitText(two, /Your bill[\s\S]*Left to pay/);
+  // Guest 2 chooses "my items" again: the pastor is paid. Then an even share of 3 with a tip of their own:
+  // a slip (4750 for 47.50) is refused by the server, which names the cap; then 7.00.
+  await press(two, 'button[data-share="all"]');
+  await press(two, 'button[data-share="lines"]');
+  t.match(await taken('paid'), /Pastor[\s\S]*Paid/, 'a line a guest paid is marked paid and cannot be chosen');
   await press(two, 'button[data-share="even"]');
   await press(two, 'input[type="number"]', { clickCount: 3 });
   await two.keyboard.type('3');

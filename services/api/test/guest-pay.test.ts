@@ -151,6 +151,8 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const mine = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id], tip_percent: 15 });
   t.equal(mine.status, 201, JSON.stringify(mine.body));
   t.match(mine.body, { amount: 25.5, tip: 3.83 });
+  const taken = async () => ((await s.guest('GET', `/guest/${token}`)).body.lines as Array<{ taken: unknown }>).map((l) => l.taken);
+  t.same(await taken(), ['paying', null], 'the bill says which line another guest is paying, and which is free');
   const twice = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id, lines[1]!.id] }, '10.0.0.8');
   t.equal(twice.status, 409, 'another guest picking the same line');
   t.match(twice.body.message, /already paid, or being paid by another guest/);
@@ -159,6 +161,7 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const staff = await s.ticket(id);
   t.match(staff, { due: 22, payments: [{ method: 'lightning', amount: 25.5, tip: 3.83, by_guest: true }] }, 'the POS sees a guest\'s payment');
   t.equal((await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id] })).status, 409, 'a paid line, never again');
+  t.same(await taken(), ['paid', null], 'and the bill says it is paid');
   const rest = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[1]!.id] });
   t.match(rest.body, { amount: 22, tip: 0 });
   const cash = await s.waiter('POST', `/tickets/${id}/lightning`, {});
@@ -169,6 +172,10 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const line = (await s.guest('GET', `/guest/${link.token}`)).body.lines[0].id as string;
   const racing = await Promise.all([10, 15].map((tip_percent) => s.guest('POST', `/guest/${link.token}/lightning`, { share: 'lines', line_ids: [line], tip_percent })));
   t.same(racing.map((r) => r.status).sort(), [201, 409], 'two guests picking the same line at once: one invoice, one 409');
+  const claimed = await s.guest('GET', `/guest/${link.token}`);
+  t.equal(claimed.body.lines[0].taken, 'paying');
+  s.clock.now = Date.parse(racing.find((r) => r.status === 201)!.body.expires_at);
+  t.equal((await s.guest('GET', `/guest/${link.token}`)).body.lines[0].taken, null, 'an invoice run out unpaid frees its line');
 });
 
 t.test('two guests paying the remainder with different tips, both paid: one goes to the bill, the other is held and flagged for staff', async (t) => {

@@ -28,7 +28,12 @@ function Guest() {
   const [ownTip, setOwnTip] = useState('');
   const [invoice, setInvoice] = useState<Invoice | null>(null);
   const [error, setError] = useState('');
-  const reload = () => void loadBill().then(setBill);
+  // Read again when "my items" is chosen (the lines others took since), not polled: the guests of a
+  // restaurant often share one address, and its 120 requests a minute.
+  const reload = () => void loadBill().then((b) => {
+    setBill(b);
+    if (b) setMine((m) => m.filter((id) => b.lines.some((l) => l.id === id && l.taken === null)));
+  });
   useEffect(reload, []);
   if (bill === undefined) return <main class="guest" />;
   if (bill === null) return <main class="guest"><p class="notice">{T.gone}</p></main>;
@@ -41,6 +46,7 @@ function Guest() {
     const { data, error: e } = await api.POST('/guest/{token}/lightning', { params: { path: { token } }, body });
     if (data && 'invoice' in data) setInvoice(data);
     else setError(errorText(e));
+    if (!data) reload(); // a line taken meanwhile (409) is then shown so
   };
   if (invoice) return <Pay bill={bill} invoice={invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
   const open = bill.status === 'pending';
@@ -49,14 +55,19 @@ function Guest() {
       <h1>{bill.restaurant}</h1>
       <h2>{T.bill}</h2>
       <ul class="lines">
-        {bill.lines.filter((l) => !l.voided).map((l) => (
-          <li key={l.id}>
-            {share === 'lines' && open
-              ? <label><input type="checkbox" checked={mine.includes(l.id)} onChange={() => setMine(mine.includes(l.id) ? mine.filter((m) => m !== l.id) : [...mine, l.id])} />{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}</label>
-              : <span>{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}{l.options.length ? <small> ({l.options.join(', ')})</small> : null}</span>}
-            <b>{money(l.total)}</b>
-          </li>
-        ))}
+        {bill.lines.filter((l) => !l.voided).map((l) => {
+          // A line another guest paid or is paying (their "my items") is marked, and cannot be chosen.
+          const mark = l.taken ? <small class={`taken ${l.taken}`}>{l.taken === 'paid' ? T.linePaid : T.linePaying}</small> : null;
+          const name = <>{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}{l.options.length ? <small> ({l.options.join(', ')})</small> : null}{mark}</>;
+          return (
+            <li key={l.id} data-taken={l.taken ?? undefined}>
+              {share === 'lines' && open
+                ? <label><input type="checkbox" disabled={l.taken !== null} checked={mine.includes(l.id)} onChange={() => setMine(mine.includes(l.id) ? mine.filter((m) => m !== l.id) : [...mine, l.id])} />{name}</label>
+                : <span>{name}</span>}
+              <b>{money(l.total)}</b>
+            </li>
+          );
+        })}
       </ul>
       {bill.service_charge ? <p class="row"><span>{T.service}</span><b>{money(bill.service_charge)}</b></p> : null}
       {bill.taxes.map((x) => <p class="row" key={x.name}><span>{x.name} {x.rate}%</span><b>{money(x.amount)}</b></p>)}
@@ -66,7 +77,7 @@ function Guest() {
       {!open ? <p class="notice">{bill.status === 'paid' ? T.closed : T.cancelled}</p> : (
         <section>
           <div class="choice">
-            {(['all', 'even', 'lines'] as const).map((s) => <button key={s} class={share === s ? 'on' : ''} data-share={s} onClick={() => setShare(s)}>{s === 'all' ? T.all : s === 'even' ? T.even : T.mine}</button>)}
+            {(['all', 'even', 'lines'] as const).map((s) => <button key={s} class={share === s ? 'on' : ''} data-share={s} onClick={() => { setShare(s); if (s === 'lines') reload(); }}>{s === 'all' ? T.all : s === 'even' ? T.even : T.mine}</button>)}
           </div>
           {share === 'even' ? <label class="row">{T.guests} <input type="number" min={2} max={30} value={guests} onInput={(e) => setGuests(Number(e.currentTarget.value))} /></label> : null}
           <div class="choice"><span>{T.tip}</span>{TIPS.map((p) => <button key={p} class={tip === p ? 'on' : ''} data-tip={p} onClick={() => setTip(p)}>{p}%</button>)}

@@ -1,4 +1,4 @@
-import { fromCents, notFound, ticket, ticketStream } from '@comanda/domain';
+import { fromCents, lineClaims, notFound, ticket, ticketStream } from '@comanda/domain';
 import type { ExchangeRates } from '@comanda/rates';
 import { checkoutTicket } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -43,7 +43,12 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
       tags: ['guest'], summary: "A bill as its guests see it through the link on its QR",
       params: TokenParams, response: { 200: GuestBillSchema, 404: Unknown, 429: Limited },
     },
-  }, async (request) => (await guestBill(app.deps.readStore, config, ticketOf(request, request.params.token), app.now())).bill);
+  }, async (request) => {
+    const ticketId = ticketOf(request, request.params.token);
+    // Which lines guests' "my items" hold is the ticket stream's (its invoices), read as the checkout reads it.
+    const { lightning } = (await app.deps.commands.state(ticket, ticketStream(ticketId))).state;
+    return (await guestBill(app.deps.readStore, config, ticketId, app.now(), lineClaims(lightning, app.now()))).bill;
+  });
 
   app.post('/guest/:token/lightning', {
     config: { permission: 'anyone' },
