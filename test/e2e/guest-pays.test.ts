@@ -2,6 +2,7 @@ import t from 'tap';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
 import { openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
 import { press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
@@ -12,22 +13,29 @@ import { startStandalone } from '../src/standalone-process.js';
 const SHOTS = process.env.POS_SCREENSHOTS ?? '/tmp/shots-guest';
 mkdirSync(SHOTS, { recursive: true });
 
-t.test('two guests pay from their phones at /g/{token}: "my items" and an even share with a tip, by Lightning; the POS sees both as a guest\'s', async (t) => {
+const ok = <T>(res: { status: number; body: unknown }, ...status: number[]): T => {
+  if (status.includes(res.status)) return res.body as T;
+  throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+};
+
+/** The standalone (with `env` on top) and its admin signed in; on the menu: Pastor 85.50, Suadero 90.00, Horchata 40.00 MXN. */
+async function restaurant(t: Tap.Test, env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'comanda-e2e-guest-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_RECONCILE_EVERY_S: '1', LOG_LEVEL: 'warn' });
+  const pos = await startStandalone({ COMANDA_DATA_DIR: dataDir, COMANDA_ADMIN_PIN: '1234', COMANDA_RATES: 'USD=97000.00,MXN=1750000.00', COMANDA_RECONCILE_EVERY_S: '1', LOG_LEVEL: 'warn', ...env });
   t.teardown(() => pos.stop());
   const pay = (invoice: string) => payInvoice(pos.output(), invoice);
   const admin = new Client(pos.url);
   await admin.login('admin', '1234');
-  const ok = <T>(res: { status: number; body: unknown }, ...status: number[]): T => {
-    if (status.includes(res.status)) return res.body as T;
-    throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  };
   const me = ok<{ id: string }>(await admin.get('/auth/me'), 200).id;
   const category = ok<{ id: string }>(await admin.post('/categories', { name: 'Tacos' }), 201).id;
   const dish = async (name: string, price: number) => (await admin.post('/dishes', { name, price, category_id: category })).headers.get('location')!.split('/').pop()!;
   const dishes = [await dish('Pastor', 85.5), await dish('Suadero', 90), await dish('Horchata', 40)];
+  return { pos, pay, admin, me, dishes };
+}
+
+t.test('two guests pay from their phones at /g/{token}: "my items" and an even share with a tip, by Lightning; the POS sees both as a guest\'s', async (t) => {
+  const { pos, pay, admin, me, dishes } = await restaurant(t);
   const order = ok<{ id: string }>(await admin.post('/orders/with-dishes', { order: { user_id: me, table_id: null, waiter: 'Ana' }, dishes: dishes.map((dish_id) => ({ dish_id })) }), 201).id;
   const ticket = ok<{ ids: string[] }>(await admin.post(`/orders/${order}/tickets`, { split: 'none' }), 201).ids[0]!; // 215.50 MXN
   const link = ok<{ path: string }>(await admin.get(`/tickets/${ticket}/guest-link`), 200);
@@ -123,4 +131,53 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   const errors = log.filter((l) => /pageerror|console error|answer/.test(l));
   t.same(errors.filter((l) => !expected.test(l)), [], 'no page errors');
   t.same(errors.filter((l) => /^answer/.test(l) && !/favicon/.test(l)), [`answer 400 /guest/${link.path.slice(3)}/lightning`], 'no answer failed but the favicon and the slip');
+});
+
+/** An English guest's share with no tip: the invoice asked, the customer wallet pays it, the page says so; the payment's id. */
+async function payNoTip(guest: Page, pay: (invoice: string) => Promise<{ paymentId?: string }>) {
+  await press(guest, 'button[data-tip="0"]');
+  await press(guest, 'button.primary');
+  await waitText(guest, /sats[\s\S]*Rate locked for/);
+  const paid = await pay(await guest.$eval('.invoice', (e) => (e as HTMLElement).innerText));
+  await waitText(guest, /Paid, thank you!/, 'body', 20_000);
+  return paid.paymentId;
+}
+
+t.test('a table a guest pays at: the floor marks it at once (guest paid, what is left); paid in full, COMANDA_CLOSE_PAID_ORDERS frees it', async (t) => {
+  const { pos, pay, admin, me, dishes } = await restaurant(t, { COMANDA_CLOSE_PAID_ORDERS: 'true' });
+  const space = ok<{ id: string }>(await admin.post('/spaces', { name: 'Terraza' }), 201).id;
+  const table = ok<{ id: string }>(await admin.post('/tables', { name: 'T1', status: 'available', space_id: space, order_id: null }), 201).id;
+  const order = ok<{ id: string }>(await admin.post('/orders/with-dishes', { order: { user_id: me, table_id: table, waiter: 'Ana' }, dishes: [{ dish_id: dishes[0] }, { dish_id: dishes[2] }] }), 201).id;
+  const ticket = ok<{ ids: string[] }>(await admin.post(`/orders/${order}/tickets`, { split: 'none' }), 201).ids[0]!; // 125.50 MXN
+  const link = ok<{ path: string }>(await admin.get(`/tickets/${ticket}/guest-link`), 200);
+
+  const { browser, close } = await openChromium();
+  t.teardown(close);
+  const log: string[] = [];
+  t.teardown(() => { if (t.passing() === false) console.error(log.slice(-100).join('\n')); });
+  const waiter = await tablet(browser, pos.url, log, 'ana');
+  await signIn(waiter, 'admin', '1234');
+  const tile = `[data-table-id="${table}"]`;
+  await waiter.waitForSelector(`${tile}[data-status="occupied"]`);
+  t.notOk(await waiter.$(`${tile} .guest-paid-badge`), 'no guest has paid yet');
+
+  // A guest pays the pastor from their phone: the waiter's floor, never reloaded, marks the table.
+  const guest = await phone(browser, `${pos.url}${link.path}`, 'en-US', log);
+  await waitText(guest, /Your bill[\s\S]*Left to pay/);
+  await press(guest, 'button[data-share="lines"]');
+  await press(guest, 'li:first-child input[type="checkbox"]');
+  t.ok(await payNoTip(guest, pay), 'the customer wallet pays the pastor');
+  t.match(await waitText(waiter, /Guest paid[\s\S]*40\.00 MXN left/i, tile), /T1/, 'the floor marks the table a guest paid at, and what is left');
+  await waiter.screenshot({ path: join(SHOTS, 'guest-paid-floor.png') });
+
+  // The same guest pays the rest: the bill is paid in full and the table freed by itself.
+  await press(guest, 'button.back');
+  await waitText(guest, /Your bill[\s\S]*Left to pay/);
+  await press(guest, 'button[data-share="all"]');
+  t.ok(await payNoTip(guest, pay), 'the customer wallet pays the rest');
+  await waiter.waitForSelector(`${tile}[data-status="available"]`, { timeout: 10_000 });
+  t.notOk(await waiter.$(`${tile} .guest-paid-badge`), 'a free table carries no mark');
+  t.equal(ok<{ status: string }>(await admin.get(`/orders/${order}`), 200).status, 'completed', 'the order closed by itself');
+  t.equal(ok<{ status: string }>(await admin.get(`/tables/${table}`), 200).status, 'available', 'its table free');
+  await waiter.screenshot({ path: join(SHOTS, 'guest-paid-floor-freed.png') });
 });

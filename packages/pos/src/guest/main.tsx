@@ -113,7 +113,7 @@ function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; do
     return () => clearInterval(timer);
   }, [invoice.payment_hash]);
   const left = Math.max(0, Math.floor((Date.parse(invoice.expires_at) - now) / 1000));
-  if (paid) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice paid" role="status">{T.paidDone}</p><p class="row total"><span>{T.paid}</span><b>{p.money(invoice.amount + invoice.tip)}</b></p><button class="primary" onClick={() => window.print()}>{T.print} {T.receipt}</button><button onClick={p.done}>{T.back}</button></main>;
+  if (paid) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice paid" role="status">{T.paidDone}</p><p class="row total"><span>{T.paid}</span><b>{p.money(invoice.amount + invoice.tip)}</b></p><button class="primary" onClick={() => window.print()}>{T.print} {T.receipt}</button><button class="back" onClick={p.done}>{T.back}</button></main>;
   return (
     <main class="guest">
       <h1>{p.bill.restaurant}</h1>
@@ -122,7 +122,7 @@ function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; do
       {qr ? <img class="qr" src={qr} alt="QR" /> : null}
       <a class="primary" href={`lightning:${invoice.invoice}`}>{T.payNow}</a>
       <p class="invoice">{invoice.invoice}</p>
-      <button onClick={p.done}>{T.back}</button>
+      <button class="back" onClick={p.done}>{T.back}</button>
     </main>
   );
 }
