@@ -86,7 +86,16 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
 
   t.ok((await pay(invoiceOne)).paymentId, 'the customer wallet pays guest 1');
   await waitText(one, /¡Pagado, gracias!/, 'body', 20_000);
+  // The receipt: the restaurant, the line paid, amount, tip, sats, the payment (short) and when; on paper, no buttons.
+  const receiptOne = await waitText(one, /Fecha/, '#receipt');
+  t.match(receiptOne, /Comanda[\s\S]*Recibo[\s\S]*Pastor[\s\S]*Importe\s*85,50\sMXN[\s\S]*Propina\s*12,83\sMXN[\s\S]*Pagado\s*98,33\sMXN[\s\S]*[\d.]+ sats[\s\S]*Pago\s*[0-9a-f]{10}…[0-9a-f]{6}[\s\S]*Fecha\s*\S+/, 'guest 1\'s receipt');
+  t.notMatch(receiptOne, /Suadero|Horchata/, 'only the line paid');
+  const hashOne = await one.$eval('#receipt .hash', (e) => e.getAttribute('title'));
   await one.screenshot({ path: join(SHOTS, 'guest-paid-es.png') });
+  await one.emulateMediaType('print');
+  t.same(await one.$$eval('#receipt button', (b) => b.map((e) => getComputedStyle(e).display)), ['none', 'none'], 'printed: the receipt without its buttons');
+  await one.screenshot({ path: join(SHOTS, 'guest-receipt-print-es.png') });
+  await one.emulateMediaType(null);
 
   // Guest 2 chooses "my items" again: the pastor is paid. Then an even share of 3 with a tip of their own:
   // a slip (4750 for 47.50) is refused by the server, which names the cap; then 7.00.
@@ -110,10 +119,11 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   await two.screenshot({ path: join(SHOTS, 'guest-invoice-en.png') });
   t.ok((await pay(await two.$eval('.invoice', (e) => (e as HTMLElement).innerText))).paymentId, 'the customer wallet pays guest 2');
   await waitText(two, /Paid, thank you!/, 'body', 20_000);
+  t.match(await waitText(two, /Date/, '#receipt'), /Receipt[\s\S]*One of 3 even shares of the bill[\s\S]*Amount\s*\S*71\.84[\s\S]*Tip\s*\S*7\.00[\s\S]*sats/, 'guest 2\'s receipt: their share and tip');
   await two.screenshot({ path: join(SHOTS, 'guest-paid-en.png') });
 
   const bill = ok<{ due: number; payments: Array<{ amount: number; tip: number; by_guest?: boolean }> }>(await admin.get(`/tickets/${ticket}`), 200);
-  t.match(bill.payments, [{ amount: 85.5, tip: 12.83, by_guest: true }, { amount: 71.84, tip: 7, by_guest: true }], 'the POS\'s bill: two payments, each a guest\'s');
+  t.match(bill.payments, [{ amount: 85.5, tip: 12.83, by_guest: true, payment_hash: hashOne }, { amount: 71.84, tip: 7, by_guest: true }], 'the POS\'s bill: two payments, each a guest\'s (the first the one on guest 1\'s receipt)');
   t.equal(bill.due, 58.16, 'the rest is left for the third guest');
   // The waiter's bill screen, never reloaded: both payments marked as a guest's, the rest due.
   await waiter.waitForFunction((id) => document.querySelectorAll(`[data-ticket-id="${id}"] .payments .by-guest`).length === 2, { timeout: 10_000 }, ticket);

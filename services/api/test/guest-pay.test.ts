@@ -49,11 +49,13 @@ t.test('a guest pays the whole remainder by Lightning: the server prices it, the
   t.equal(inv.status, 201, JSON.stringify(inv.body));
   t.match(inv.body, { invoice: /^lnbcrt/, amount: 47.5, tip: 2.5, currency: 'MXN', amount_sat: satsForCents(5000, MXN_RATE), rate: 1750000 });
   const status = `/guest/${token}/payments/${inv.body.payment_hash}`;
-  t.equal((await s.guest('GET', status)).body.status, 'open');
+  t.match((await s.guest('GET', status)).body, { status: 'open', amount: 47.5, tip: 2.5, paid_at: null }, 'unpaid: the invoice\'s figures');
   await s.wallet.payInvoice({ invoice: inv.body.invoice });
   t.equal(await s.arrive(inv.body.payment_hash), true);
   await s.ticket(id);
-  t.equal((await s.guest('GET', status)).body.status, 'paid');
+  const receipt = (await s.guest('GET', status)).body;
+  t.match(receipt, { status: 'paid', amount: 47.5, tip: 2.5, held: 0, amount_sat: satsForCents(5000, MXN_RATE), line_ids: [] }, 'the receipt: the payment as the bill took it');
+  t.match(receipt.paid_at, /^\d{4}-\d\d-\d\dT/, 'and when it was paid');
   const bill = (await s.guest('GET', `/guest/${token}`)).body;
   t.match(bill, { status: 'paid', paid: 50, remaining: 0, tip: 2.5, payments: [{ method: 'lightning', amount: 47.5, tip: 2.5 }], link_expires_at: String });
   const staff = await s.ticket(id);
@@ -148,6 +150,7 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   t.match(staff, { due: 22, payments: [{ method: 'lightning', amount: 25.5, tip: 3.83, by_guest: true }] }, 'the POS sees a guest\'s payment');
   t.equal((await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id] })).status, 409, 'a paid line, never again');
   t.same(await taken(), ['paid', null], 'and the bill says it is paid');
+  t.match((await s.guest('GET', `/guest/${token}/payments/${mine.body.payment_hash}`)).body, { status: 'paid', amount: 25.5, tip: 3.83, line_ids: [lines[0]!.id] }, 'the receipt names the lines paid');
   const rest = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[1]!.id] });
   t.match(rest.body, { amount: 22, tip: 0 });
   const cash = await s.waiter('POST', `/tickets/${id}/lightning`, {});

@@ -1,23 +1,14 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { paths } from '@comanda/client';
-import createClient from 'openapi-fetch';
 import QRCode from 'qrcode';
+import { type Ask, type Bill, type Invoice, type Payment, api, loadBill, token } from './guest-api.js';
+import { Receipt } from './receipt.js';
 import { LOCALE, T } from './text.js';
 import '../base.css';
 import './guest.css';
 
 // The guest page (/g/{token}, issue 63): a bill seen and paid from the guest's phone, no sign-in.
-const api = createClient<paths>({ baseUrl: location.origin });
-const token = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-type Bill = NonNullable<Awaited<ReturnType<typeof loadBill>>>;
-type Invoice = { invoice: string; payment_hash: string; amount_sat: number; expires_at: string; amount: number; tip: number; currency: string };
 const TIPS = [0, 10, 15, 20];
-
-async function loadBill() {
-  const { data } = await api.GET('/guest/{token}', { params: { path: { token } } });
-  return data ?? null;
-}
 
 function Guest() {
   const [bill, setBill] = useState<Bill | null | undefined>(undefined);
@@ -26,7 +17,7 @@ function Guest() {
   const [mine, setMine] = useState<string[]>([]);
   const [tip, setTip] = useState<number | 'own'>(10);
   const [ownTip, setOwnTip] = useState('');
-  const [invoice, setInvoice] = useState<Invoice | null>(null);
+  const [invoice, setInvoice] = useState<{ invoice: Invoice; ask: Ask; bill: Bill } | null>(null);
   const [error, setError] = useState('');
   // Read again when "my items" is chosen (the lines others took since), not polled: the guests of a
   // restaurant often share one address, and its 120 requests a minute.
@@ -44,11 +35,11 @@ function Guest() {
     const tipped = tip === 'own' ? { tip: Number(ownTip.replace(',', '.')) } : { tip_percent: tip };
     const body = { share, ...tipped, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
     const { data, error: e } = await api.POST('/guest/{token}/lightning', { params: { path: { token } }, body });
-    if (data && 'invoice' in data) setInvoice(data);
+    if (data && 'invoice' in data) setInvoice({ invoice: data, ask: { share, guests, lineIds: mine }, bill });
     else setError(errorText(e));
     if (!data) reload(); // a line taken meanwhile (409) is then shown so
   };
-  if (invoice) return <Pay bill={bill} invoice={invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
+  if (invoice) return <Pay {...invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
   const open = bill.status === 'pending';
   return (
     <main class="guest">
@@ -98,22 +89,22 @@ function errorText(e: unknown): string {
   return body?.message ?? '…';
 }
 
-function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; done: () => void }) {
+function Pay(p: { bill: Bill; invoice: Invoice; ask: Ask; money: (n: number) => string; done: () => void }) {
   const { invoice } = p;
   const [qr, setQr] = useState('');
   const [now, setNow] = useState(Date.now());
-  const [paid, setPaid] = useState(false);
+  const [paid, setPaid] = useState<Payment | null>(null);
   useEffect(() => void QRCode.toDataURL(`lightning:${invoice.invoice}`.toUpperCase(), { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr), [invoice.invoice]);
   useEffect(() => {
     const timer = setInterval(async () => {
       setNow(Date.now());
       const { data } = await api.GET('/guest/{token}/payments/{hash}', { params: { path: { token, hash: invoice.payment_hash } } });
-      if (data?.status === 'paid') setPaid(true);
+      if (data?.status === 'paid') setPaid(data);
     }, 2_000);
     return () => clearInterval(timer);
   }, [invoice.payment_hash]);
   const left = Math.max(0, Math.floor((Date.parse(invoice.expires_at) - now) / 1000));
-  if (paid) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice paid" role="status">{T.paidDone}</p><p class="row total"><span>{T.paid}</span><b>{p.money(invoice.amount + invoice.tip)}</b></p><button class="primary" onClick={() => window.print()}>{T.print} {T.receipt}</button><button class="back" onClick={p.done}>{T.back}</button></main>;
+  if (paid) return <Receipt bill={p.bill} ask={p.ask} hash={invoice.payment_hash} payment={paid} money={p.money} done={p.done} />;
   return (
     <main class="guest">
       <h1>{p.bill.restaurant}</h1>

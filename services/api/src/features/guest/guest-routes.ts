@@ -24,6 +24,15 @@ const GuestInvoice = Type.Object({
   amount: Type.Number({ description: 'the share of the bill, priced by the server' }), tip: Type.Number(), currency: Type.String(),
 });
 
+const GuestPayment = Type.Object({
+  status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired')]), expires_at: Type.String({ format: 'date-time' }),
+  amount: Type.Number({ description: 'the share of the bill: the invoice\'s until paid, then what the bill took of it' }), tip: Type.Number(),
+  held: Type.Number({ description: 'paid beyond the bill and the tip (the bill was paid meanwhile): held for the restaurant to give back' }),
+  amount_sat: Type.Integer({ description: 'the invoice\'s sats until paid, then the sats received' }),
+  paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  line_ids: Type.Array(Type.String(), { description: '"my items": the lines it pays; empty for any other share' }),
+}, { description: "A guest's invoice on this bill; once paid, the guest's receipt" });
+
 /** The public routes behind a bill's QR (issue 63): no sign-in; the token names the bill and nothing else. */
 export default async function guestRoutes(fastify: FastifyInstance, options: { rates: ExchangeRates; key: string }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -104,10 +113,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     schema: {
       tags: ['guest'], summary: "Whether a guest's invoice on this bill is paid",
       params: Type.Object({ token: TokenParams.properties.token, hash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
-      response: {
-        200: Type.Object({ status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired')]), expires_at: Type.String({ format: 'date-time' }) }),
-        400: commonErrors[400], 404: Unknown, 429: Limited,
-      },
+      response: { 200: GuestPayment, 400: commonErrors[400], 404: Unknown, 429: Limited },
     },
   }, async (request) => {
     const ticketId = ticketOf(request, request.params.token);
@@ -115,7 +121,13 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     const t = (await app.deps.commands.state(ticket, ticketStream(ticketId))).state;
     const invoice = t.lightning.invoices[request.params.hash];
     if (!invoice) throw notFound();
+    // Once paid, the guest's receipt: the payment as the bill recorded it (its share, tip and sats received).
+    const paid = Object.values(t.payments).find((p) => p.details.method === 'lightning' && p.details.paymentHash === invoice.paymentHash);
     const status = t.lightning.received[invoice.paymentHash] ? 'paid' : app.now() >= invoice.expiresAt ? 'expired' : 'open';
-    return { status, expires_at: iso(invoice.expiresAt) };
+    return {
+      status, expires_at: iso(invoice.expiresAt), amount: fromCents(paid?.amountCents ?? invoice.billCents), tip: fromCents(paid?.tipCents ?? invoice.tipCents),
+      held: fromCents(paid?.overpaidCents ?? 0), amount_sat: paid?.details.method === 'lightning' ? paid.details.sats : invoice.amountSat,
+      paid_at: paid ? iso(paid.takenAt) : null, line_ids: invoice.lineIds ?? [],
+    };
   });
 }
