@@ -1,5 +1,5 @@
 import t from 'tap';
-import { TICKET_STATUS, fold, satsForCents, ticket, ticketFigures, type LightningInvoice, type TicketEvent, type TicketIssue } from '../src/index.js';
+import { TICKET_STATUS, fold, lineClaims, satsForCents, ticket, ticketFigures, type LightningInvoice, type TicketEvent, type TicketIssue } from '../src/index.js';
 import { given } from './given.js';
 
 const issue: TicketIssue = {
@@ -119,4 +119,16 @@ t.test('"my items" (issue 63): a line paid or being paid by another guest is ref
   t.match(paid, { events: [{ type: 'PaymentTaken', data: { amountCents: 4000, details: { byGuest: true } } }] });
   const after1 = given(ticket, [issued, created(mine), ...('events' in paid ? paid.events : [])]);
   t.match(after1.when({ type: 'recordLightningInvoice', invoice: invoice({ paymentHash: 'g3', billCents: 4000, lineIds: ['l1'], createdAt: 700, expiresAt: 1300 }), at: 700 }), { error: { kind: 'conflict' } }, 'paid: never again');
+});
+
+t.test('"my items" claims (issue 63): a line is paying while a guest\'s invoice for it is live, paid once one is, free again when it expired unpaid', async (t) => {
+  const a = invoice({ paymentHash: 'g1', billCents: 4000, lineIds: ['l1', 'l2'], byGuest: true });
+  const b = invoice({ paymentHash: 'g2', billCents: 1000, lineIds: ['l3'], createdAt: 700, expiresAt: 1300, byGuest: true });
+  const lightning = (events: TicketEvent[]) => fold(ticket, [issued, ...events]).lightning;
+  t.same(lineClaims(lightning([created(a), created(b)]), 20), { l1: 'paying', l2: 'paying', l3: 'paying' });
+  t.same(lineClaims(lightning([created(a), created(b)]), 700), { l3: 'paying' }, 'the first expired unpaid: its lines are free');
+  const paid = given(ticket, [issued, created(a)]).when({ ...arrives(a.amountSat), paymentHash: 'g1' });
+  const events = [created(a), ...('events' in paid ? paid.events : [])];
+  t.same(lineClaims(lightning(events), 5000), { l1: 'paid', l2: 'paid' }, 'paid lines stay paid');
+  t.same(lineClaims(lightning([created(invoice())]), 20), {}, 'an invoice of the whole bill claims no line');
 });

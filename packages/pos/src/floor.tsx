@@ -3,11 +3,14 @@ import { accepted, api, ifNoneMatch, newKey, ok, online, usePolled, useWrite } f
 import { prefetchOwnOrders } from './offline/prefetch.js';
 import type { Member } from './login.js';
 import type { Order, Table } from './menu.js';
+import type { paths } from '@comanda/client';
 import { GuestCounts, guestsLabel } from './guests.js';
 import { age, money } from './money.js';
 import { go } from './route.js';
 import { PlanGrid, cellStyle, placed, seatsLabel } from './plan-grid.js';
 import { GuestRequests } from './guest-requests.js';
+
+type OpenBill = paths['/orders/open/bills']['get']['responses'][200]['content']['application/json'][number];
 
 /**
  * The open orders by id: one list, revalidated by its ETag (it changes only when an open order does).
@@ -33,6 +36,7 @@ export function Floor(props: { me: Member }) {
   const tables = usePolled((etag) => api.GET('/tables', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 2_000).data ?? [];
   const sections = usePolled((etag) => api.GET('/sections', { params: { query: { all: true } }, headers: ifNoneMatch(etag) }), 10_000).data ?? [];
   const orders = useOpenOrders(props.me);
+  const bills = useOpenBills();
   const [spaceId, setSpaceId] = useState<string | null>(null);
   // A free table tapped: how many guests sit down (the covers) is asked before it is seated.
   const [seating, setSeating] = useState<Table | null>(null);
@@ -44,7 +48,7 @@ export function Floor(props: { me: Member }) {
   const mySections = sections.filter((s) => s.space_id === current?.id && s.waiter_id === props.me.id);
   const mine = new Set(mySections.flatMap((s) => s.table_ids));
   const tile = (t: Table) => (
-    <TableTile key={t.id} table={t} order={t.order_id ? orders[t.order_id] : undefined} mine={mine.has(t.id)} disabled={w.busy} onOpen={() => void open(t)} />
+    <TableTile key={t.id} table={t} order={t.order_id ? orders[t.order_id] : undefined} bill={t.order_id ? bills[t.order_id] : undefined} mine={mine.has(t.id)} disabled={w.busy} onOpen={() => void open(t)} />
   );
 
   const open = (table: Table | null, guests?: number) => {
@@ -86,7 +90,7 @@ export function Floor(props: { me: Member }) {
             {takeAway.map((o) => (
               <button type="button" key={o.id} class={`tile occupied${o.status === 'ready' ? ' ready' : ''}`} data-order-id={o.id} onClick={() => go(`/order/${o.id}`)}>
                 <span class="tile-name">{o.number ? `#${o.number}` : 'Take-away'}</span>
-                <OrderFacts order={o} />
+                <OrderFacts order={o} bill={bills[o.id]} />
               </button>
             ))}
           </div>
@@ -103,8 +107,15 @@ export function Floor(props: { me: Member }) {
   );
 }
 
-function OrderFacts(props: { order: Order }) {
+/** Where each open order's bills stand (what is left, what guests paid by the bill's link), by order id. */
+function useOpenBills(): Record<string, OpenBill> {
+  const list = usePolled((etag) => api.GET('/orders/open/bills', { headers: ifNoneMatch(etag) }), 2_000).data;
+  return Object.fromEntries((list ?? []).map((b) => [b.order_id, b]));
+}
+
+function OrderFacts(props: { order: Order; bill: OpenBill | undefined }) {
   const o = props.order;
+  const guestPaid = props.bill !== undefined && props.bill.guest_paid > 0;
   return (
     <span class="tile-facts">
       {o.number !== null && <span class="tile-number">#{o.number}</span>}
@@ -112,11 +123,13 @@ function OrderFacts(props: { order: Order }) {
       <span>{age(o.created_at)}</span>
       <span class="tile-total">{money(o.total)}</span>
       {o.status === 'ready' && <span class="badge ready-badge">Ready</span>}
+      {guestPaid && <span class="badge guest-paid-badge" title="paid by a guest through the bill's link">Guest paid</span>}
+      {guestPaid && <span class="tile-left">{props.bill!.due > 0 ? `${money(props.bill!.due)} left` : 'Nothing left'}</span>}
     </span>
   );
 }
 
-function TableTile(props: { table: Table; order: Order | undefined; mine: boolean; disabled: boolean; onOpen: () => void }) {
+function TableTile(props: { table: Table; order: Order | undefined; bill: OpenBill | undefined; mine: boolean; disabled: boolean; onOpen: () => void }) {
   const { table, order } = props;
   const ready = order?.status === 'ready';
   const look = `${table.shape ? ` shape-${table.shape}` : ''}${props.mine ? ' mine' : ''}`;
@@ -126,7 +139,7 @@ function TableTile(props: { table: Table; order: Order | undefined; mine: boolea
       <span class="tile-name">{table.name}</span>
       {table.seats !== undefined && <span class="tile-seats">{seatsLabel(table)}</span>}
       <span class="tile-state">{table.status === 'occupied' ? (order ? '' : 'seated') : table.status}</span>
-      {order && <OrderFacts order={order} />}
+      {order && <OrderFacts order={order} bill={props.bill} />}
     </button>
   );
 }

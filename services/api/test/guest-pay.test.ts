@@ -1,23 +1,9 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { satsForCents } from '@comanda/domain';
-import { checkoutService } from './checkout-helpers.js';
+import { guestService } from './guest-helpers.js';
 
 const MXN_RATE = '1750000.00';
-
-async function guestService(t: Parameters<typeof checkoutService>[0]) {
-  const s = await checkoutService(t);
-  const guest = async (method: 'GET' | 'POST', url: string, payload?: object, remoteAddress = '10.0.0.7') => {
-    const res = await s.app.inject({ method, url, remoteAddress, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  };
-  const linkOf = async (ticketId: string) => {
-    const res = await s.waiter('GET', `/tickets/${ticketId}/guest-link`);
-    if (res.status !== 200) throw new Error(`guest-link: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { token: string; path: string };
-  };
-  return { ...s, guest, linkOf };
-}
 
 t.test('a bill\'s guest link shows that bill only, without staff; other, unknown and tampered tokens are 404', async (t) => {
   const s = await guestService(t);
@@ -63,11 +49,13 @@ t.test('a guest pays the whole remainder by Lightning: the server prices it, the
   t.equal(inv.status, 201, JSON.stringify(inv.body));
   t.match(inv.body, { invoice: /^lnbcrt/, amount: 47.5, tip: 2.5, currency: 'MXN', amount_sat: satsForCents(5000, MXN_RATE), rate: 1750000 });
   const status = `/guest/${token}/payments/${inv.body.payment_hash}`;
-  t.equal((await s.guest('GET', status)).body.status, 'open');
+  t.match((await s.guest('GET', status)).body, { status: 'open', amount: 47.5, tip: 2.5, paid_at: null }, 'unpaid: the invoice\'s figures');
   await s.wallet.payInvoice({ invoice: inv.body.invoice });
   t.equal(await s.arrive(inv.body.payment_hash), true);
   await s.ticket(id);
-  t.equal((await s.guest('GET', status)).body.status, 'paid');
+  const receipt = (await s.guest('GET', status)).body;
+  t.match(receipt, { status: 'paid', amount: 47.5, tip: 2.5, held: 0, amount_sat: satsForCents(5000, MXN_RATE), line_ids: [] }, 'the receipt: the payment as the bill took it');
+  t.match(receipt.paid_at, /^\d{4}-\d\d-\d\dT/, 'and when it was paid');
   const bill = (await s.guest('GET', `/guest/${token}`)).body;
   t.match(bill, { status: 'paid', paid: 50, remaining: 0, tip: 2.5, payments: [{ method: 'lightning', amount: 47.5, tip: 2.5 }], link_expires_at: String });
   const staff = await s.ticket(id);
@@ -79,6 +67,26 @@ t.test('a guest pays the whole remainder by Lightning: the server prices it, the
   s.clock.now = Date.parse(bill.link_expires_at);
   t.equal((await s.guest('GET', `/guest/${token}`)).status, 404, 'the link has run out');
   t.equal((await s.guest('GET', status)).status, 404);
+});
+
+t.test('a tip of the guest\'s own: zero or more, to the cent, at most the bill\'s total; anything else a 400 naming the tip', async (t) => {
+  const s = await guestService(t);
+  const id = await s.ticketFor();
+  const { token } = await s.linkOf(id);
+  const ask = (tip: unknown, share: object = { share: 'all' }) => s.guest('POST', `/guest/${token}/lightning`, { ...share, tip });
+  for (const [tip, why] of [[-1, 'below zero'], [1.005, 'past the cent'], ['5', 'a string'], [true, 'not a number'], [null, 'null'], [47.51, 'above the bill\'s 47.50'], [4750, 'a slip for 47.50'], [1e300, 'past any amount']] as const) {
+    const res = await ask(tip);
+    t.equal(res.status, 400, `${why}: 400 (${JSON.stringify(res.body)})`);
+    t.match(res.body, { message: 'Validation failed', errors: [{ field: 'tip' }] }, `${why}: the tip is named`);
+  }
+  t.match((await ask(4750)).body.errors[0].message, /at most 47\.50/, 'the cap is told');
+  const even = await ask(47.5, { share: 'even', guests: 3 });
+  t.equal(even.status, 201, 'the whole bill\'s total is the cap, even on a share of it');
+  t.match(even.body, { amount: 15.84, tip: 47.5 });
+  const own = await ask(3.33);
+  t.equal(own.status, 201, JSON.stringify(own.body));
+  t.match(own.body, { amount: 47.5, tip: 3.33, amount_sat: satsForCents(5083, MXN_RATE) }, 'the server prices the share, the tip is the guest\'s');
+  t.match((await ask(0)).body, { amount: 47.5, tip: 0 }, 'no tip');
 });
 
 t.test('an even share with a preset tip; two guests racing for the remainder get one invoice, paid once', async (t) => {
@@ -131,6 +139,8 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const mine = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id], tip_percent: 15 });
   t.equal(mine.status, 201, JSON.stringify(mine.body));
   t.match(mine.body, { amount: 25.5, tip: 3.83 });
+  const taken = async () => ((await s.guest('GET', `/guest/${token}`)).body.lines as Array<{ taken: unknown }>).map((l) => l.taken);
+  t.same(await taken(), ['paying', null], 'the bill says which line another guest is paying, and which is free');
   const twice = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id, lines[1]!.id] }, '10.0.0.8');
   t.equal(twice.status, 409, 'another guest picking the same line');
   t.match(twice.body.message, /already paid, or being paid by another guest/);
@@ -139,6 +149,8 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const staff = await s.ticket(id);
   t.match(staff, { due: 22, payments: [{ method: 'lightning', amount: 25.5, tip: 3.83, by_guest: true }] }, 'the POS sees a guest\'s payment');
   t.equal((await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[0]!.id] })).status, 409, 'a paid line, never again');
+  t.same(await taken(), ['paid', null], 'and the bill says it is paid');
+  t.match((await s.guest('GET', `/guest/${token}/payments/${mine.body.payment_hash}`)).body, { status: 'paid', amount: 25.5, tip: 3.83, line_ids: [lines[0]!.id] }, 'the receipt names the lines paid');
   const rest = await s.guest('POST', `/guest/${token}/lightning`, { share: 'lines', line_ids: [lines[1]!.id] });
   t.match(rest.body, { amount: 22, tip: 0 });
   const cash = await s.waiter('POST', `/tickets/${id}/lightning`, {});
@@ -149,6 +161,10 @@ t.test('"my items": the chosen lines\' part, refused to a second guest (409) whi
   const line = (await s.guest('GET', `/guest/${link.token}`)).body.lines[0].id as string;
   const racing = await Promise.all([10, 15].map((tip_percent) => s.guest('POST', `/guest/${link.token}/lightning`, { share: 'lines', line_ids: [line], tip_percent })));
   t.same(racing.map((r) => r.status).sort(), [201, 409], 'two guests picking the same line at once: one invoice, one 409');
+  const claimed = await s.guest('GET', `/guest/${link.token}`);
+  t.equal(claimed.body.lines[0].taken, 'paying');
+  s.clock.now = Date.parse(racing.find((r) => r.status === 201)!.body.expires_at);
+  t.equal((await s.guest('GET', `/guest/${link.token}`)).body.lines[0].taken, null, 'an invoice run out unpaid frees its line');
 });
 
 t.test('two guests paying the remainder with different tips, both paid: one goes to the bill, the other is held and flagged for staff', async (t) => {

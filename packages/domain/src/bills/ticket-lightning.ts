@@ -59,16 +59,23 @@ export interface TicketLightning {
 export const emptyLightning = (): TicketLightning => ({ invoices: {}, current: null, received: {}, refunds: {} });
 
 /**
- * The first of these lines already paid, or being paid by another guest's unexpired invoice, on
- * this ticket ("my items", issue 63); null when none is.
+ * The lines of this ticket a guest's "my items" invoice claims at `now` (issue 63): `paid` once such an
+ * invoice is paid, `paying` while one is unexpired and unpaid; a line no live or paid invoice names is absent.
  */
-export function claimedLine(l: TicketLightning, lineIds: readonly string[], now: number): string | null {
+export function lineClaims(l: TicketLightning, now: number): Record<string, 'paid' | 'paying'> {
+  const claims: Record<string, 'paid' | 'paying'> = {};
   for (const invoice of Object.values(l.invoices)) {
-    if (!invoice.lineIds || (!l.received[invoice.paymentHash] && now >= invoice.expiresAt)) continue;
-    const taken = lineIds.find((id) => invoice.lineIds!.includes(id));
-    if (taken) return taken;
+    const paid = l.received[invoice.paymentHash] === true;
+    if (!invoice.lineIds || (!paid && now >= invoice.expiresAt)) continue;
+    for (const id of invoice.lineIds) if (claims[id] !== 'paid') claims[id] = paid ? 'paid' : 'paying';
   }
-  return null;
+  return claims;
+}
+
+/** The first of these lines already paid, or being paid by another guest's unexpired invoice; null when none is. */
+export function claimedLine(l: TicketLightning, lineIds: readonly string[], now: number): string | null {
+  const claims = lineClaims(l, now);
+  return lineIds.find((id) => claims[id]) ?? null;
 }
 
 /** The invoice checkout may hand out again at `now` for this bill and tip, if any. */

@@ -1,59 +1,64 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { paths } from '@comanda/client';
-import createClient from 'openapi-fetch';
 import QRCode from 'qrcode';
+import { type Ask, type Bill, type Invoice, type Payment, api, loadBill, token } from './guest-api.js';
+import { Receipt } from './receipt.js';
 import { LOCALE, T } from './text.js';
 import '../base.css';
 import './guest.css';
 
 // The guest page (/g/{token}, issue 63): a bill seen and paid from the guest's phone, no sign-in.
-const api = createClient<paths>({ baseUrl: location.origin });
-const token = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-type Bill = NonNullable<Awaited<ReturnType<typeof loadBill>>>;
-type Invoice = { invoice: string; payment_hash: string; amount_sat: number; expires_at: string; amount: number; tip: number; currency: string };
 const TIPS = [0, 10, 15, 20];
-
-async function loadBill() {
-  const { data } = await api.GET('/guest/{token}', { params: { path: { token } } });
-  return data ?? null;
-}
 
 function Guest() {
   const [bill, setBill] = useState<Bill | null | undefined>(undefined);
   const [share, setShare] = useState<'all' | 'even' | 'lines'>('all');
   const [guests, setGuests] = useState(2);
   const [mine, setMine] = useState<string[]>([]);
-  const [tip, setTip] = useState(10);
-  const [invoice, setInvoice] = useState<Invoice | null>(null);
+  const [tip, setTip] = useState<number | 'own'>(10);
+  const [ownTip, setOwnTip] = useState('');
+  const [invoice, setInvoice] = useState<{ invoice: Invoice; ask: Ask; bill: Bill } | null>(null);
   const [error, setError] = useState('');
-  const reload = () => void loadBill().then(setBill);
+  // Read again when "my items" is chosen (the lines others took since), not polled: the guests of a
+  // restaurant often share one address, and its 120 requests a minute.
+  const reload = () => void loadBill().then((b) => {
+    setBill(b);
+    if (b) setMine((m) => m.filter((id) => b.lines.some((l) => l.id === id && l.taken === null)));
+  });
   useEffect(reload, []);
   if (bill === undefined) return <main class="guest" />;
   if (bill === null) return <main class="guest"><p class="notice">{T.gone}</p></main>;
   const money = (n: number) => new Intl.NumberFormat(LOCALE, { style: 'currency', currency: bill.currency }).format(n);
   const pay = async () => {
     setError('');
-    const body = { share, tip_percent: tip, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
+    // A tip of one's own goes as typed: the server checks it (zero or more, to the cent, at most the bill).
+    const tipped = tip === 'own' ? { tip: Number(ownTip.replace(',', '.')) } : { tip_percent: tip };
+    const body = { share, ...tipped, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
     const { data, error: e } = await api.POST('/guest/{token}/lightning', { params: { path: { token } }, body });
-    if (data && 'invoice' in data) setInvoice(data);
-    else setError((e as { message?: string } | undefined)?.message ?? '…');
+    if (data && 'invoice' in data) setInvoice({ invoice: data, ask: { share, guests, lineIds: mine }, bill });
+    else setError(errorText(e));
+    if (!data) reload(); // a line taken meanwhile (409) is then shown so
   };
-  if (invoice) return <Pay bill={bill} invoice={invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
+  if (invoice) return <Pay {...invoice} money={money} done={() => { setInvoice(null); reload(); }} />;
   const open = bill.status === 'pending';
   return (
     <main class="guest">
       <h1>{bill.restaurant}</h1>
       <h2>{T.bill}</h2>
       <ul class="lines">
-        {bill.lines.filter((l) => !l.voided).map((l) => (
-          <li key={l.id}>
-            {share === 'lines' && open
-              ? <label><input type="checkbox" checked={mine.includes(l.id)} onChange={() => setMine(mine.includes(l.id) ? mine.filter((m) => m !== l.id) : [...mine, l.id])} />{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}</label>
-              : <span>{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}{l.options.length ? <small> ({l.options.join(', ')})</small> : null}</span>}
-            <b>{money(l.total)}</b>
-          </li>
-        ))}
+        {bill.lines.filter((l) => !l.voided).map((l) => {
+          // A line another guest paid or is paying (their "my items") is marked, and cannot be chosen.
+          const mark = l.taken ? <small class={`taken ${l.taken}`}>{l.taken === 'paid' ? T.linePaid : T.linePaying}</small> : null;
+          const name = <>{l.quantity > 1 ? `${l.quantity} × ` : ''}{l.name}{l.options.length ? <small> ({l.options.join(', ')})</small> : null}{mark}</>;
+          return (
+            <li key={l.id} data-taken={l.taken ?? undefined}>
+              {share === 'lines' && open
+                ? <label><input type="checkbox" disabled={l.taken !== null} checked={mine.includes(l.id)} onChange={() => setMine(mine.includes(l.id) ? mine.filter((m) => m !== l.id) : [...mine, l.id])} />{name}</label>
+                : <span>{name}</span>}
+              <b>{money(l.total)}</b>
+            </li>
+          );
+        })}
       </ul>
       {bill.service_charge ? <p class="row"><span>{T.service}</span><b>{money(bill.service_charge)}</b></p> : null}
       {bill.taxes.map((x) => <p class="row" key={x.name}><span>{x.name} {x.rate}%</span><b>{money(x.amount)}</b></p>)}
@@ -63,11 +68,13 @@ function Guest() {
       {!open ? <p class="notice">{bill.status === 'paid' ? T.closed : T.cancelled}</p> : (
         <section>
           <div class="choice">
-            {(['all', 'even', 'lines'] as const).map((s) => <button key={s} class={share === s ? 'on' : ''} data-share={s} onClick={() => setShare(s)}>{s === 'all' ? T.all : s === 'even' ? T.even : T.mine}</button>)}
+            {(['all', 'even', 'lines'] as const).map((s) => <button key={s} class={share === s ? 'on' : ''} data-share={s} onClick={() => { setShare(s); if (s === 'lines') reload(); }}>{s === 'all' ? T.all : s === 'even' ? T.even : T.mine}</button>)}
           </div>
           {share === 'even' ? <label class="row">{T.guests} <input type="number" min={2} max={30} value={guests} onInput={(e) => setGuests(Number(e.currentTarget.value))} /></label> : null}
-          <div class="choice"><span>{T.tip}</span>{TIPS.map((p) => <button key={p} class={tip === p ? 'on' : ''} data-tip={p} onClick={() => setTip(p)}>{p}%</button>)}</div>
-          <button class="primary" disabled={share === 'lines' && mine.length === 0} onClick={() => void pay()}>{T.pay}</button>
+          <div class="choice"><span>{T.tip}</span>{TIPS.map((p) => <button key={p} class={tip === p ? 'on' : ''} data-tip={p} onClick={() => setTip(p)}>{p}%</button>)}
+            <button class={tip === 'own' ? 'on' : ''} data-tip="own" onClick={() => setTip('own')}>{T.own}</button></div>
+          {tip === 'own' ? <label class="row">{T.ownTip} ({bill.currency}) <input id="own-tip" type="text" inputMode="decimal" autoComplete="off" placeholder="0.00" value={ownTip} onInput={(e) => { setOwnTip(e.currentTarget.value); setError(''); }} /></label> : null}
+          <button class="primary" disabled={(share === 'lines' && mine.length === 0) || (tip === 'own' && !/^\d+([.,]\d{0,2})?$/.test(ownTip.trim()))} onClick={() => void pay()}>{T.pay}</button>
           {error ? <p class="notice" role="alert">{error}</p> : null}
         </section>
       )}
@@ -75,22 +82,29 @@ function Guest() {
   );
 }
 
-function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; done: () => void }) {
+/** The API's refusal in the guest's words where it names a field (the tip), else its message. */
+function errorText(e: unknown): string {
+  const body = e as { message?: string; errors?: Array<{ field: string; message: string }> } | undefined;
+  if (body?.errors?.length) return body.errors.map((x) => `${x.field === 'tip' ? T.tip : x.field}: ${x.message}`).join('; ');
+  return body?.message ?? '…';
+}
+
+function Pay(p: { bill: Bill; invoice: Invoice; ask: Ask; money: (n: number) => string; done: () => void }) {
   const { invoice } = p;
   const [qr, setQr] = useState('');
   const [now, setNow] = useState(Date.now());
-  const [paid, setPaid] = useState(false);
+  const [paid, setPaid] = useState<Payment | null>(null);
   useEffect(() => void QRCode.toDataURL(`lightning:${invoice.invoice}`.toUpperCase(), { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr), [invoice.invoice]);
   useEffect(() => {
     const timer = setInterval(async () => {
       setNow(Date.now());
       const { data } = await api.GET('/guest/{token}/payments/{hash}', { params: { path: { token, hash: invoice.payment_hash } } });
-      if (data?.status === 'paid') setPaid(true);
+      if (data?.status === 'paid') setPaid(data);
     }, 2_000);
     return () => clearInterval(timer);
   }, [invoice.payment_hash]);
   const left = Math.max(0, Math.floor((Date.parse(invoice.expires_at) - now) / 1000));
-  if (paid) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice paid" role="status">{T.paidDone}</p><p class="row total"><span>{T.paid}</span><b>{p.money(invoice.amount + invoice.tip)}</b></p><button class="primary" onClick={() => window.print()}>{T.print} {T.receipt}</button><button onClick={p.done}>{T.back}</button></main>;
+  if (paid) return <Receipt bill={p.bill} ask={p.ask} hash={invoice.payment_hash} payment={paid} money={p.money} done={p.done} />;
   return (
     <main class="guest">
       <h1>{p.bill.restaurant}</h1>
@@ -99,7 +113,7 @@ function Pay(p: { bill: Bill; invoice: Invoice; money: (n: number) => string; do
       {qr ? <img class="qr" src={qr} alt="QR" /> : null}
       <a class="primary" href={`lightning:${invoice.invoice}`}>{T.payNow}</a>
       <p class="invoice">{invoice.invoice}</p>
-      <button onClick={p.done}>{T.back}</button>
+      <button class="back" onClick={p.done}>{T.back}</button>
     </main>
   );
 }

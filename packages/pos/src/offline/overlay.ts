@@ -30,7 +30,8 @@ export function overlay(path: string, body: unknown, pending: Entry[]): unknown 
       return here ? { ...t, status: 'occupied', order_id: here.created.order } : t;
     });
   }
-  if (path.startsWith('/orders/open') || path.startsWith('/orders/status/')) {
+  // The open orders' list, not `/orders/open/bills` (what their bills stand at: a bill waits for the server).
+  if (/^\/orders\/open(?:\?|$)/.test(path) || path.startsWith('/orders/status/')) {
     const listed = Array.isArray(body) ? (body as Order[]) : [];
     // An order seated here and not yet sent is pending: it joins the open orders (or the pending ones).
     const made = path.startsWith('/orders/open') || path.startsWith('/orders/status/pending') ? seated.filter((e) => !listed.some((o) => o.id === e.created.order)).map((e) => orderOf(e).order) : [];

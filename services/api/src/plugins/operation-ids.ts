@@ -49,6 +49,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /orders/table/:tableId': 'listOrdersOfTable',
   'GET /orders/status/:status': 'listOrdersInStatus',
   'GET /orders/open': 'listOpenOrders',
+  'GET /orders/open/bills': 'listOpenOrderBills',
   'GET /orders/date-range': 'listOrdersBetweenDates',
   'GET /orders/total-sales/:date': 'getTotalSalesOfDay',
   'GET /categories': 'listCategories',

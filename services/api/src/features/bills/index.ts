@@ -6,6 +6,7 @@ import receiptRoutes from './receipts.js';
 import shiftRoutes from './shifts.js';
 import lightningCheckoutRoutes from './lightning-checkout.js';
 import lightningRefundRoutes from './lightning-refunds.js';
+import openBillRoutes from './open-bills.js';
 
 /** Bills: tickets issued for an order, payments (cash, card, Lightning), voids, refunds, receipts, the cashier's shift. */
 export default async function bills(app: FastifyInstance) {
@@ -13,6 +14,7 @@ export default async function bills(app: FastifyInstance) {
   // source (fixed rates are announced as a warning at start).
   const rates: ExchangeRates = app.deps.rates ?? openRates(app.deps.config, (message) => app.log.warn(message));
   await ticketRoutes(app);
+  await openBillRoutes(app);
   await paymentRoutes(app);
   await receiptRoutes(app);
   await shiftRoutes(app);

@@ -17,6 +17,9 @@ export const GuestBillSchema = Type.Object({
     id: Type.String({ description: 'the line on this bill (for "my items")' }), name: Type.String(), quantity: Type.Integer(),
     options: Type.Array(Type.String()), discount: Money(), total: Money('what the line costs on this bill, discounts off'),
     share: Type.Union([Type.Object({ part: Type.Integer(), parts: Type.Integer() }), Type.Null()]), voided: Type.Boolean(),
+    taken: Type.Union([Type.Literal('paid'), Type.Literal('paying'), Type.Null()], {
+      description: 'by a guest\'s "my items": paid, or being paid (an unexpired invoice names it); either way not to be chosen again (409). null: free',
+    }),
   })),
   subtotal: Money(), service_charge: Money('0: none'),
   taxes: Type.Array(Type.Object({ name: Type.String(), rate: Type.Number({ description: 'percent' }), amount: Money() })),
@@ -26,8 +29,13 @@ export const GuestBillSchema = Type.Object({
   link_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null while the bill is open; then its paid or cancelled time plus the grace' }),
 });
 
-/** The guest's view of a ticket, or 404 when the ticket is unknown or its link has run out. */
-export async function guestBill(readStore: ReadStore, config: Pick<Config, 'restaurantName' | 'receiptFooter' | 'timezone'>, ticketId: string, now: number) {
+/**
+ * The guest's view of a ticket, or 404 when the ticket is unknown or its link has run out; `claims`: the lines
+ * guests' "my items" invoices hold (`lineClaims` of the ticket's stream).
+ */
+export async function guestBill(
+  readStore: ReadStore, config: Pick<Config, 'restaurantName' | 'receiptFooter' | 'timezone'>, ticketId: string, now: number, claims: Record<string, 'paid' | 'paying'> = {},
+) {
   const d = await receiptData(readStore, config, ticketId);
   const t = ticketResponse(d.ticket);
   const closedAt = d.ticket.paid_at ?? d.ticket.cancelled_at;
@@ -39,7 +47,7 @@ export async function guestBill(readStore: ReadStore, config: Pick<Config, 'rest
     restaurant: d.restaurant, currency, status: t.status_name,
     lines: t.lines.map((l) => ({
       id: l.id, name: d.dishNames[l.dish_id] ?? 'Dish', quantity: l.quantity, options: l.modifiers.map((m) => m.name),
-      discount: l.discount, total: l.line_total, share: l.share, voided: l.voided,
+      discount: l.discount, total: l.line_total, share: l.share, voided: l.voided, taken: claims[l.id] ?? null,
     })),
     subtotal: t.subtotal, service_charge: serviceCharge,
     taxes: t.taxes.map((x) => ({ name: x.name, rate: x.rate, amount: x.amount })), prices_include_tax: d.ticket.prices_include_tax !== false,

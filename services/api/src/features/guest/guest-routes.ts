@@ -1,4 +1,4 @@
-import { fromCents, notFound, ticket, ticketStream } from '@comanda/domain';
+import { fromCents, lineClaims, notFound, ticket, ticketStream } from '@comanda/domain';
 import type { ExchangeRates } from '@comanda/rates';
 import { checkoutTicket } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -24,6 +24,15 @@ const GuestInvoice = Type.Object({
   amount: Type.Number({ description: 'the share of the bill, priced by the server' }), tip: Type.Number(), currency: Type.String(),
 });
 
+const GuestPayment = Type.Object({
+  status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired')]), expires_at: Type.String({ format: 'date-time' }),
+  amount: Type.Number({ description: 'the share of the bill: the invoice\'s until paid, then what the bill took of it' }), tip: Type.Number(),
+  held: Type.Number({ description: 'paid beyond the bill and the tip (the bill was paid meanwhile): held for the restaurant to give back' }),
+  amount_sat: Type.Integer({ description: 'the invoice\'s sats until paid, then the sats received' }),
+  paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  line_ids: Type.Array(Type.String(), { description: '"my items": the lines it pays; empty for any other share' }),
+}, { description: "A guest's invoice on this bill; once paid, the guest's receipt" });
+
 /** The public routes behind a bill's QR (issue 63): no sign-in; the token names the bill and nothing else. */
 export default async function guestRoutes(fastify: FastifyInstance, options: { rates: ExchangeRates; key: string }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,7 +52,12 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
       tags: ['guest'], summary: "A bill as its guests see it through the link on its QR",
       params: TokenParams, response: { 200: GuestBillSchema, 404: Unknown, 429: Limited },
     },
-  }, async (request) => (await guestBill(app.deps.readStore, config, ticketOf(request, request.params.token), app.now())).bill);
+  }, async (request) => {
+    const ticketId = ticketOf(request, request.params.token);
+    // Which lines guests' "my items" hold is the ticket stream's (its invoices), read as the checkout reads it.
+    const { lightning } = (await app.deps.commands.state(ticket, ticketStream(ticketId))).state;
+    return (await guestBill(app.deps.readStore, config, ticketId, app.now(), lineClaims(lightning, app.now()))).bill;
+  });
 
   app.post('/guest/:token/lightning', {
     config: { permission: 'anyone' },
@@ -57,7 +71,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
         line_ids: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 200, description: 'my items: lines of this bill, refused (409) when another guest paid or is paying one' })),
         guests: Type.Optional(Type.Integer({ minimum: 2, maximum: 30, description: 'even share: how many guests split the bill' })),
         tip_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-        tip: Type.Optional(Amount('a tip of the guest\'s own, two decimals at most')),
+        tip: Type.Optional(Amount('a tip of the guest\'s own: zero or more, two decimals at most, and at most the bill\'s total before tips (400 above it)')),
       }),
       response: {
         201: GuestInvoice, 400: commonErrors[400], 404: Unknown, 429: Limited,
@@ -99,10 +113,7 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     schema: {
       tags: ['guest'], summary: "Whether a guest's invoice on this bill is paid",
       params: Type.Object({ token: TokenParams.properties.token, hash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
-      response: {
-        200: Type.Object({ status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired')]), expires_at: Type.String({ format: 'date-time' }) }),
-        400: commonErrors[400], 404: Unknown, 429: Limited,
-      },
+      response: { 200: GuestPayment, 400: commonErrors[400], 404: Unknown, 429: Limited },
     },
   }, async (request) => {
     const ticketId = ticketOf(request, request.params.token);
@@ -110,7 +121,13 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     const t = (await app.deps.commands.state(ticket, ticketStream(ticketId))).state;
     const invoice = t.lightning.invoices[request.params.hash];
     if (!invoice) throw notFound();
+    // Once paid, the guest's receipt: the payment as the bill recorded it (its share, tip and sats received).
+    const paid = Object.values(t.payments).find((p) => p.details.method === 'lightning' && p.details.paymentHash === invoice.paymentHash);
     const status = t.lightning.received[invoice.paymentHash] ? 'paid' : app.now() >= invoice.expiresAt ? 'expired' : 'open';
-    return { status, expires_at: iso(invoice.expiresAt) };
+    return {
+      status, expires_at: iso(invoice.expiresAt), amount: fromCents(paid?.amountCents ?? invoice.billCents), tip: fromCents(paid?.tipCents ?? invoice.tipCents),
+      held: fromCents(paid?.overpaidCents ?? 0), amount_sat: paid?.details.method === 'lightning' ? paid.details.sats : invoice.amountSat,
+      paid_at: paid ? iso(paid.takenAt) : null, line_ids: invoice.lineIds ?? [],
+    };
   });
 }

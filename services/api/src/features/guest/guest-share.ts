@@ -1,4 +1,4 @@
-import { conflict, validationFailed } from '@comanda/domain';
+import { conflict, fromCents, validationFailed } from '@comanda/domain';
 
 /** What a guest asks to pay: never an amount of the bill, only which share; the tip is theirs to choose. */
 export interface ShareAsk {
@@ -30,6 +30,13 @@ export function priceShare(bill: GuestBillCents, ask: ShareAsk): { amountCents: 
     : ask.share === 'even' ? Math.min(bill.dueCents, Math.ceil(bill.subtotalCents / ask.guests!))
     : Math.min(bill.dueCents, linesPrice(bill, ask.lineIds!));
   const tipCents = ask.tipPercent !== undefined ? Math.round((amountCents * ask.tipPercent) / 100) : (ask.tipCents ?? 0);
+  // A tip of one's own is the only amount a guest names (zero or more, to the cent: centsOf). It is capped
+  // at the whole bill before tips (its subtotal: service charge and taxes in): a tip as large as the bill is
+  // already past any custom, and above it is a slip (4750 typed for 47.50) that a Lightning payment cannot
+  // take back; the restaurant would refund it by hand. The presets stop at 100 % of the share, below it.
+  if (tipCents > bill.subtotalCents) {
+    throw validationFailed([{ field: 'tip', message: `must be at most ${fromCents(bill.subtotalCents).toFixed(2)}, the bill's total` }]);
+  }
   return { amountCents, tipCents };
 }
 

@@ -11,7 +11,7 @@ import { unchanged } from '../../plugins/revalidation.js';
 import { KeptAnswers, listAnswer, sendListAnswer } from '../../http/kept-answers.js';
 
 /** The states of an order still on the floor. */
-const OPEN_STATUSES = ['pending', 'preparing', 'ready'] as const satisfies ReadonlyArray<(typeof ORDER_STATUSES)[number]>;
+export const OPEN_STATUSES = ['pending', 'preparing', 'ready'] as const satisfies ReadonlyArray<(typeof ORDER_STATUSES)[number]>;
 
 const listed = { 200: withHeaders(Type.Array(OrderSchema, { description: 'newest first; empty when none match' }), Headers.totalCount), ...commonErrors };
 const Day = Type.String({ description: 'YYYY-MM-DD, a day in the restaurant time zone (COMANDA_TIMEZONE)' });
