@@ -7,6 +7,7 @@ import { openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
 import { press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
 import { phone } from '../src/guest-phone.js';
+import { PrinterSimulator } from '../src/printer-simulator.js';
 import { payInvoice } from '../src/simulated-wallet.js';
 import { startStandalone } from '../src/standalone-process.js';
 
@@ -59,6 +60,14 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   t.ok((await waiter.$eval('#guest-link-sheet .guest-url', (e) => (e as HTMLElement).innerText)).endsWith(link.path), 'and its short link is written under it');
   await waiter.screenshot({ path: join(SHOTS, 'guest-qr-pos.png') });
   await press(waiter, '#guest-link-sheet .secondary');
+  // The waiter prints the bill at the till: the paper's QR is the same link.
+  const till = new PrinterSimulator('cp437');
+  const port = await till.start();
+  t.teardown(() => till.stop());
+  ok(await admin.post('/printers', { name: 'Till', host: '127.0.0.1', port, paper_width: 80, code_page: 'cp858', till: true }), 201);
+  await waiter.evaluate(async (id) => void (await fetch(`/tickets/${id}/print`, { method: 'POST' })), ticket);
+  const [paper] = await till.waitForJobs(1);
+  t.same(paper!.qr, [`${pos.url}${link.path}`], 'the printed bill\'s QR is the link the guests open');
 
   // Guest 1 (Spanish): "my items": the pastor, 15 % tip.
   const one = await phone(browser, `${pos.url}${link.path}`, 'es-MX', log);
@@ -129,8 +138,17 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   await waiter.waitForFunction((id) => document.querySelectorAll(`[data-ticket-id="${id}"] .payments .by-guest`).length === 2, { timeout: 10_000 }, ticket);
   t.match(await waitText(waiter, /58\.16/, `[data-ticket-id="${ticket}"] .ticket-due`), /58\.16/, 'the POS shows what is left');
   await waiter.screenshot({ path: join(SHOTS, 'guest-paid-pos.png') });
-  // The third guest pays the rest in cash at the POS; the Z report counts all three.
+  // The third guest asks for the rest by Lightning on a phone, then pays it in cash at the POS instead:
+  // the phone's invoice is withdrawn (the node cannot cancel one); the Z report counts all three.
+  const three = await phone(browser, `${pos.url}${link.path}`, 'es-MX', log);
+  await waitText(three, /Por pagar/);
+  await press(three, 'button[data-share="all"]');
+  await press(three, 'button[data-tip="0"]');
+  await press(three, 'button.primary');
+  await waitText(three, /sats/);
   ok(await admin.post(`/tickets/${ticket}/payments`, { method: 'cash', amount: 58.16, tendered: 60 }), 201);
+  t.match(await waitText(three, /Alguien más/, '#invoice-gone', 10_000), /no pagues esta factura/, 'the phone takes its invoice away');
+  await three.screenshot({ path: join(SHOTS, 'guest-withdrawn-es.png') });
   t.equal(ok<{ status_name: string }>(await admin.get(`/tickets/${ticket}`), 200).status_name, 'paid');
   const z = ok<{ report: { sales: number; tips: number; by_method: Record<string, { count: number; amount: number; tip: number }> } }>(await admin.post('/shifts/close', { counted_cash: 558.16 }), 200).report;
   t.match(z, { sales: 215.5, tips: 19.83, by_method: { lightning: { count: 2, amount: 157.34, tip: 19.83 }, cash: { count: 1, amount: 58.16 } } }, 'the Z report counts the guests\' payments and the cash');

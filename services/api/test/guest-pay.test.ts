@@ -175,8 +175,12 @@ t.test('two guests paying the remainder with different tips, both paid: one goes
   t.not(a!.body.payment_hash, b!.body.payment_hash, 'two invoices (the tips differ)');
   await s.wallet.payInvoice({ invoice: a!.body.invoice });
   await s.arrive(a!.body.payment_hash);
+  // The second guest's page is told the bill is paid: its invoice is withdrawn (the node cannot cancel it).
+  t.match((await s.guest('GET', `/guest/${token}/payments/${b!.body.payment_hash}`)).body, { status: 'withdrawn', paid_at: null });
+  t.match((await s.guest('GET', `/guest/${token}/payments/${a!.body.payment_hash}`)).body, { status: 'paid' });
   await s.wallet.payInvoice({ invoice: b!.body.invoice });
   await s.arrive(b!.body.payment_hash);
+  t.match((await s.guest('GET', `/guest/${token}/payments/${b!.body.payment_hash}`)).body, { status: 'paid' }, 'paid anyway: paid, and held');
   const staff = await s.ticket(id);
   t.match(staff, { status_name: 'paid', due: 0 });
   const second = staff.payments.find((p: { payment_hash: string }) => p.payment_hash === b!.body.payment_hash);

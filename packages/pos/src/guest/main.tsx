@@ -94,17 +94,21 @@ function Pay(p: { bill: Bill; invoice: Invoice; ask: Ask; money: (n: number) => 
   const [qr, setQr] = useState('');
   const [now, setNow] = useState(Date.now());
   const [paid, setPaid] = useState<Payment | null>(null);
+  // Withdrawn (the bill paid meanwhile by another guest or the waiter) or run out: its QR is taken away.
+  const [gone, setGone] = useState<'withdrawn' | 'expired' | null>(null);
   useEffect(() => void QRCode.toDataURL(`lightning:${invoice.invoice}`.toUpperCase(), { margin: 1, width: 320, errorCorrectionLevel: 'M' }).then(setQr), [invoice.invoice]);
   useEffect(() => {
     const timer = setInterval(async () => {
       setNow(Date.now());
       const { data } = await api.GET('/guest/{token}/payments/{hash}', { params: { path: { token, hash: invoice.payment_hash } } });
       if (data?.status === 'paid') setPaid(data);
+      else if (data?.status === 'withdrawn' || data?.status === 'expired') setGone(data.status);
     }, 2_000);
     return () => clearInterval(timer);
   }, [invoice.payment_hash]);
   const left = Math.max(0, Math.floor((Date.parse(invoice.expires_at) - now) / 1000));
   if (paid) return <Receipt bill={p.bill} ask={p.ask} hash={invoice.payment_hash} payment={paid} money={p.money} done={p.done} />;
+  if (gone) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice" role="status" id="invoice-gone" data-status={gone}>{T[gone]}</p><button class="back" onClick={p.done}>{T.back}</button></main>;
   return (
     <main class="guest">
       <h1>{p.bill.restaurant}</h1>

@@ -1,4 +1,4 @@
-import { fromCents, lineClaims, notFound, ticket, ticketStream } from '@comanda/domain';
+import { TICKET_STATUS, fromCents, lineClaims, notFound, ticket, ticketStream } from '@comanda/domain';
 import type { ExchangeRates } from '@comanda/rates';
 import { checkoutTicket } from '@comanda/workflows';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -25,7 +25,9 @@ const GuestInvoice = Type.Object({
 });
 
 const GuestPayment = Type.Object({
-  status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired')]), expires_at: Type.String({ format: 'date-time' }),
+  status: Type.Union([Type.Literal('open'), Type.Literal('paid'), Type.Literal('expired'), Type.Literal('withdrawn')], {
+    description: "withdrawn: not paid, and the bill has nothing left to pay (another guest or the waiter paid it): the page takes the invoice away; paid anyway, the over-payment rule holds it for the restaurant",
+  }), expires_at: Type.String({ format: 'date-time' }),
   amount: Type.Number({ description: 'the share of the bill: the invoice\'s until paid, then what the bill took of it' }), tip: Type.Number(),
   held: Type.Number({ description: 'paid beyond the bill and the tip (the bill was paid meanwhile): held for the restaurant to give back' }),
   amount_sat: Type.Integer({ description: 'the invoice\'s sats until paid, then the sats received' }),
@@ -123,7 +125,9 @@ export default async function guestRoutes(fastify: FastifyInstance, options: { r
     if (!invoice) throw notFound();
     // Once paid, the guest's receipt: the payment as the bill recorded it (its share, tip and sats received).
     const paid = Object.values(t.payments).find((p) => p.details.method === 'lightning' && p.details.paymentHash === invoice.paymentHash);
-    const status = t.lightning.received[invoice.paymentHash] ? 'paid' : app.now() >= invoice.expiresAt ? 'expired' : 'open';
+    // The node cannot cancel an invoice (its API has no such call): a guest whose share another paid is told not to pay it.
+    const settled = t.status !== TICKET_STATUS.pending;
+    const status = t.lightning.received[invoice.paymentHash] ? 'paid' : app.now() >= invoice.expiresAt ? 'expired' : settled ? 'withdrawn' : 'open';
     return {
       status, expires_at: iso(invoice.expiresAt), amount: fromCents(paid?.amountCents ?? invoice.billCents), tip: fromCents(paid?.tipCents ?? invoice.tipCents),
       held: fromCents(paid?.overpaidCents ?? 0), amount_sat: paid?.details.method === 'lightning' ? paid.details.sats : invoice.amountSat,
