@@ -100,6 +100,10 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   t.match(receiptOne, /Comanda[\s\S]*Recibo[\s\S]*Pastor[\s\S]*Importe\s*85,50\sMXN[\s\S]*Propina\s*12,83\sMXN[\s\S]*Pagado\s*98,33\sMXN[\s\S]*[\d.]+ sats[\s\S]*Pago\s*[0-9a-f]{10}…[0-9a-f]{6}[\s\S]*Fecha\s*\S+/, 'guest 1\'s receipt');
   t.notMatch(receiptOne, /Suadero|Horchata/, 'only the line paid');
   const hashOne = await one.$eval('#receipt .hash', (e) => e.getAttribute('title'));
+  // The receipt has its own address: reloaded, the same receipt.
+  t.match(one.url(), new RegExp(`${link.path}#receipt/${hashOne}/lines/2$`), 'the receipt\'s own address');
+  await one.reload();
+  t.equal(await waitText(one, /Fecha/, '#receipt'), receiptOne, 'reloaded: the same receipt');
   await one.screenshot({ path: join(SHOTS, 'guest-paid-es.png') });
   await one.emulateMediaType('print');
   t.same(await one.$$eval('#receipt button', (b) => b.map((e) => getComputedStyle(e).display)), ['none', 'none'], 'printed: the receipt without its buttons');

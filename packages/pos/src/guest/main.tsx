@@ -26,9 +26,21 @@ function Guest() {
     if (b) setMine((m) => m.filter((id) => b.lines.some((l) => l.id === id && l.taken === null)));
   });
   useEffect(reload, []);
+  // A receipt has its own address (#receipt/<hash>/<share>/<guests>): opened again, reloaded or printed
+  // later, it shows that payment's receipt while the link holds (30 minutes after the bill is paid).
+  const [kept, setKept] = useState<{ hash: string; ask: Ask; payment: Payment } | null>(null);
+  useEffect(() => {
+    const m = /^#receipt\/([0-9a-f]{64})\/(all|even|lines)\/(\d{1,2})$/.exec(location.hash);
+    const share = (['all', 'even', 'lines'] as const).find((x) => x === m?.[2]);
+    if (!m || !share) return;
+    const hash = m[1]!;
+    void api.GET('/guest/{token}/payments/{hash}', { params: { path: { token, hash } } })
+      .then(({ data }) => data?.status === 'paid' && setKept({ hash, ask: { share, guests: Number(m[3]), lineIds: data.line_ids }, payment: data }));
+  }, []);
   if (bill === undefined) return <main class="guest" />;
   if (bill === null) return <main class="guest"><p class="notice">{T.gone}</p></main>;
   const money = (n: number) => new Intl.NumberFormat(LOCALE, { style: 'currency', currency: bill.currency }).format(n);
+  if (kept) return <Receipt bill={bill} {...kept} money={money} done={() => { forgetReceipt(); setKept(null); }} />;
   const pay = async () => {
     setError('');
     // A tip of one's own goes as typed: the server checks it (zero or more, to the cent, at most the bill).
@@ -89,6 +101,9 @@ function errorText(e: unknown): string {
   return body?.message ?? '…';
 }
 
+/** Back from a receipt: the page's address is the bill's again. */
+const forgetReceipt = () => history.replaceState(null, '', location.pathname);
+
 function Pay(p: { bill: Bill; invoice: Invoice; ask: Ask; money: (n: number) => string; done: () => void }) {
   const { invoice } = p;
   const [qr, setQr] = useState('');
@@ -101,13 +116,16 @@ function Pay(p: { bill: Bill; invoice: Invoice; ask: Ask; money: (n: number) => 
     const timer = setInterval(async () => {
       setNow(Date.now());
       const { data } = await api.GET('/guest/{token}/payments/{hash}', { params: { path: { token, hash: invoice.payment_hash } } });
-      if (data?.status === 'paid') setPaid(data);
+      if (data?.status === 'paid') {
+        setPaid(data);
+        history.replaceState(null, '', `#receipt/${invoice.payment_hash}/${p.ask.share}/${p.ask.guests}`);
+      }
       else if (data?.status === 'withdrawn' || data?.status === 'expired') setGone(data.status);
     }, 2_000);
     return () => clearInterval(timer);
   }, [invoice.payment_hash]);
   const left = Math.max(0, Math.floor((Date.parse(invoice.expires_at) - now) / 1000));
-  if (paid) return <Receipt bill={p.bill} ask={p.ask} hash={invoice.payment_hash} payment={paid} money={p.money} done={p.done} />;
+  if (paid) return <Receipt bill={p.bill} ask={p.ask} hash={invoice.payment_hash} payment={paid} money={p.money} done={() => { forgetReceipt(); p.done(); }} />;
   if (gone) return <main class="guest"><h1>{p.bill.restaurant}</h1><p class="notice" role="status" id="invoice-gone" data-status={gone}>{T[gone]}</p><button class="back" onClick={p.done}>{T.back}</button></main>;
   return (
     <main class="guest">
