@@ -44,7 +44,11 @@ function Guest() {
   const pay = async () => {
     setError('');
     // A tip of one's own goes as typed: the server checks it (zero or more, to the cent, at most the bill).
-    const tipped = tip === 'own' ? { tip: Number(ownTip.replace(',', '.')) } : { tip_percent: tip };
+    const own = Number(ownTip.replace(',', '.'));
+    const tipped = tip === 'own' ? { tip: own } : { tip_percent: tip };
+    // Said here in the guest's words (the server's refusal is in English); the server still decides.
+    const capCents = Math.round((bill.total - bill.tip) * 100);
+    if (tip === 'own' && Math.round(own * 100) > capCents) return setError(T.tipTooHigh(money(capCents / 100)));
     const body = { share, ...tipped, ...(share === 'even' ? { guests } : {}), ...(share === 'lines' ? { line_ids: mine } : {}) };
     const { data, error: e } = await api.POST('/guest/{token}/lightning', { params: { path: { token } }, body });
     if (data && 'invoice' in data) setInvoice({ invoice: data, ask: { share, guests, lineIds: mine }, bill });

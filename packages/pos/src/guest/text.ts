@@ -7,6 +7,7 @@ const EN = {
   copy: 'Invoice', receipt: 'Receipt', print: 'Print', back: 'Back', pick: 'Choose your items', linePaid: 'Paid', linePaying: 'Being paid',
   amount: 'Amount', held: 'Paid beyond the bill (staff give it back)', payment: 'Payment', date: 'Date', rest: 'The rest of the bill',
   evenShare: (n: number) => `One of ${n} even shares of the bill`,
+  tipTooHigh: (cap: string) => `A tip can be at most the bill's total, ${cap}`,
 };
 const ES: typeof EN = {
   bill: 'Tu cuenta', total: 'Total', paid: 'Pagado', remaining: 'Por pagar', service: 'Servicio', tax: 'Impuesto',
@@ -16,6 +17,7 @@ const ES: typeof EN = {
   copy: 'Factura', receipt: 'Recibo', print: 'Imprimir', back: 'Volver', pick: 'Elige lo tuyo', linePaid: 'Pagado', linePaying: 'En pago',
   amount: 'Importe', held: 'Pagado de más (el personal lo devuelve)', payment: 'Pago', date: 'Fecha', rest: 'El resto de la cuenta',
   evenShare: (n: number) => `Una de ${n} partes iguales de la cuenta`,
+  tipTooHigh: (cap: string) => `La propina puede ser a lo más el total de la cuenta, ${cap}`,
 };
 export const T = (navigator.language || 'en').toLowerCase().startsWith('es') ? ES : EN;
 export const LOCALE = T === ES ? 'es' : 'en';
