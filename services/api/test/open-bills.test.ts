@@ -17,6 +17,10 @@ t.test('the open orders\' bills: what is left and what guests paid through the l
   const before = await bills();
   t.same(before.body, [{ order_id: order.id, table_id: s.r.tables.t1, bills: 1, due: 47.5, guest_paid: 0 }], 'the order with a bill, none of it a guest\'s');
   t.equal((await bills({ 'if-none-match': String(before.headers.etag) })).status, 304, 'unchanged: 304');
+  // A dish added at another table, which has no bill: the floor's bills read the same, still 304 (the tag is the answer's).
+  const other = await s.orderWith(['agua'], 't3');
+  t.equal((await s.waiter('POST', `/orders/${other.id}/dishes`, [{ dish_id: s.r.dishes.agua }])).status, 201);
+  t.equal((await bills({ 'if-none-match': String(before.headers.etag) })).status, 304, 'orders without bills changing: still 304');
 
   const { token } = await s.linkOf(ticketId);
   const lines = (await s.guest('GET', `/guest/${token}`)).body.lines as Array<{ id: string }>;

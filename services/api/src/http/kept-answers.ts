@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { sendNoContent } from './replies.js';
 import { TOTAL_COUNT } from './pages.js';
@@ -57,4 +58,18 @@ export function sendListAnswer(reply: FastifyReply, answer: ListAnswer): Fastify
   reply.header(TOTAL_COUNT, answer.total);
   if (answer.json === null) return sendNoContent(reply);
   return reply.type('application/json; charset=utf-8').send(answer.json);
+}
+
+const digests = new WeakMap<ListAnswer, string>();
+/**
+ * A strong ETag made of a kept answer's bytes (worked out once per answer): for a list whose
+ * collections move far more often than what it says (the open orders' bills, GET /orders/open/bills).
+ */
+export function bytesTag(answer: ListAnswer): string {
+  let tag = digests.get(answer);
+  if (!tag) {
+    tag = `"b${createHash('sha256').update(answer.json ?? '').digest('base64url').slice(0, 22)}"`;
+    digests.set(answer, tag);
+  }
+  return tag;
 }
