@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { openChromium } from '../src/chromium.js';
 import { Client } from '../src/http-client.js';
-import { press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
+import { closeSheet, press, signIn, smallTargets, tablet, waitText } from '../src/pos-browser.js';
 import { phone } from '../src/guest-phone.js';
 import { PrinterSimulator } from '../src/printer-simulator.js';
 import { payInvoice } from '../src/simulated-wallet.js';
@@ -150,7 +150,12 @@ t.test('two guests pay from their phones at /g/{token}: "my items" and an even s
   await press(three, 'button[data-tip="0"]');
   await press(three, 'button.primary');
   await waitText(three, /sats/);
-  ok(await admin.post(`/tickets/${ticket}/payments`, { method: 'cash', amount: 58.16, tendered: 60 }), 201);
+  // On the waiter's tablet: Pay, cash, 60 tendered, 1.84 change.
+  await press(waiter, `[data-ticket-id="${ticket}"] .pay`);
+  for (const digit of '60') await press(waiter, `.pay-sheet [data-key="${digit}"]`);
+  await press(waiter, '#take-payment');
+  t.match(await waitText(waiter, /Change/, '#change'), /Change \$1\.84 MXN/, 'the rest in cash at the POS, change for 60');
+  await closeSheet(waiter);
   t.match(await waitText(three, /Alguien más/, '#invoice-gone', 10_000), /no pagues esta factura/, 'the phone takes its invoice away');
   await three.screenshot({ path: join(SHOTS, 'guest-withdrawn-es.png') });
   t.equal(ok<{ status_name: string }>(await admin.get(`/tickets/${ticket}`), 200).status_name, 'paid');
