@@ -1,4 +1,4 @@
-import { type Authority, conflict, guestRequest, guestRequestStream, idFromKey, notFound } from '@comanda/domain';
+import { type Authority, conflict, forbidden, guestRequest, guestRequestStream, idFromKey, notFound } from '@comanda/domain';
 import type { CommandContext, CommandHandler, Position } from '@comanda/event-store';
 import { addDishes } from './addDishes.js';
 import { placeOrder } from './placeOrder.js';
@@ -21,6 +21,9 @@ export interface AcceptGuestRequest {
  * nothing twice. A dish sold out or not served since refuses the whole acceptance by name (409).
  */
 export async function acceptGuestRequest(commands: CommandHandler, cmd: AcceptGuestRequest): Promise<{ orderId: string; position: Position | null }> {
+  // Money moves only with a name: the lines and the answer are this waiter's.
+  const by = cmd.authority.userId;
+  if (by === null) throw forbidden();
   const stream = guestRequestStream(cmd.requestId);
   const { state: r } = await commands.state(guestRequest, stream);
   if (r.status === null) throw notFound();
@@ -36,6 +39,6 @@ export async function acceptGuestRequest(commands: CommandHandler, cmd: AcceptGu
   const written = open
     ? { orderId: open, position: (await addDishes(commands, { orderId: open, dishes, lineId, at: cmd.at, timezone: cmd.timezone, authority: cmd.authority, context })).position }
     : await placeOrder(commands, { orderId: idFromKey('order', key), tableId: r.tableId, dishes, lineId, at: cmd.at, timezone: cmd.timezone, authority: cmd.authority, context });
-  const answered = await commands.handle(guestRequest, stream, { type: 'acceptRequest', orderId: written.orderId, by: cmd.authority.userId ?? 'unknown', at: cmd.at }, cmd.context);
+  const answered = await commands.handle(guestRequest, stream, { type: 'acceptRequest', orderId: written.orderId, by, at: cmd.at }, cmd.context);
   return { orderId: written.orderId, position: later(written.position, answered.position) };
 }
