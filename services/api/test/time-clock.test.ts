@@ -45,7 +45,8 @@ t.test('a waiter clocks in, takes a break, comes back and clocks out with the PI
 
   // The PIN is in no event, no answer.
   const log = JSON.stringify([...s.store.readAfter(null, 10_000)], (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-  t.notOk(log.includes('4321'), 'no PIN in the log');
+  // As a value of its own: the four digits inside an id, a hash or a timestamp (seen once in CI) are no PIN.
+  t.notMatch(log, /(?<![0-9a-zA-Z-])4321(?![0-9a-zA-Z-])/, 'no PIN in the log');
 });
 
 t.test('punches out of turn are 409 naming why; a wrong PIN 401; five wrong ones lock the name as a sign-in does', async (t) => {
